@@ -1,0 +1,3 @@
+from huarong.cli import main
+
+main(prog_name="huarong")

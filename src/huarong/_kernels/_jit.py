@@ -1,0 +1,64 @@
+"""The one place numba is configured: cached compilation with a read-only fallback.
+
+Every kernel module in this package decorates its hot loops with :func:`kernel`.  Kernels are
+compiled lazily (on first call) and cached on disk; when the cache directory cannot be written
+(a read-only install) numba refuses ``cache=True`` at decoration time, so we fall back to plain
+in-memory compilation instead of failing.
+
+A long first compilation must not look like a hang: :func:`on_first_compile` lets the command
+line register a callback that runs once, when numba starts a real compilation (cache loads do
+not trigger it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+from numba.core import event
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_first_compile_callbacks: list[Callable[[], None]] = []
+_compile_seen = False
+
+
+class _CompileListener(event.Listener):  # type: ignore[misc]
+    def on_start(self, event_: Any) -> None:
+        global _compile_seen
+        if _compile_seen:
+            return
+        _compile_seen = True
+        for callback in _first_compile_callbacks:
+            callback()
+
+    def on_end(self, event_: Any) -> None:
+        pass
+
+
+event.register("numba:compile", _CompileListener())
+
+
+def on_first_compile(callback: Callable[[], None]) -> None:
+    """Call ``callback`` once, when the first kernel of this process is actually compiled."""
+    _first_compile_callbacks.append(callback)
+
+
+def kernel(function: F) -> F:
+    """``numba.njit(cache=True)``, or uncached when no cache directory is writable."""
+    try:
+        return numba.njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+    except RuntimeError:
+        return numba.njit(cache=False, nogil=True)(function)  # type: ignore[no-any-return]
+
+
+def parallel_kernel(function: F) -> F:
+    """Like :func:`kernel`, for loops written with ``numba.prange``."""
+    try:
+        return numba.njit(cache=True, nogil=True, parallel=True)(function)  # type: ignore[no-any-return]
+    except RuntimeError:
+        return numba.njit(cache=False, nogil=True, parallel=True)(function)  # type: ignore[no-any-return]
+
+
+prange = numba.prange

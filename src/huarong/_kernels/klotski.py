@@ -1,0 +1,447 @@
+"""Hot loops for one 4x5 Klotski board: steps, group BFS, solving, the layer model.
+
+Layouts travel as int64 common codes (36 bits, SPEC §3).  To move pieces a code is unpacked
+into a *board*: 3 bits per cell, cell ``a`` at bits ``3a..3a+2``, holding
+
+    0 empty, 1 1x1, 2 horizontal (left half), 3 horizontal (right half),
+    4 vertical (top half), 5 vertical (bottom half), 6 2x2 (top-left), 7 2x2 (other cells).
+
+Removing a piece is an XOR with its pattern and placing it another XOR, and a board is packed
+back into a code with one table look-up per row, so a step costs a few word operations.
+
+All kernels are private; :mod:`huarong.solver` and :mod:`huarong.analysis` wrap them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from huarong._kernels._jit import kernel
+
+ROWS = 5
+COLS = 4
+CELLS = 20
+GOAL_HEAD = 13
+NO_PARENT = -1
+
+# Piece kinds inside kernels: the code's item values, with the 2x2 as 0.
+CAO, HORIZONTAL, VERTICAL, SOLDIER = 0, 1, 2, 3
+_WIDTH = np.array([2, 2, 1, 1], dtype=np.int64)
+_HEIGHT = np.array([2, 1, 2, 1], dtype=np.int64)
+# The board value a piece writes in each of its cells, in row-major order of its cells.
+_CELL_VALUES = (
+    (6, 7, 7, 7),
+    (2, 3),
+    (4, 5),
+    (1,),
+)
+
+
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per kind and top-left address: the board pattern, the cell mask, and the mask of the
+    cells around the piece (where an empty cell lets it move); 0 when off the board.
+    Masks are *spaced*: cell ``a`` is bit ``3a``, lined up with the board's cells.
+    Plus the row packer: a 12-bit board row to (code items, item count)."""
+    pattern = np.zeros((4, CELLS), dtype=np.int64)
+    mask = np.zeros((4, CELLS), dtype=np.int64)
+    around = np.zeros((4, CELLS), dtype=np.int64)
+    for kind in range(4):
+        width, height = int(_WIDTH[kind]), int(_HEIGHT[kind])
+        for address in range(CELLS):
+            row, col = divmod(address, COLS)
+            if row + height > ROWS or col + width > COLS:
+                continue
+            cells = [address + dy * COLS + dx for dy in range(height) for dx in range(width)]
+            for cell, value in zip(cells, _CELL_VALUES[kind], strict=True):
+                pattern[kind, address] |= value << (3 * cell)
+                mask[kind, address] |= 1 << (3 * cell)
+            for cell in cells:
+                cell_row, cell_col = divmod(cell, COLS)
+                for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    r, c = cell_row + d_row, cell_col + d_col
+                    if 0 <= r < ROWS and 0 <= c < COLS:
+                        around[kind, address] |= 1 << (3 * (r * COLS + c))
+            around[kind, address] &= ~mask[kind, address]
+    row_items = np.zeros(1 << 12, dtype=np.int64)
+    row_count = np.zeros(1 << 12, dtype=np.int64)
+    item_of_value = {0: 0, 1: 3, 2: 1, 4: 2}
+    for row_bits in range(1 << 12):
+        items = count = 0
+        for col in range(COLS):
+            value = (row_bits >> (3 * col)) & 7
+            if value in item_of_value:
+                items = (items << 2) | item_of_value[value]
+                count += 1
+        row_items[row_bits], row_count[row_bits] = items, count
+    return pattern, mask, around, row_items, row_count
+
+
+PATTERN, MASK, AROUND, ROW_ITEMS, ROW_COUNT = _build_tables()
+ALL_CELLS = sum(1 << (3 * cell) for cell in range(CELLS))
+
+
+@kernel
+def code_to_board(code: np.int64) -> np.int64:
+    """Unpack a (valid) common code into a 3-bit-per-cell board."""
+    head = code >> 32
+    board = PATTERN[CAO, head]
+    covered = MASK[CAO, head]
+    item_index = 0
+    for address in range(CELLS):
+        if covered & (np.int64(1) << (3 * address)):
+            continue
+        kind = (code >> (30 - 2 * item_index)) & 3
+        item_index += 1
+        if kind != 0:
+            board |= PATTERN[kind, address]
+            covered |= MASK[kind, address]
+    return board
+
+
+@kernel
+def board_to_code(board: np.int64) -> np.int64:
+    """Pack a board into its common code (one table look-up per row)."""
+    items = np.int64(0)
+    count = np.int64(0)
+    head = np.int64(0)
+    for row in range(ROWS):
+        row_bits = (board >> (12 * row)) & 0xFFF
+        n = ROW_COUNT[row_bits]
+        items = (items << (2 * n)) | ROW_ITEMS[row_bits]
+        count += n
+        for col in range(COLS):
+            if (row_bits >> (3 * col)) & 7 == 6:
+                head = row * COLS + col
+    return (head << 32) | (items << (2 * (16 - count)))
+
+
+@kernel
+def occupied_cells(board: np.int64) -> np.int64:
+    """The spaced mask of the cells holding a piece."""
+    return (board | (board >> 1) | (board >> 2)) & ALL_CELLS
+
+
+def _build_step_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Flat per (kind, top-left address) tables, index ``kind * 20 + address``: the up to four
+    addresses one unit move away that keep the piece on the board (-1 pads), and per board
+    value the offset from that cell back to its piece's top-left (-1 for the 2x2's cells,
+    which the search resolves apart)."""
+    targets = np.full((4 * CELLS, 4), -1, dtype=np.int64)
+    for kind in range(4):
+        width, height = int(_WIDTH[kind]), int(_HEIGHT[kind])
+        for address in range(CELLS):
+            row, col = divmod(address, COLS)
+            if row + height > ROWS or col + width > COLS:
+                continue
+            moves = []
+            if col > 0:
+                moves.append(address - 1)
+            if col + width < COLS:
+                moves.append(address + 1)
+            if row > 0:
+                moves.append(address - COLS)
+            if row + height < ROWS:
+                moves.append(address + COLS)
+            targets[kind * CELLS + address, : len(moves)] = moves
+    # Board value -> (kind, offset back to the top-left cell); value 0 is an empty cell.
+    owner = np.array([[-1, 0], [SOLDIER, 0], [HORIZONTAL, 0], [HORIZONTAL, 1],
+                      [VERTICAL, 0], [VERTICAL, COLS], [CAO, 0], [CAO, -1]], dtype=np.int64)
+    return targets, owner
+
+
+UNIT_MOVES, CELL_OWNER = _build_step_tables()
+FLAT_PATTERN = PATTERN.reshape(-1).copy()
+FLAT_MASK = MASK.reshape(-1).copy()
+# Neighbouring cells of each cell (-1 pads), to find the pieces next to an empty cell.
+ADJACENT_CELLS = np.array(
+    [[c + d for d, ok in ((-COLS, c >= COLS), (COLS, c < CELLS - COLS),
+                          (-1, c % COLS > 0), (1, c % COLS < COLS - 1)) if ok]
+     + [-1] * (4 - sum((c >= COLS, c < CELLS - COLS, c % COLS > 0, c % COLS < COLS - 1)))
+     for c in range(CELLS)], dtype=np.int64)
+
+
+@kernel
+def _cell(board: np.int64, address: np.int64) -> np.int64:
+    return (board >> (3 * address)) & 7
+
+
+@kernel
+def board_neighbours(board: np.int64, out: np.ndarray, stack: np.ndarray) -> np.int64:
+    """Write every board one step from ``board`` into ``out``; return how many.
+
+    One step moves one piece any distance through empty cells, turning corners, so each
+    piece next to an empty cell has its reachable positions flood-filled with the piece
+    lifted off the board.  ``out`` needs room for 68 boards (the most any layout has),
+    ``stack`` for 20 entries."""
+    occupied = occupied_cells(board)
+    count = 0
+    tried = np.int64(0)
+    for empty_cell in range(CELLS):
+        if occupied & (np.int64(1) << (3 * empty_cell)):
+            continue
+        for a in range(4):
+            cell = ADJACENT_CELLS[empty_cell, a]
+            if cell < 0:
+                break
+            value = _cell(board, cell)
+            if value == 0:
+                continue
+            kind = CELL_OWNER[value, 0]
+            if value == 7:
+                address = cell - 1
+                if address < 0 or _cell(board, address) != 6:
+                    address = cell - COLS
+                    if _cell(board, address) != 6:
+                        address = cell - COLS - 1
+            else:
+                address = cell - CELL_OWNER[value, 1]
+            if tried & (np.int64(1) << address):
+                continue
+            tried |= np.int64(1) << address
+            base = kind * CELLS
+            others = occupied & ~FLAT_MASK[base + address]
+            lifted = board ^ FLAT_PATTERN[base + address]
+            seen = np.int64(1) << address
+            stack[0] = address
+            top = 1
+            while top:
+                top -= 1
+                position = stack[top]
+                for d in range(4):
+                    target = UNIT_MOVES[base + position, d]
+                    if target < 0:
+                        break
+                    if seen & (np.int64(1) << target) or FLAT_MASK[base + target] & others:
+                        continue
+                    seen |= np.int64(1) << target
+                    stack[top] = target
+                    top += 1
+                    out[count] = lifted | FLAT_PATTERN[base + target]
+                    count += 1
+    return count
+
+
+@kernel
+def neighbours(code: np.int64, out: np.ndarray, scratch: np.ndarray) -> np.int64:
+    """Like :func:`board_neighbours` on common codes; ``scratch`` needs 20 entries."""
+    count = board_neighbours(code_to_board(code), out, scratch)
+    for i in range(count):
+        out[i] = board_to_code(out[i])
+    return count
+
+
+@kernel
+def is_goal_board(board: np.int64) -> bool:
+    return (board >> (3 * GOAL_HEAD)) & 7 == 6
+
+
+# ----- open-addressing hash tables keyed by board --------------------------------------
+# A small table per search beats a visited array over all 29M layouts: it stays in cache and
+# costs nothing to allocate.  Boards are never -1, which marks a free slot.
+_HASH_MULTIPLIER = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
+_FREE = -1
+
+
+@kernel
+def _slot(key: np.int64, bits: np.int64) -> np.int64:
+    return ((key * _HASH_MULTIPLIER) >> (64 - bits)) & ((np.int64(1) << bits) - 1)
+
+
+@kernel
+def _table_bits(expected: np.int64) -> np.int64:
+    bits = np.int64(10)
+    while (np.int64(1) << bits) < 2 * expected:
+        bits += 1
+    return bits
+
+
+@kernel
+def _add(keys: np.ndarray, bits: np.int64, key: np.int64) -> bool:
+    """Add ``key`` to the set; False when it was already there."""
+    mask = (np.int64(1) << bits) - 1
+    slot = _slot(key, bits)
+    while keys[slot] != _FREE:
+        if keys[slot] == key:
+            return False
+        slot = (slot + 1) & mask
+    keys[slot] = key
+    return True
+
+
+@kernel
+def _index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.int64]:
+    """A map from each of ``boards`` to its position in the array."""
+    bits = _table_bits(boards.shape[0])
+    keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
+    values = np.empty(np.int64(1) << bits, dtype=np.int64)
+    mask = (np.int64(1) << bits) - 1
+    for index in range(boards.shape[0]):
+        slot = _slot(boards[index], bits)
+        while keys[slot] != _FREE:
+            slot = (slot + 1) & mask
+        keys[slot] = boards[index]
+        values[slot] = index
+    return keys, values, bits
+
+
+@kernel
+def _index_of(keys: np.ndarray, values: np.ndarray, bits: np.int64, key: np.int64) -> np.int64:
+    mask = (np.int64(1) << bits) - 1
+    slot = _slot(key, bits)
+    while keys[slot] != _FREE:
+        if keys[slot] == key:
+            return values[slot]
+        slot = (slot + 1) & mask
+    return -1
+
+
+@kernel
+def _grow(array: np.ndarray, needed: np.int64) -> np.ndarray:
+    if needed <= array.shape[0]:
+        return array
+    bigger = np.empty(max(needed, 2 * array.shape[0]), dtype=array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+# ----- searches ----------------------------------------------------------------------------
+EXPLORE_ALL, STOP_AT_GOAL, STOP_AT_TARGET = 0, 1, 2
+
+
+@kernel
+def _bfs_within(start_board: np.int64, stop_mode: np.int64, target_board: np.int64,
+                capacity: np.int64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.int64,
+                                             np.int64]:
+    """:func:`bfs` with room for ``capacity`` layouts; gives up (size -1) when that is too
+    little, so the hot loop never reallocates."""
+    boards = np.empty(capacity, dtype=np.int64)
+    parents = np.empty(capacity, dtype=np.int64)
+    depth = np.empty(capacity, dtype=np.int64)
+    bits = _table_bits(capacity)
+    keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
+    out = np.empty(80, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+
+    boards[0] = start_board
+    parents[0] = NO_PARENT
+    depth[0] = 0
+    _add(keys, bits, start_board)
+    size = np.int64(1)
+    found = np.int64(-1)
+    if (stop_mode == STOP_AT_GOAL and is_goal_board(start_board)) or (
+        start_board == target_board
+    ):
+        found = 0
+    head = np.int64(0)
+    while head < size and found < 0:
+        n = board_neighbours(boards[head], out, stack)
+        if size + n > capacity:
+            return boards, parents, depth, np.int64(-1), found
+        for i in range(n):
+            child = out[i]
+            if not _add(keys, bits, child):
+                continue
+            boards[size] = child
+            parents[size] = head
+            depth[size] = depth[head] + 1
+            size += 1
+            if (stop_mode == STOP_AT_GOAL and is_goal_board(child)) or child == target_board:
+                found = size - 1
+                break
+        head += 1
+    return boards, parents, depth, size, found
+
+
+@kernel
+def bfs(start: np.int64, stop_mode: np.int64, target: np.int64, size_hint: np.int64
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.int64]:
+    """Breadth-first search from the layout with code ``start``.
+
+    Returns (boards in BFS order, parent index of each, depth of each, found index).
+    ``stop_mode`` EXPLORE_ALL: the whole group; STOP_AT_GOAL: stop when a goal layout (2x2 at
+    address 13) is first reached; STOP_AT_TARGET: stop when code ``target`` is first reached.
+    The found index is -1 when the stop condition never held."""
+    target_board = code_to_board(target) if stop_mode == STOP_AT_TARGET else np.int64(-1)
+    capacity = max(size_hint, np.int64(1024))
+    while True:
+        boards, parents, depth, size, found = _bfs_within(
+            code_to_board(start), stop_mode, target_board, capacity)
+        if size >= 0:
+            return boards[:size], parents[:size], depth[:size], found
+        capacity *= 8
+
+
+@kernel
+def boards_to_codes(boards: np.ndarray) -> np.ndarray:
+    codes = np.empty(boards.shape[0], dtype=np.int64)
+    for i in range(boards.shape[0]):
+        codes[i] = board_to_code(boards[i])
+    return codes
+
+
+@kernel
+def path_codes(boards: np.ndarray, parents: np.ndarray, end: np.int64) -> np.ndarray:
+    """The codes from the search's start to ``boards[end]``, following parent links."""
+    length = 1
+    node = end
+    while parents[node] != NO_PARENT:
+        node = parents[node]
+        length += 1
+    path = np.empty(length, dtype=np.int64)
+    node = end
+    for i in range(length - 1, -1, -1):
+        path[i] = board_to_code(boards[node])
+        node = parents[node]
+    return path
+
+
+@kernel
+def group_codes(start: np.int64) -> np.ndarray:
+    """Every code of the group of ``start``, sorted ascending."""
+    boards, _, _, _ = bfs(start, EXPLORE_ALL, 0, 4096)
+    return np.sort(boards_to_codes(boards))
+
+
+@kernel
+def adjacency(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The step graph over ``boards`` (a whole group) in CSR form: the neighbours of
+    ``boards[i]`` are ``boards[targets[offsets[i]:offsets[i + 1]]]``."""
+    size = boards.shape[0]
+    keys, values, bits = _index_table(boards)
+    offsets = np.empty(size + 1, dtype=np.int64)
+    targets = np.empty(16 * size, dtype=np.int64)
+    out = np.empty(80, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+    edge = np.int64(0)
+    for index in range(size):
+        offsets[index] = edge
+        n = board_neighbours(boards[index], out, stack)
+        targets = _grow(targets, edge + n)
+        for i in range(n):
+            targets[edge] = _index_of(keys, values, bits, out[i])
+            edge += 1
+    offsets[size] = edge
+    return offsets, targets[:edge].copy()
+
+
+@kernel
+def solution_flags(boards: np.ndarray, depth: np.ndarray, offsets: np.ndarray,
+                   targets: np.ndarray) -> np.ndarray:
+    """For a BFS order from one start: whether each layout is a *solution* (SPEC §5): a goal
+    layout that no shortest path from the start reaches through another goal layout.
+
+    ``blocked[v]``: some shortest path to ``v`` passes through a goal at or before ``v``."""
+    size = boards.shape[0]
+    blocked = np.zeros(size, dtype=np.bool_)
+    solution = np.zeros(size, dtype=np.bool_)
+    for index in range(size):
+        through_goal = False
+        for e in range(offsets[index], offsets[index + 1]):
+            parent = targets[e]
+            if depth[parent] == depth[index] - 1 and blocked[parent]:
+                through_goal = True
+                break
+        goal = is_goal_board(boards[index])
+        solution[index] = goal and not through_goal
+        blocked[index] = goal or through_goal
+    return solution

@@ -1,0 +1,112 @@
+"""The command line: ``huarong`` and ``python -m huarong``; the only place that prints.
+
+Subcommands live in the modules of this package and are imported only when used, so
+``huarong --help`` and ``huarong show`` start without loading numba.  The original engine's
+spellings (``--cal CODE [FILE]`` ...) are accepted too and rewritten to the subcommands.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+# name -> (module, attribute, one-line help shown by `huarong --help`)
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "show": ("huarong.cli.core", "show", "Draw a layout."),
+    "solve": ("huarong.cli.core", "solve", "Minimum-step solution of a layout."),
+    "path": ("huarong.cli.core", "path", "Shortest path between two layouts."),
+    "group": ("huarong.cli.core", "group", "Every layout of a layout's group."),
+    "analyze": ("huarong.cli.core", "analyze", "The layer model of a layout."),
+    "analyze-group": ("huarong.cli.batch", "analyze_group",
+                      "Farthest and solution figures of every layout of a group."),
+    "analyze-multi-group": ("huarong.cli.batch", "analyze_multi_group",
+                            "analyze-group for the group of every seed in a file."),
+    "all": ("huarong.cli.batch", "all_cases", "Enumerate and classify every layout."),
+    "all-code": ("huarong.cli.batch", "all_code", "Write the code of every layout."),
+    "db": ("huarong.cli.database", "db", "The database of all 29,334,498 layouts."),
+    "stats": ("huarong.cli.web", "stats", "Statistics of the standard layouts."),
+    "serve": ("huarong.cli.web", "serve", "HTTP API and solution viewer."),
+    "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
+}
+
+# The original engine's options: spelling -> (subcommand, positional argument names that
+# become options, in the seed's order; None keeps an argument positional; extra flags).
+_LEGACY: dict[str, tuple[str, tuple[str | None, ...], tuple[str, ...]]] = {
+    "--show": ("show", (None, "--width"), ()),
+    "--cal": ("solve", (None, "--output"), ()),
+    "--cal-target": ("path", (None, None, "--output"), ()),
+    "--group": ("group", (None, "--output"), ()),
+    "--analy": ("analyze", (None, "--output"), ()),
+    "--analy-quiet": ("analyze", (None, "--output"), ("--quiet",)),
+    "--analy-group": ("analyze-group", (None, None, None), ()),
+    "--analy-group-integral": ("analyze-group", (None, None, None), ("--integral",)),
+    "--analy-multi-group": ("analyze-multi-group", (None, None, None), ()),
+    "--analy-multi-group-integral": ("analyze-multi-group", (None, None, None),
+                                     ("--integral",)),
+    "--all": ("all", (), ()),
+    "--all-code": ("all-code", (None,), ()),
+}
+
+
+def translate_legacy(args: Sequence[str]) -> list[str]:
+    """Rewrite the original engine's ``--cal CODE [FILE]`` style into subcommand form."""
+    if not args or args[0] not in _LEGACY:
+        return list(args)
+    command, slots, flags = _LEGACY[args[0]]
+    rest = list(args[1:])
+    if len(rest) > len(slots):
+        raise click.UsageError(f"{args[0]} takes at most {len(slots)} arguments, "
+                               f"got {len(rest)}: {' '.join(rest)}")
+    translated = [command, *flags]
+    for slot, value in zip(slots, rest, strict=False):
+        translated += [value] if slot is None else [slot, value]
+    return translated
+
+
+class _LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return None
+        module_name, attribute, _ = _COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Help text comes from the table, so `huarong --help` imports no subcommand module.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, help_) for name, (_, _, help_) in _COMMANDS.items()])
+        with formatter.section("The original engine's spellings"):
+            formatter.write_dl([
+                ("--show CODE [WIDTH]", "show"), ("--cal CODE [FILE]", "solve"),
+                ("--cal-target CODE TARGET [FILE]", "path"), ("--group CODE [FILE]", "group"),
+                ("--analy CODE [FILE]", "analyze"), ("--analy-quiet CODE FILE", "analyze -q"),
+                ("--analy-group[-integral] CODE FARTHEST SOLUTION", "analyze-group"),
+                ("--analy-multi-group[-integral] SEEDS FARTHEST SOLUTION",
+                 "analyze-multi-group"),
+                ("--all", "all"), ("--all-code FILE", "all-code"),
+            ])
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, translate_legacy(args))
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="huarong")
+def main() -> None:
+    """huarong: Klotski (华容道) and sliding-tile puzzles, solved exactly.
+
+    Layouts are given as a 9-hex-digit common code (1A9BF0C00), a klotski.online id
+    (24422442233221121001) or grid text ("VCCV/VCCV/VHHV/VSSV/S..S")."""
+
+
+def run(argv: Sequence[str] | None = None) -> Any:
+    """Entry point for ``python -m huarong`` and tests."""
+    return main.main(args=list(sys.argv[1:] if argv is None else argv), prog_name="huarong")

@@ -5,9 +5,9 @@ compiled lazily (on first call) and cached on disk; when the cache directory can
 (a read-only install) numba refuses ``cache=True`` at decoration time, so we fall back to plain
 in-memory compilation instead of failing.
 
-A long first compilation must not look like a hang: :func:`on_first_compile` lets the command
-line register a callback that runs once, when numba starts a real compilation (cache loads do
-not trigger it).
+A long first compilation must not look like a hang: callbacks in
+``huarong._kernels.first_compile_callbacks`` run once, when numba starts a real compilation
+(cache loads do not trigger it).
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from typing import Any, TypeVar
 import numba
 from numba.core import event
 
+from huarong._kernels import first_compile_callbacks
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-_first_compile_callbacks: list[Callable[[], None]] = []
 _compile_seen = False
 
 
@@ -30,7 +31,7 @@ class _CompileListener(event.Listener):  # type: ignore[misc]
         if _compile_seen:
             return
         _compile_seen = True
-        for callback in _first_compile_callbacks:
+        for callback in first_compile_callbacks:
             callback()
 
     def on_end(self, event_: Any) -> None:
@@ -38,11 +39,6 @@ class _CompileListener(event.Listener):  # type: ignore[misc]
 
 
 event.register("numba:compile", _CompileListener())
-
-
-def on_first_compile(callback: Callable[[], None]) -> None:
-    """Call ``callback`` once, when the first kernel of this process is actually compiled."""
-    _first_compile_callbacks.append(callback)
 
 
 def kernel(function: F) -> F:

@@ -403,25 +403,39 @@ def group_codes(start: np.int64) -> np.ndarray:
 
 
 @kernel
-def adjacency(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The step graph over ``boards`` (a whole group) in CSR form: the neighbours of
-    ``boards[i]`` are ``boards[targets[offsets[i]:offsets[i + 1]]]``."""
-    size = boards.shape[0]
-    keys, values, bits = _index_table(boards)
-    offsets = np.empty(size + 1, dtype=np.int64)
-    targets = np.empty(16 * size, dtype=np.int64)
+def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.int64]:
+    """A hash map from each board of ``boards`` to its position, for :func:`adjacency_rows`."""
+    return _index_table(boards)
+
+
+@kernel
+def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: np.int64,
+                   first: np.int64, stop: np.int64) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``first..stop-1`` of :func:`adjacency`: (edge counts per row, neighbour indices)."""
+    counts = np.empty(stop - first, dtype=np.int64)
+    targets = np.empty(16 * (stop - first) + 80, dtype=np.int64)
     out = np.empty(80, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)
     edge = np.int64(0)
-    for index in range(size):
-        offsets[index] = edge
+    for index in range(first, stop):
         n = board_neighbours(boards[index], out, stack)
         targets = _grow(targets, edge + n)
         for i in range(n):
             targets[edge] = _index_of(keys, values, bits, out[i])
             edge += 1
-    offsets[size] = edge
-    return offsets, targets[:edge].copy()
+        counts[index - first] = n
+    return counts, targets[:edge].copy()
+
+
+@kernel
+def adjacency(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The step graph over ``boards`` (a whole group) in CSR form: the neighbours of
+    ``boards[i]`` are ``boards[targets[offsets[i]:offsets[i + 1]]]``."""
+    keys, values, bits = _index_table(boards)
+    counts, targets = adjacency_rows(boards, keys, values, bits, 0, boards.shape[0])
+    offsets = np.zeros(boards.shape[0] + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum(counts)
+    return offsets, targets
 
 
 @kernel

@@ -25,8 +25,8 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
                       "Farthest and solution figures of every layout of a group."),
     "analyze-multi-group": ("huarong.cli.batch", "analyze_multi_group",
                             "analyze-group for the group of every seed in a file."),
-    "all": ("huarong.cli.batch", "all_cases", "Enumerate and classify every layout."),
-    "all-code": ("huarong.cli.batch", "all_code", "Write the code of every layout."),
+    "all": ("huarong.cli.database", "all_cases", "Enumerate and classify every layout."),
+    "all-code": ("huarong.cli.database", "all_code", "Write the code of every layout."),
     "db": ("huarong.cli.database", "db", "The database of all 29,334,498 layouts."),
     "stats": ("huarong.cli.web", "stats", "Statistics of the standard layouts."),
     "serve": ("huarong.cli.web", "serve", "HTTP API and solution viewer."),
@@ -57,12 +57,14 @@ def translate_legacy(args: Sequence[str]) -> list[str]:
     if not args or args[0] not in _LEGACY:
         return list(args)
     command, slots, flags = _LEGACY[args[0]]
-    rest = list(args[1:])
-    if len(rest) > len(slots):
+    # Options given after the seed's arguments (`--cal CODE -c`) pass through unchanged.
+    positional = [arg for arg in args[1:] if not arg.startswith("-")]
+    options = [arg for arg in args[1:] if arg.startswith("-")]
+    if len(positional) > len(slots):
         raise click.UsageError(f"{args[0]} takes at most {len(slots)} arguments, "
-                               f"got {len(rest)}: {' '.join(rest)}")
-    translated = [command, *flags]
-    for slot, value in zip(slots, rest, strict=False):
+                               f"got {len(positional)}: {' '.join(positional)}")
+    translated = [command, *flags, *options]
+    for slot, value in zip(slots, positional, strict=False):
         translated += [value] if slot is None else [slot, value]
     return translated
 
@@ -97,6 +99,28 @@ class _LazyGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, translate_legacy(args))
 
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command; any bad input ends with one line on stderr and exit status 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.Abort:
+            click.echo("huarong: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as error:
+            message = error.format_message().replace("\n", " ")
+            click.echo(f"huarong: error: {message}", err=True)
+            sys.exit(2 if error.exit_code in (1, 2) else error.exit_code)
+        except (ValueError, OSError) as error:
+            # Core modules raise ValueError subclasses that name the bad input.
+            click.echo(f"huarong: error: {error}", err=True)
+            sys.exit(2)
+
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="huarong")
@@ -105,8 +129,8 @@ def main() -> None:
 
     Layouts are given as a 9-hex-digit common code (1A9BF0C00), a klotski.online id
     (24422442233221121001) or grid text ("VCCV/VCCV/VHHV/VSSV/S..S")."""
+    from huarong.cli._common import announce_first_compile
+
+    announce_first_compile()
 
 
-def run(argv: Sequence[str] | None = None) -> Any:
-    """Entry point for ``python -m huarong`` and tests."""
-    return main.main(args=list(sys.argv[1:] if argv is None else argv), prog_name="huarong")

@@ -1,0 +1,225 @@
+"""The engine's commands on one layout: show, solve, path, group, analyze."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from huarong.cli._common import (
+    LAYOUT,
+    InputError,
+    emit,
+    emit_json,
+    json_option,
+    output_option,
+    progress_bar,
+)
+from huarong.layout import Layout, Piece, PieceKind
+
+# Each piece gets its own background so neighbours of one kind stay apart; the 2x2 is red.
+_PIECE_STYLES = {
+    PieceKind.CAO: ["bold white on red3"],
+    PieceKind.VERTICAL: ["bold white on dodger_blue3", "bold white on steel_blue",
+                         "bold white on blue3", "bold white on deep_sky_blue4"],
+    PieceKind.HORIZONTAL: ["bold black on gold3", "bold black on dark_orange",
+                           "bold black on yellow3", "bold black on orange3"],
+    PieceKind.SOLDIER: ["bold black on green3", "bold black on sea_green2",
+                        "bold black on chartreuse3", "bold black on spring_green3"],
+}
+
+_square_width = click.option("-w", "--width", "square_width", default=2, show_default=True,
+                             type=click.IntRange(1, 16), help="Characters per cell.")
+
+
+def _board_text(layout: Layout, square_width: int) -> Any:
+    """The board as rich Text, each piece's interior in its own colour."""
+    from rich.text import Text
+
+    ordinal: dict[Piece, int] = {}
+    for piece in layout.pieces:
+        ordinal[piece] = sum(1 for other in ordinal if other.kind is piece.kind)
+    text = Text()
+    for line in layout.render_segments(square_width):
+        for segment, piece in line:
+            if piece is None:
+                text.append(segment)
+            else:
+                styles = _PIECE_STYLES[piece.kind]
+                text.append(segment, style=styles[ordinal[piece] % len(styles)])
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+@click.command()
+@click.argument("layout", type=LAYOUT)
+@click.argument("legacy_width", required=False, type=click.IntRange(1, 16), metavar="")
+@_square_width
+@click.option("--svg", is_flag=True, help="Print an SVG picture instead.")
+@output_option
+def show(layout: Layout, legacy_width: int | None, square_width: int, svg: bool,
+         output: str | None) -> None:
+    """Draw LAYOUT (box-drawing characters, colours where the terminal has them)."""
+    if svg:
+        emit(layout.render_svg(), output)
+        return
+    width = legacy_width or square_width
+    if output is not None:
+        emit(f"{layout.code}\n{layout.render_text(width)}", output)
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    console.print(layout.code)
+    console.print(_board_text(layout, width))
+
+
+def _path_text(path: tuple[Layout, ...], compact: bool, square_width: int) -> str:
+    if compact:
+        return "\n".join(f"{step}: {layout.code}" for step, layout in enumerate(path))
+    steps = len(path) - 1
+    return "\n\n".join(f"step {step}/{steps}: {layout.code}\n{layout.render_text(square_width)}"
+                       for step, layout in enumerate(path))
+
+
+_compact = click.option("-c", "--compact", is_flag=True,
+                        help="One common code per step instead of boards.")
+
+
+@click.command()
+@click.argument("layout", type=LAYOUT)
+@_compact
+@_square_width
+@json_option
+@output_option
+def solve(layout: Layout, compact: bool, square_width: int, as_json: bool,
+          output: str | None) -> None:
+    """Minimum-step solution of LAYOUT: move the 2x2 to the bottom middle."""
+    from huarong.solver import solve as solve_layout
+
+    solution = solve_layout(layout)
+    if as_json:
+        emit_json({"code": layout.code, "solvable": solution.solvable,
+                   "steps": solution.steps, "path": [step.code for step in solution.path]},
+                  output)
+    elif not solution.solvable:
+        emit(f"{layout.code}: no solution (its group of layouts holds no goal layout)", output)
+    else:
+        emit(f"{layout.code}: minimum {solution.steps} steps\n\n"
+             + _path_text(solution.path, compact, square_width), output)
+
+
+@click.command()
+@click.argument("start", type=LAYOUT)
+@click.argument("target", type=LAYOUT)
+@_compact
+@_square_width
+@json_option
+@output_option
+def path(start: Layout, target: Layout, compact: bool, square_width: int, as_json: bool,
+         output: str | None) -> None:
+    """Shortest path from START to TARGET."""
+    from huarong.solver import NotInGroupError, shortest_path
+
+    try:
+        steps = shortest_path(start, target)
+    except NotInGroupError as error:
+        raise InputError(str(error)) from None
+    if as_json:
+        emit_json({"start": start.code, "target": target.code, "steps": len(steps) - 1,
+                   "path": [step.code for step in steps]}, output)
+    else:
+        emit(f"{start.code} -> {target.code}: minimum {len(steps) - 1} steps\n\n"
+             + _path_text(steps, compact, square_width), output)
+
+
+@click.command()
+@click.argument("layout", type=LAYOUT)
+@json_option
+@output_option
+def group(layout: Layout, as_json: bool, output: str | None) -> None:
+    """Every layout of LAYOUT's group, one common code per line, ascending."""
+    from huarong.solver import group_codes
+
+    codes = [f"{int(code):09X}" for code in group_codes(layout)]
+    if as_json:
+        emit_json({"code": layout.code, "size": len(codes), "group": codes}, output)
+    else:
+        click.echo(f"{layout.code}: {len(codes)} layouts in its group", err=True)
+        emit("\n".join(codes), output)
+
+
+def _analysis_summary(analysis: Any) -> dict[str, Any]:
+    return {
+        "code": analysis.start.code,
+        "group_size": analysis.size,
+        "layer_sizes": analysis.layer_sizes,
+        "farthest_steps": analysis.farthest_steps,
+        "farthest_layouts": [layout.code for layout in analysis.farthest_layouts],
+        "min_steps": analysis.min_steps,
+        "min_step_solutions": [layout.code for layout in analysis.min_step_solutions],
+        "solutions": [{"code": layout.code, "steps": steps}
+                      for layout, steps in analysis.solutions],
+    }
+
+
+def _summary_text(summary: dict[str, Any]) -> list[str]:
+    min_steps = summary["min_steps"]
+    lines = [
+        f"layout            {summary['code']}",
+        f"group size        {summary['group_size']}",
+        f"layers            {len(summary['layer_sizes'])} (0..{summary['farthest_steps']})",
+        f"farthest steps    {summary['farthest_steps']} "
+        f"({len(summary['farthest_layouts'])} layouts: {' '.join(summary['farthest_layouts'])})",
+        "minimum steps     " + ("no solution" if min_steps is None else str(min_steps)),
+        f"min-step solutions {len(summary['min_step_solutions'])}: "
+        + " ".join(summary["min_step_solutions"]),
+        f"solutions         {len(summary['solutions'])}",
+    ]
+    lines += [f"  {item['code']} {item['steps']}" for item in summary["solutions"]]
+    return lines
+
+
+def _detail_text(analysis: Any, summary: dict[str, Any]) -> str:
+    """The full layer model: every layout with its parents and children as (layer,index)."""
+    lines = _summary_text(summary)
+    codes = analysis.codes
+    offsets = analysis.layer_offsets
+
+    def label(position: int) -> str:
+        layer = analysis.layer_of_position(position)
+        return f"({layer},{position - int(offsets[layer])}){int(codes[position]):09X}"
+
+    for layer, index, parents, children in analysis.links():
+        if index == 0:
+            lines.append(f"\n[layer {layer}] {int(offsets[layer + 1] - offsets[layer])} layouts")
+        position = int(offsets[layer]) + index
+        lines.append(" ".join([*(label(int(p)) for p in parents), "->", label(position), "->",
+                               *(label(int(c)) for c in children)]))
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("layout", type=LAYOUT)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@json_option
+@output_option
+def analyze(layout: Layout, quiet: bool, as_json: bool, output: str | None) -> None:
+    """The layer model of LAYOUT: layers, farthest layouts, minimum steps, solutions.
+
+    With --output, the file gets every layout of every layer with its parents and children
+    written as (layer,index)CODE; stdout gets the summary."""
+    from huarong.analysis import analyze as analyze_layout
+
+    with progress_bar(enabled=not quiet) as progress:
+        analysis = analyze_layout(layout, progress)
+        summary = _analysis_summary(analysis)
+        detail = _detail_text(analysis, summary) if output is not None and not as_json else None
+    if as_json:
+        emit_json(summary, output)
+    elif detail is not None:
+        emit(detail, output)
+        click.echo("\n".join(_summary_text(summary)[:7]))
+    else:
+        click.echo("\n".join(_summary_text(summary)))

@@ -265,12 +265,17 @@ class Layout:
                 raise InvalidGridError(text, f"row {number + 1} {row!r} has {len(row)} cells, "
                                              "not 4")
         glyphs = "".join(rows)
+        # C V H S name kinds only when the grid uses nothing else; otherwise letters are
+        # arbitrary piece names (e.g. "abbc/abbc/deef/dghf/i..j") and read by shape.
+        named_by_kind = {g.upper() for g in glyphs if g not in _EMPTY_INPUT_GLYPHS} <= set(
+            _KIND_OF_GLYPH)
         pieces: list[Piece] = []
         covered = [False] * CELLS
         for address, glyph in enumerate(glyphs):
             if covered[address] or glyph in _EMPTY_INPUT_GLYPHS:
                 continue
-            kind = _KIND_OF_GLYPH.get(glyph.upper()) or _kind_by_shape(glyphs, address, covered)
+            kind = (_KIND_OF_GLYPH[glyph.upper()] if named_by_kind
+                    else _kind_by_shape(glyphs, address, covered))
             row, col = divmod(address, COLS)
             cells = kind.cells(address)
             if row + kind.height > ROWS or col + kind.width > COLS or any(

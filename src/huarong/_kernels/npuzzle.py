@@ -1,0 +1,910 @@
+"""Numba kernels for N x M sliding-tile puzzles (the 8-puzzle, the 15-puzzle and their kin).
+
+Conventions shared by every kernel here:
+
+* a board is an ``int64`` array of its cells in row order, ``0`` being the blank;
+* ``neighbours[cell, direction]`` is the cell the blank reaches by moving left, up, right or
+  down (directions 0..3, so ``direction ^ 2`` is the opposite one), or ``-1`` off the board;
+* graph searches key a state by its Cantor rank (``factorials[i] = i!``), which fits ``int64``
+  for up to 20 cells, and keep their nodes in growable arrays indexed through an
+  open-addressing hash table of node numbers;
+* heuristic tables travel as one tuple ``(goal_cell_of_tile, distance, group_of_tile,
+  slot_of_tile, pattern_values, pattern_offsets)``; ``distance[tile, cell]`` is the Manhattan
+  distance of ``tile`` standing on ``cell`` from its goal cell.
+
+Heuristic kinds: 0 none, 1 misplaced tiles, 2 Manhattan, 3 Manhattan + linear conflicts,
+4 additive pattern database.  Everything is ``int64`` except the pattern-database bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from huarong._kernels._jit import kernel
+
+EMPTY = -1
+FOUND = 0
+EXHAUSTED = 1
+LIMIT_REACHED = 2
+
+NO_HEURISTIC = 0
+MISPLACED = 1
+MANHATTAN = 2
+LINEAR_CONFLICT = 3
+PATTERN_DATABASE = 4
+
+UNREACHED = 255
+PATTERN_UNREACHED = 0x7F
+PATTERN_EXPANDED = 0x80
+_HASH_MULTIPLIER = 0x5851F42D4C957F2D
+
+Array = Any
+
+
+# ---------------------------------------------------------------- ranks and the node store
+
+
+@kernel
+def rank_board(board: Array, factorials: Array) -> int:
+    """Cantor rank of the permutation ``board`` (the seed's 康托展开)."""
+    cells = board.size
+    rank = 0
+    for i in range(cells):
+        smaller_later = 0
+        for j in range(i + 1, cells):
+            if board[j] < board[i]:
+                smaller_later += 1
+        rank += smaller_later * factorials[cells - 1 - i]
+    return rank
+
+
+@kernel
+def unrank_board(rank: int, factorials: Array, out: Array) -> None:
+    """Inverse of :func:`rank_board`, written into ``out``."""
+    cells = out.size
+    taken = np.zeros(cells, np.int64)
+    for i in range(cells):
+        weight = factorials[cells - 1 - i]
+        skip = rank // weight
+        rank -= skip * weight
+        value = 0
+        while True:
+            if taken[value] == 0:
+                if skip == 0:
+                    break
+                skip -= 1
+            value += 1
+        taken[value] = 1
+        out[i] = value
+
+
+@kernel
+def _slot(table: Array, keys: Array, key: int) -> int:
+    mask = table.size - 1
+    mixed = key * _HASH_MULTIPLIER
+    mixed ^= mixed >> 29
+    slot = mixed & mask
+    while True:
+        node = table[slot]
+        if node == EMPTY or keys[node] == key:
+            return slot  # type: ignore[no-any-return]
+        slot = (slot + 1) & mask
+
+
+@kernel
+def _rehashed(keys: Array, count: int, capacity: int) -> Array:
+    table = np.full(capacity, EMPTY, np.int64)
+    for node in range(count):
+        table[_slot(table, keys, keys[node])] = node
+    return table
+
+
+@kernel
+def _grown(values: Array) -> Array:
+    bigger = np.empty(values.size * 2, values.dtype)
+    bigger[: values.size] = values
+    return bigger
+
+
+@kernel
+def _blank_cell(board: Array) -> int:
+    for cell in range(board.size):
+        if board[cell] == 0:
+            return cell
+    return -1
+
+
+@kernel
+def _child_rank(board: Array, blank: int, target: int, factorials: Array) -> int:
+    """Rank of the board after the blank moves from ``blank`` to ``target``; board unchanged."""
+    board[blank] = board[target]
+    board[target] = 0
+    rank = rank_board(board, factorials)
+    board[target] = board[blank]
+    board[blank] = 0
+    return rank  # type: ignore[no-any-return]
+
+
+@kernel
+def _chain(keys: Array, parents: Array, node: int) -> Array:
+    """Keys from the root down to ``node``."""
+    length = 0
+    walker = node
+    while walker != EMPTY:
+        length += 1
+        walker = parents[walker]
+    path = np.empty(length, np.int64)
+    walker = node
+    for i in range(length - 1, -1, -1):
+        path[i] = keys[walker]
+        walker = parents[walker]
+    return path
+
+
+# ---------------------------------------------------------------- breadth-first searches
+
+
+@kernel
+def breadth_first(
+    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int
+) -> tuple[int, Array, Array, Array, int, int, int, int]:
+    """Plain BFS from ``start``; ``goal == -1`` explores the whole component.
+
+    Returns ``(status, keys, parents, depths, node_count, expanded, peak_frontier, goal_node)``.
+    """
+    capacity = 1024
+    keys = np.empty(capacity, np.int64)
+    parents = np.empty(capacity, np.int64)
+    depths = np.empty(capacity, np.int64)
+    table = np.full(2 * capacity, EMPTY, np.int64)
+    keys[0] = start
+    parents[0] = EMPTY
+    depths[0] = 0
+    table[_slot(table, keys, start)] = 0
+    count = 1
+    if start == goal:
+        return FOUND, keys, parents, depths, count, 0, 1, 0
+    board = np.empty(cells, np.int64)
+    head = 0
+    expanded = 0
+    peak = 1
+    while head < count:
+        peak = max(peak, count - head)
+        node = head
+        head += 1
+        expanded += 1
+        unrank_board(keys[node], factorials, board)
+        blank = _blank_cell(board)
+        for direction in range(4):
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            child = _child_rank(board, blank, target, factorials)
+            slot = _slot(table, keys, child)
+            if table[slot] != EMPTY:
+                continue
+            if count >= max_nodes:
+                return LIMIT_REACHED, keys, parents, depths, count, expanded, peak, EMPTY
+            if count == keys.size:
+                keys = _grown(keys)
+                parents = _grown(parents)
+                depths = _grown(depths)
+            keys[count] = child
+            parents[count] = node
+            depths[count] = depths[node] + 1
+            table[slot] = count
+            count += 1
+            if 2 * count > table.size:
+                table = _rehashed(keys, count, 2 * table.size)
+            if child == goal:
+                return FOUND, keys, parents, depths, count, expanded, peak, count - 1
+    return EXHAUSTED, keys, parents, depths, count, expanded, peak, EMPTY
+
+
+@kernel
+def _expand_layer(
+    keys: Array,
+    parents: Array,
+    depths: Array,
+    table: Array,
+    count: int,
+    layer_begin: int,
+    other_keys: Array,
+    other_depths: Array,
+    other_table: Array,
+    board: Array,
+    neighbours: Array,
+    factorials: Array,
+    max_nodes: int,
+) -> tuple[Array, Array, Array, Array, int, int, int, int, bool]:
+    """Expand one whole BFS layer of one side of a bidirectional search.
+
+    Returns the (possibly regrown) arrays, the new node count, the shortest meeting found
+    (``-1`` if none) with its node on this side and on the other, and whether the node budget
+    ran out.
+    """
+    layer_end = count
+    best = -1
+    best_here = EMPTY
+    best_there = EMPTY
+    for node in range(layer_begin, layer_end):
+        unrank_board(keys[node], factorials, board)
+        blank = _blank_cell(board)
+        for direction in range(4):
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            child = _child_rank(board, blank, target, factorials)
+            slot = _slot(table, keys, child)
+            if table[slot] != EMPTY:
+                continue
+            if count >= max_nodes:
+                return keys, parents, depths, table, count, best, best_here, best_there, True
+            if count == keys.size:
+                keys = _grown(keys)
+                parents = _grown(parents)
+                depths = _grown(depths)
+            keys[count] = child
+            parents[count] = node
+            depths[count] = depths[node] + 1
+            table[slot] = count
+            count += 1
+            if 2 * count > table.size:
+                table = _rehashed(keys, count, 2 * table.size)
+            there = other_table[_slot(other_table, other_keys, child)]
+            if there != EMPTY:
+                length = depths[count - 1] + other_depths[there]
+                if best < 0 or length < best:
+                    best = length
+                    best_here = count - 1
+                    best_there = there
+    return keys, parents, depths, table, count, best, best_here, best_there, False
+
+
+@kernel
+def bidirectional_breadth_first(
+    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int
+) -> tuple[int, Array, int, int]:
+    """BFS from both ends, always growing the side with the smaller frontier by a full layer.
+
+    Returns ``(status, path_keys, expanded, peak_frontier)``.
+    """
+    capacity = 1024
+    keys_f = np.empty(capacity, np.int64)
+    parents_f = np.empty(capacity, np.int64)
+    depths_f = np.empty(capacity, np.int64)
+    table_f = np.full(2 * capacity, EMPTY, np.int64)
+    keys_b = np.empty(capacity, np.int64)
+    parents_b = np.empty(capacity, np.int64)
+    depths_b = np.empty(capacity, np.int64)
+    table_b = np.full(2 * capacity, EMPTY, np.int64)
+    keys_f[0] = start
+    parents_f[0] = EMPTY
+    depths_f[0] = 0
+    table_f[_slot(table_f, keys_f, start)] = 0
+    keys_b[0] = goal
+    parents_b[0] = EMPTY
+    depths_b[0] = 0
+    table_b[_slot(table_b, keys_b, goal)] = 0
+    if start == goal:
+        return FOUND, keys_f[:1].copy(), 0, 1
+    count_f = 1
+    count_b = 1
+    begin_f = 0
+    begin_b = 0
+    board = np.empty(cells, np.int64)
+    expanded = 0
+    peak = 2
+    while count_f > begin_f and count_b > begin_b:
+        peak = max(peak, (count_f - begin_f) + (count_b - begin_b))
+        if count_f - begin_f <= count_b - begin_b:
+            budget = max_nodes - count_b
+            expanded += count_f - begin_f
+            layer_end = count_f
+            keys_f, parents_f, depths_f, table_f, count_f, best, meet_f, meet_b, out = (
+                _expand_layer(keys_f, parents_f, depths_f, table_f, count_f, begin_f, keys_b,
+                              depths_b, table_b, board, neighbours, factorials, budget))
+            begin_f = layer_end
+        else:
+            budget = max_nodes - count_f
+            expanded += count_b - begin_b
+            layer_end = count_b
+            keys_b, parents_b, depths_b, table_b, count_b, best, meet_b, meet_f, out = (
+                _expand_layer(keys_b, parents_b, depths_b, table_b, count_b, begin_b, keys_f,
+                              depths_f, table_f, board, neighbours, factorials, budget))
+            begin_b = layer_end
+        if out:
+            return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+        if best >= 0:
+            forward = _chain(keys_f, parents_f, meet_f)
+            backward = _chain(keys_b, parents_b, meet_b)
+            path = np.empty(forward.size + backward.size - 1, np.int64)
+            path[: forward.size] = forward
+            for i in range(backward.size - 1):
+                path[forward.size + i] = backward[backward.size - 2 - i]
+            return FOUND, path, expanded, peak
+    return EXHAUSTED, np.empty(0, np.int64), expanded, peak
+
+
+# ---------------------------------------------------------------- the seed's bounded DFS
+
+
+@kernel
+def bounded_depth_first(
+    start: int,
+    goal: int,
+    cells: int,
+    neighbours: Array,
+    factorials: Array,
+    bound: int,
+    max_nodes: int,
+) -> tuple[int, Array, int, int]:
+    """The seed's depth-bounded DFS: one closed set for the whole search, children tried with
+    the blank moving left, up, right, down, and a node at the bound has its children generated
+    (so marked seen) but not searched.  Returns ``(status, path_keys, expanded, peak)``.
+    """
+    capacity = 1024
+    keys = np.empty(capacity, np.int64)
+    table = np.full(2 * capacity, EMPTY, np.int64)
+    keys[0] = start
+    table[_slot(table, keys, start)] = 0
+    count = 1
+    stack = np.empty(bound + 1, np.int64)
+    next_direction = np.zeros(bound + 1, np.int64)
+    stack[0] = start
+    depth = 0
+    expanded = 0
+    peak = 1
+    board = np.empty(cells, np.int64)
+    if start == goal:
+        return FOUND, stack[:1].copy(), 0, 1
+    while depth >= 0:
+        if next_direction[depth] == 0:
+            expanded += 1
+        unrank_board(stack[depth], factorials, board)
+        blank = _blank_cell(board)
+        pushed = False
+        while next_direction[depth] < 4:
+            direction = next_direction[depth]
+            next_direction[depth] += 1
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            child = _child_rank(board, blank, target, factorials)
+            slot = _slot(table, keys, child)
+            if table[slot] != EMPTY:
+                continue
+            if count >= max_nodes:
+                return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+            if count == keys.size:
+                keys = _grown(keys)
+            keys[count] = child
+            table[slot] = count
+            count += 1
+            if 2 * count > table.size:
+                table = _rehashed(keys, count, 2 * table.size)
+            if depth == bound:
+                continue
+            depth += 1
+            stack[depth] = child
+            next_direction[depth] = 0
+            peak = max(peak, depth + 1)
+            if child == goal:
+                return FOUND, stack[: depth + 1].copy(), expanded, peak
+            pushed = True
+            break
+        if not pushed:
+            depth -= 1
+    return EXHAUSTED, np.empty(0, np.int64), expanded, peak
+
+
+# ---------------------------------------------------------------- heuristics
+
+
+@kernel
+def _line_conflicts(
+    board: Array, first: int, stride: int, length: int, along_row: bool, line: int,
+    goal_cell_of_tile: Array, cols: int, order: Array, longest: Array,
+) -> int:
+    """Linear-conflict penalty of one row or column: two moves for every tile that must leave
+    the line so that the tiles whose goal lies in it can pass each other (2 x (m - LIS))."""
+    members = 0
+    for i in range(length):
+        tile = board[first + i * stride]
+        if tile == 0:
+            continue
+        goal_cell = goal_cell_of_tile[tile]
+        if along_row:
+            if goal_cell // cols == line:
+                order[members] = goal_cell % cols
+                members += 1
+        elif goal_cell % cols == line:
+            order[members] = goal_cell // cols
+            members += 1
+    if members < 2:
+        return 0
+    best = 0
+    for i in range(members):
+        longest[i] = 1
+        for j in range(i):
+            if order[j] < order[i] and longest[j] + 1 > longest[i]:
+                longest[i] = longest[j] + 1
+        best = max(best, longest[i])
+    return 2 * (members - best)  # type: ignore[no-any-return]
+
+
+@kernel
+def _row_conflicts(board: Array, row: int, cols: int, goal_cell_of_tile: Array,
+                   order: Array, longest: Array) -> int:
+    return _line_conflicts(board, row * cols, 1, cols, True, row, goal_cell_of_tile, cols,
+                           order, longest)  # type: ignore[no-any-return]
+
+
+@kernel
+def _column_conflicts(board: Array, col: int, rows: int, cols: int, goal_cell_of_tile: Array,
+                      order: Array, longest: Array) -> int:
+    return _line_conflicts(board, col, cols, rows, False, col, goal_cell_of_tile, cols,
+                           order, longest)  # type: ignore[no-any-return]
+
+
+@kernel
+def _pattern_index(board: Array, group: int, group_of_tile: Array, slot_of_tile: Array) -> int:
+    """Sparse pattern-database index: the cell of the group's i-th tile in bits 4i..4i+3."""
+    index = 0
+    for cell in range(board.size):
+        tile = board[cell]
+        if tile != 0 and group_of_tile[tile] == group:
+            index += cell << (4 * slot_of_tile[tile])
+    return index
+
+
+@kernel
+def heuristic(board: Array, kind: int, tables: Any, rows: int, cols: int) -> int:
+    """Admissible estimate of the distance from ``board`` to the goal."""
+    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables
+    if kind == NO_HEURISTIC:
+        return 0
+    total = 0
+    if kind == MISPLACED:
+        for cell in range(board.size):
+            tile = board[cell]
+            if tile != 0 and goal_cell_of_tile[tile] != cell:
+                total += 1
+        return total
+    if kind == PATTERN_DATABASE:
+        for group in range(offsets.size):
+            index = _pattern_index(board, group, group_of_tile, slot_of_tile)
+            total += values[offsets[group] + index]
+        return total
+    for cell in range(board.size):
+        total += distance[board[cell], cell]
+    if kind == LINEAR_CONFLICT:
+        order = np.empty(max(rows, cols), np.int64)
+        longest = np.empty(max(rows, cols), np.int64)
+        for row in range(rows):
+            total += _row_conflicts(board, row, cols, goal_cell_of_tile, order, longest)
+        for col in range(cols):
+            total += _column_conflicts(board, col, rows, cols, goal_cell_of_tile, order,
+                                       longest)
+    return total
+
+
+# ---------------------------------------------------------------- A*
+
+
+@kernel
+def a_star(
+    start: int,
+    goal: int,
+    cells: int,
+    neighbours: Array,
+    factorials: Array,
+    kind: int,
+    tables: Any,
+    rows: int,
+    cols: int,
+    max_nodes: int,
+) -> tuple[int, Array, int, int]:
+    """A* over Cantor ranks with a bucket queue on f (last in, first out within a bucket, which
+    prefers the deepest node among equals).  A node reached again more cheaply is reopened, so
+    the result is optimal for any admissible heuristic, consistent or not.
+
+    Returns ``(status, path_keys, expanded, peak_frontier)``.
+    """
+    capacity = 1024
+    keys = np.empty(capacity, np.int64)
+    parents = np.empty(capacity, np.int64)
+    costs = np.empty(capacity, np.int64)
+    table = np.full(2 * capacity, EMPTY, np.int64)
+    entry_node = np.empty(capacity, np.int64)
+    entry_cost = np.empty(capacity, np.int64)
+    entry_next = np.empty(capacity, np.int64)
+    bucket_head = np.full(256, EMPTY, np.int64)
+    board = np.empty(cells, np.int64)
+    unrank_board(start, factorials, board)
+    keys[0] = start
+    parents[0] = EMPTY
+    costs[0] = 0
+    table[_slot(table, keys, start)] = 0
+    count = 1
+    first_f = heuristic(board, kind, tables, rows, cols)
+    while first_f >= bucket_head.size:
+        bucket_head = np.concatenate((bucket_head, np.full(bucket_head.size, EMPTY, np.int64)))
+    entry_node[0] = 0
+    entry_cost[0] = 0
+    entry_next[0] = EMPTY
+    bucket_head[first_f] = 0
+    entries = 1
+    open_count = 1
+    lowest_f = first_f
+    expanded = 0
+    peak = 1
+    while open_count > 0:
+        while bucket_head[lowest_f] == EMPTY:
+            lowest_f += 1
+        entry = bucket_head[lowest_f]
+        bucket_head[lowest_f] = entry_next[entry]
+        open_count -= 1
+        node = entry_node[entry]
+        if entry_cost[entry] != costs[node]:
+            continue
+        if keys[node] == goal:
+            return FOUND, _chain(keys, parents, node), expanded, peak
+        expanded += 1
+        unrank_board(keys[node], factorials, board)
+        blank = _blank_cell(board)
+        child_cost = costs[node] + 1
+        for direction in range(4):
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            board[blank] = board[target]
+            board[target] = 0
+            child = rank_board(board, factorials)
+            slot = _slot(table, keys, child)
+            known = table[slot]
+            if known != EMPTY and costs[known] <= child_cost:
+                board[target] = board[blank]
+                board[blank] = 0
+                continue
+            if known == EMPTY:
+                if count >= max_nodes:
+                    return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+                if count == keys.size:
+                    keys = _grown(keys)
+                    parents = _grown(parents)
+                    costs = _grown(costs)
+                keys[count] = child
+                table[slot] = count
+                known = count
+                count += 1
+                if 2 * count > table.size:
+                    table = _rehashed(keys, count, 2 * table.size)
+            parents[known] = node
+            costs[known] = child_cost
+            f = child_cost + heuristic(board, kind, tables, rows, cols)
+            board[target] = board[blank]
+            board[blank] = 0
+            while f >= bucket_head.size:
+                bucket_head = np.concatenate(
+                    (bucket_head, np.full(bucket_head.size, EMPTY, np.int64)))
+            if entries == entry_node.size:
+                entry_node = _grown(entry_node)
+                entry_cost = _grown(entry_cost)
+                entry_next = _grown(entry_next)
+            entry_node[entries] = known
+            entry_cost[entries] = child_cost
+            entry_next[entries] = bucket_head[f]
+            bucket_head[f] = entries
+            entries += 1
+            open_count += 1
+            peak = max(peak, open_count)
+            lowest_f = min(lowest_f, f)
+    return EXHAUSTED, np.empty(0, np.int64), expanded, peak
+
+
+# ---------------------------------------------------------------- IDA* (and IDDFS)
+
+
+@kernel
+def _after_move(
+    board: Array, tile: int, source: int, destination: int, kind: int, tables: Any,
+    rows: int, cols: int, counters: Array, row_conflicts: Array, column_conflicts: Array,
+    pattern_index: Array, order: Array, longest: Array,
+) -> int:
+    """Update the running figures after ``tile`` slid from ``source`` to ``destination`` (the
+    board already shows the move) and return the new heuristic value.
+
+    ``counters`` holds [misplaced tiles, Manhattan sum, linear-conflict sum, pattern sum].
+    """
+    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables
+    goal_cell = goal_cell_of_tile[tile]
+    if source == goal_cell:
+        counters[0] += 1
+    if destination == goal_cell:
+        counters[0] -= 1
+    if kind == PATTERN_DATABASE:
+        group = group_of_tile[tile]
+        old_index = pattern_index[group]
+        new_index = old_index + ((destination - source) << (4 * slot_of_tile[tile]))
+        pattern_index[group] = new_index
+        counters[3] += values[offsets[group] + new_index] - values[offsets[group] + old_index]
+        return counters[3]  # type: ignore[no-any-return]
+    if kind == NO_HEURISTIC:
+        return 0
+    if kind == MISPLACED:
+        return counters[0]  # type: ignore[no-any-return]
+    counters[1] += distance[tile, destination] - distance[tile, source]
+    if kind == MANHATTAN:
+        return counters[1]  # type: ignore[no-any-return]
+    if source // cols == destination // cols:
+        for col in (source % cols, destination % cols):
+            fresh = _column_conflicts(board, col, rows, cols, goal_cell_of_tile, order, longest)
+            counters[2] += fresh - column_conflicts[col]
+            column_conflicts[col] = fresh
+    else:
+        for row in (source // cols, destination // cols):
+            fresh = _row_conflicts(board, row, cols, goal_cell_of_tile, order, longest)
+            counters[2] += fresh - row_conflicts[row]
+            row_conflicts[row] = fresh
+    return counters[1] + counters[2]  # type: ignore[no-any-return]
+
+
+@kernel
+def ida_star_iteration(
+    board: Array, neighbours: Array, kind: int, tables: Any, rows: int, cols: int,
+    bound: int, node_budget: int, moves: Array,
+) -> tuple[int, int, int, int, int]:
+    """One depth-first pass of IDA* with cost bound ``bound`` (IDDFS when ``kind`` is 0).
+
+    The board is searched in place and left at the goal when found.  The blank's directions of
+    a solution are written to ``moves``.  Returns ``(status, solution_length, next_bound,
+    expanded, deepest)``; ``next_bound`` is the smallest f that exceeded ``bound``.
+    """
+    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables
+    cells = board.size
+    order = np.empty(max(rows, cols), np.int64)
+    longest = np.empty(max(rows, cols), np.int64)
+    counters = np.zeros(4, np.int64)
+    row_conflicts = np.zeros(rows, np.int64)
+    column_conflicts = np.zeros(cols, np.int64)
+    pattern_index = np.zeros(max(offsets.size, 1), np.int64)
+    blank = 0
+    for cell in range(cells):
+        tile = board[cell]
+        if tile == 0:
+            blank = cell
+            continue
+        if goal_cell_of_tile[tile] != cell:
+            counters[0] += 1
+        counters[1] += distance[tile, cell]
+    for row in range(rows):
+        row_conflicts[row] = _row_conflicts(board, row, cols, goal_cell_of_tile, order, longest)
+        counters[2] += row_conflicts[row]
+    for col in range(cols):
+        column_conflicts[col] = _column_conflicts(board, col, rows, cols, goal_cell_of_tile,
+                                                  order, longest)
+        counters[2] += column_conflicts[col]
+    if kind == PATTERN_DATABASE:
+        for group in range(offsets.size):
+            pattern_index[group] = _pattern_index(board, group, group_of_tile, slot_of_tile)
+            counters[3] += values[offsets[group] + pattern_index[group]]
+    h = heuristic(board, kind, tables, rows, cols)
+    if counters[0] == 0:
+        return FOUND, 0, bound, 0, 0
+    next_bound = -1
+    if h > bound:
+        return EXHAUSTED, 0, h, 0, 0
+    next_direction = np.zeros(bound + 2, np.int64)
+    depth = 0
+    expanded = 0
+    deepest = 0
+    while True:
+        if next_direction[depth] == 4:
+            if depth == 0:
+                break
+            depth -= 1
+            came_from = neighbours[blank, moves[depth] ^ 2]
+            tile = board[came_from]
+            board[blank] = tile
+            board[came_from] = 0
+            _after_move(board, tile, came_from, blank, kind, tables, rows, cols, counters,
+                        row_conflicts, column_conflicts, pattern_index, order, longest)
+            blank = came_from
+            continue
+        direction = next_direction[depth]
+        next_direction[depth] += 1
+        if depth > 0 and direction == (moves[depth - 1] ^ 2):
+            continue
+        target = neighbours[blank, direction]
+        if target < 0:
+            continue
+        tile = board[target]
+        board[blank] = tile
+        board[target] = 0
+        child_h = _after_move(board, tile, target, blank, kind, tables, rows, cols, counters,
+                              row_conflicts, column_conflicts, pattern_index, order, longest)
+        expanded += 1
+        f = depth + 1 + child_h
+        if f > bound:
+            if next_bound < 0 or f < next_bound:
+                next_bound = f
+            board[target] = tile
+            board[blank] = 0
+            _after_move(board, tile, blank, target, kind, tables, rows, cols, counters,
+                        row_conflicts, column_conflicts, pattern_index, order, longest)
+            continue
+        moves[depth] = direction
+        blank = target
+        depth += 1
+        deepest = max(deepest, depth)
+        if counters[0] == 0:
+            return FOUND, depth, bound, expanded, deepest
+        if expanded >= node_budget:
+            return LIMIT_REACHED, 0, next_bound, expanded, deepest
+        next_direction[depth] = 0
+    return EXHAUSTED, 0, next_bound, expanded, deepest
+
+
+# ---------------------------------------------------------------- pattern databases
+
+
+@kernel
+def bit_tables() -> tuple[Array, Array]:
+    """For every 16-bit set of used cells: how many are set, and the cell of each free rank
+    (``select[used, k]`` is the k-th cell not in ``used``)."""
+    popcount = np.zeros(1 << 16, np.uint8)
+    select = np.zeros((1 << 16, 16), np.uint8)
+    for used in range(1 << 16):
+        popcount[used] = popcount[used >> 1] + (used & 1)
+        free = 0
+        for cell in range(16):
+            if (used >> cell) & 1 == 0:
+                select[used, free] = cell
+                free += 1
+    return popcount, select
+
+
+@kernel
+def _partial_rank(positions: Array, count: int, cells: int, popcount: Array) -> int:
+    """Rank of the first ``count`` positions as an arrangement of distinct cells (mixed radix
+    ``cells, cells - 1, ...``), the later radices being the least significant."""
+    rank = 0
+    used = 0
+    for i in range(count):
+        cell = positions[i]
+        rank = rank * (cells - i) + (cell - popcount[used & ((1 << cell) - 1)])
+        used |= 1 << cell
+    return rank
+
+
+@kernel
+def _partial_unrank(rank: int, count: int, cells: int, select: Array, positions: Array) -> int:
+    """Inverse of :func:`_partial_rank`; returns the set of cells used."""
+    for i in range(count - 1, -1, -1):
+        radix = cells - i
+        positions[i] = rank % radix
+        rank //= radix
+    used = 0
+    for i in range(count):
+        cell = np.int64(select[used, positions[i]])
+        positions[i] = cell
+        used |= 1 << cell
+    return used
+
+
+@kernel
+def pattern_start(goal_positions: Array, cells: int, distances: Array, popcount: Array) -> Array:
+    """Seed a pattern-database build: ``goal_positions`` lists the pattern tiles' goal cells
+    and then the blank's.  Marks that state at distance 0 and returns it as the first layer."""
+    count = goal_positions.size
+    start = _partial_rank(goal_positions, count, cells, popcount)
+    distances[start] = 0
+    layer = np.empty(1, np.int64)
+    layer[0] = start
+    return layer
+
+
+@kernel
+def pattern_layer(
+    layer: Array, layer_size: int, distance: int, tile_count: int, cells: int, cols: int,
+    neighbours: Array, distances: Array, popcount: Array, select: Array,
+) -> tuple[Array, int, int]:
+    """Settle one distance of a pattern-database build.
+
+    A state is the cells of the pattern tiles then the blank's.  The blank roams the cells free
+    of pattern tiles at no cost (those moves are not counted, which keeps disjoint databases
+    additive), so a state is settled together with its whole blank region, found by flooding
+    a cell bitmask; swapping the blank with a pattern tile costs one.  Table bytes hold the
+    distance, or ``PATTERN_UNREACHED``, plus ``PATTERN_EXPANDED`` once the region is done.
+    ``layer`` lists states marked at ``distance``.  Returns ``(next_layer, next_size,
+    states_settled)``.
+    """
+    count = tile_count + 1
+    all_cells = (1 << cells) - 1
+    first_column = 0
+    last_column = 0
+    for cell in range(cells):
+        if cell % cols == 0:
+            first_column |= 1 << cell
+        if cell % cols == cols - 1:
+            last_column |= 1 << cell
+    positions = np.empty(count, np.int64)
+    next_layer = np.empty(max(16, layer_size), np.int64)
+    next_size = 0
+    settled = 0
+    expanded_mark = distance | PATTERN_EXPANDED
+    for scan in range(layer_size):
+        state = layer[scan]
+        if distances[state] & PATTERN_EXPANDED:
+            continue
+        used = _partial_unrank(state, count, cells, select, positions)
+        blank = positions[tile_count]
+        tiles_used = used & ~(1 << blank)
+        free = all_cells & ~tiles_used
+        region = 1 << blank
+        while True:
+            grown = (region | ((region << 1) & ~first_column) | ((region >> 1) & ~last_column)
+                     | (region << cols) | (region >> cols)) & free
+            if grown == region:
+                break
+            region = grown
+        # The blank is the last, least significant digit of the rank.
+        arrangement_base = state - (blank - popcount[tiles_used & ((1 << blank) - 1)])
+        rest = region
+        while rest != 0:
+            lowest = rest & -rest
+            cell = np.int64(popcount[lowest - 1])
+            rest ^= lowest
+            distances[arrangement_base + cell - popcount[tiles_used & (lowest - 1)]] = (
+                expanded_mark)
+            settled += 1
+        for i in range(tile_count):
+            source = positions[i]
+            for direction in range(4):
+                target = neighbours[source, direction]
+                if target < 0 or (region >> target) & 1 == 0:
+                    continue
+                positions[i] = target
+                positions[tile_count] = source
+                child = _partial_rank(positions, count, cells, popcount)
+                positions[i] = source
+                positions[tile_count] = blank
+                if distances[child] == PATTERN_UNREACHED:
+                    distances[child] = distance + 1
+                    if next_size == next_layer.size:
+                        next_layer = _grown(next_layer)
+                    next_layer[next_size] = child
+                    next_size += 1
+    return next_layer, next_size, settled
+
+
+@kernel
+def pattern_minimum_over_blank(distances: Array, blank_choices: int) -> Array:
+    """Collapse a build table to the tiles-only database: since the blank is ranked last, each
+    tiles arrangement owns ``blank_choices`` consecutive entries; keep their minimum."""
+    arrangements = distances.size // blank_choices
+    compact = np.empty(arrangements, np.uint8)
+    for arrangement in range(arrangements):
+        best = np.int64(PATTERN_UNREACHED)
+        base = arrangement * blank_choices
+        for offset in range(blank_choices):
+            best = min(best, np.int64(distances[base + offset] & PATTERN_UNREACHED))
+        compact[arrangement] = best
+    return compact
+
+
+@kernel
+def pattern_sparse(compact: Array, tile_count: int, cells: int, select: Array) -> Array:
+    """Spread a tiles-only database over the 16**tiles index that IDA* updates in O(1)."""
+    sparse = np.full(1 << (4 * tile_count), UNREACHED, np.uint8)
+    positions = np.empty(tile_count, np.int64)
+    for arrangement in range(compact.size):
+        _partial_unrank(arrangement, tile_count, cells, select, positions)
+        index = 0
+        for i in range(tile_count):
+            index += positions[i] << (4 * i)
+        sparse[index] = compact[arrangement]
+    return sparse

@@ -1,0 +1,275 @@
+"""Every legal layout at once (SPEC §4): enumeration, the perfect index code -> rank, the
+jiang-bing-style classes, the groups with their labels, and the minimum steps of every layout.
+
+Typed wrappers over :mod:`huarong._kernels.cases`, imported on first use.  Layouts are handled
+in bulk as numpy arrays indexed by *rank* (the layout's ``id``: the position of its code among
+all legal codes sorted ascending).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from huarong.layout import Layout, LayoutError
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+LAYOUT_COUNT = 29_334_498
+NO_SOLUTION = -1
+"""``min_steps`` of a layout whose group holds no goal layout."""
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``, called from time to time by the long computations."""
+
+
+def _kernels() -> ModuleType:
+    from huarong._kernels import cases
+
+    return cases
+
+
+@functools.cache
+def _index_tables() -> tuple[np.ndarray, np.ndarray]:
+    kernels = _kernels()
+    table = kernels.completion_table()
+    return table, kernels.head_offsets(table)
+
+
+@functools.cache
+def _all_codes() -> np.ndarray:
+    codes: np.ndarray = _kernels().enumerate_codes(*_index_tables())
+    codes.flags.writeable = False
+    return codes
+
+
+def all_codes() -> np.ndarray:
+    """Every legal common code, ascending, as a read-only int64 array (``all_codes()[id]``)."""
+    return _all_codes()
+
+
+def _code_of(layout: Layout | str | int) -> int:
+    return int(layout) if isinstance(layout, Layout | int) else int(Layout.parse(layout))
+
+
+def layout_id(layout: Layout | str | int) -> int:
+    """The id (rank) of a layout, from its code alone (no array needed).
+
+    Raises :class:`~huarong.layout.LayoutError` when a code is given that is not legal."""
+    code = _code_of(layout)
+    rank = int(_kernels().rank_of(np.int64(code), *_index_tables())) if 0 <= code < 1 << 36 \
+        else -1
+    if rank < 0:
+        Layout.from_code(code)  # raises, naming the reason
+        raise LayoutError("code", code, "not a legal layout")
+    return rank
+
+
+def layout_ids(codes: np.ndarray) -> np.ndarray:
+    """The id of each code (int64), -1 where a code is not legal."""
+    result: np.ndarray = _kernels().ranks_of(np.ascontiguousarray(codes, dtype=np.int64),
+                                            *_index_tables())
+    return result
+
+
+def layout_at(rank: int) -> Layout:
+    """The layout with id ``rank``."""
+    if not 0 <= rank < LAYOUT_COUNT:
+        raise ValueError(f"layout id {rank} is out of range 0..{LAYOUT_COUNT - 1}")
+    return Layout.from_code(int(all_codes()[rank]))
+
+
+@dataclass(frozen=True)
+class Classes:
+    """jiang_num, bing_num and style_num (SPEC §4) of every layout, indexed by id (int8)."""
+
+    jiang: np.ndarray
+    bing: np.ndarray
+    style: np.ndarray
+
+    def jiang_bing_counts(self) -> dict[tuple[int, int], int]:
+        """Layouts per (jiang, bing) class: the 64-row table of seed 000."""
+        return _counts(self.jiang, self.bing)
+
+    def style_counts(self) -> dict[tuple[int, int, int], int]:
+        """Layouts per (jiang, bing, style) class: 203 classes."""
+        return _counts(self.jiang, self.bing, self.style)
+
+    def key(self) -> np.ndarray:
+        """One int per layout naming its jiang-bing-style class (``jiang*256+bing*16+style``)."""
+        return (self.jiang.astype(np.int32) << 8) | (self.bing.astype(np.int32) << 4) | \
+            self.style.astype(np.int32)
+
+
+def _counts(*columns: np.ndarray) -> dict[tuple[int, ...], int]:  # type: ignore[misc]
+    stacked = np.stack(columns, axis=1)
+    keys, counts = np.unique(stacked, axis=0, return_counts=True)
+    return {tuple(int(v) for v in key): int(c) for key, c in zip(keys, counts, strict=True)}
+
+
+@functools.cache
+def classes() -> Classes:
+    """The classes of all layouts (cached)."""
+    jiang, bing, style = _kernels().classify(all_codes())
+    return Classes(jiang, bing, style)
+
+
+def classes_of(codes: np.ndarray) -> Classes:
+    """The classes of the given codes."""
+    jiang, bing, style = _kernels().classify(np.ascontiguousarray(codes, dtype=np.int64))
+    return Classes(jiang, bing, style)
+
+
+@dataclass(frozen=True)
+class Groups:
+    """The groups of all layouts (SPEC §4).  Per layout (indexed by id): ``group`` (a global
+    group number, groups numbered by their smallest code) and ``group_index``; per global
+    group: ``sizes``, ``first_ids`` (the id of its smallest code, its seed) and ``group_nums``
+    (its number inside its jiang-bing-style class)."""
+
+    group: np.ndarray
+    group_index: np.ndarray
+    sizes: np.ndarray
+    first_ids: np.ndarray
+    group_nums: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int(self.sizes.shape[0])
+
+    def group_num(self) -> np.ndarray:
+        """group_num of every layout."""
+        return self.group_nums[self.group]
+
+    def group_size(self) -> np.ndarray:
+        """The size of every layout's group."""
+        return self.sizes[self.group]
+
+
+def _worker_shares(class_key: np.ndarray, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ids ordered so that each worker's share holds whole jiang-bing classes, the shares
+    about equally large: (ids, share bounds)."""
+    jiang_bing = class_key >> 4
+    order = np.argsort(jiang_bing, kind="stable")
+    _, starts, sizes = np.unique(jiang_bing[order], return_index=True, return_counts=True)
+    loads = [0] * workers
+    chosen: list[list[int]] = [[] for _ in range(workers)]
+    for k in np.argsort(-sizes, kind="stable"):
+        lightest = loads.index(min(loads))
+        chosen[lightest].append(int(k))
+        loads[lightest] += int(sizes[k])
+    pieces = [order[starts[k]:starts[k] + sizes[k]] for share in chosen for k in sorted(share)]
+    bounds = np.cumsum([0, *loads])
+    return np.concatenate(pieces).astype(np.int64), bounds.astype(np.int64)
+
+
+def label_groups(progress: Progress | None = None) -> Groups:
+    """Find the group of every layout and number the groups as SPEC §4 orders them."""
+    import numba
+
+    kernels = _kernels()
+    codes = all_codes()
+    class_key = classes().key()
+    members, bounds = _worker_shares(class_key, numba.get_num_threads())
+    if progress:
+        progress(0, 3)
+    roots = kernels.group_roots(codes, members, bounds, *_index_tables())
+    if progress:
+        progress(1, 3)
+    group, group_index, sizes, firsts = kernels.number_groups(roots)
+    if progress:
+        progress(2, 3)
+    # Within a class: size descending, then smallest code (= smallest id) ascending.
+    group_class = class_key[firsts]
+    order = np.lexsort((firsts, -sizes.astype(np.int64), group_class))
+    sorted_class = group_class[order]
+    class_start = np.searchsorted(sorted_class, sorted_class, side="left")
+    group_nums = np.empty(sizes.shape[0], dtype=np.int32)
+    group_nums[order] = np.arange(order.shape[0]) - class_start
+    if progress:
+        progress(3, 3)
+    return Groups(group, group_index, sizes, firsts, group_nums)
+
+
+def _run_watched(work: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], total: int,
+                 progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
+    """Run a kernel that counts its progress in ``counter[0]`` (it releases the GIL), reporting
+    the count every 0.2 s."""
+    counter = np.zeros(1, dtype=np.int64)
+    if progress is None:
+        return work(counter)
+    results: list[tuple[np.ndarray, np.ndarray]] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(work(counter))
+        except BaseException as error:  # re-raised in the calling thread
+            failures.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        progress(int(counter[0]), total)
+        worker.join(0.2)
+    if failures:
+        raise failures[0]
+    progress(total, total)
+    return results[0]
+
+
+def min_steps_all(progress: Progress | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Minimum steps to a goal (int16, :data:`NO_SOLUTION` when none) and the number of goal
+    layouts at that distance (int32, 0 when none) of every layout, indexed by id.
+
+    ``progress`` counts the layouts that have a solution (a goal in their group)."""
+    codes = all_codes()
+    table, offsets = _index_tables()
+    return _run_watched(lambda counter: _kernels().min_steps(codes, table, offsets, True,
+                                                            counter),
+                        LAYOUT_COUNT, progress)
+
+
+def class_codes(jiang: int, bing: int, style: int | None = None) -> np.ndarray:
+    """The sorted codes of one jiang-bing (or jiang-bing-style) class."""
+    _check_class(jiang, bing, style)
+    codes = all_codes()
+    cls = classes()
+    selected = (cls.jiang == jiang) & (cls.bing == bing)
+    if style is not None:
+        selected &= cls.style == style
+    return codes[selected]
+
+
+def _check_class(jiang: int, bing: int, style: int | None) -> None:
+    if not (0 <= jiang <= 7 and 0 <= bing <= 14 and 2 * jiang + bing <= 14):
+        raise ValueError(f"class {jiang}-{bing} does not exist: a layout has 0..7 two-cell "
+                         "pieces and at most 14 cells for the others beside 2 empty cells")
+    if style is not None and not 0 <= style <= jiang:
+        raise ValueError(f"style {style} does not exist in class {jiang}-{bing}: it counts "
+                         f"the horizontal pieces among the {jiang} two-cell pieces")
+
+
+def min_steps_of_class(jiang: int, bing: int, progress: Progress | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(codes, min_steps, solution_counts) of one jiang-bing class, which steps never leave:
+    the sorted codes, the minimum steps to a goal of each (int16, :data:`NO_SOLUTION` when
+    none) and the number of goal layouts at that distance (int32)."""
+    codes = np.ascontiguousarray(class_codes(jiang, bing))
+    return (codes, *min_steps_of_codes(codes, progress))
+
+
+def min_steps_of_codes(codes: np.ndarray, progress: Progress | None = None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Like :func:`min_steps_all` over a sorted array of codes closed under steps."""
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    table, offsets = _index_tables()
+    return _run_watched(lambda counter: _kernels().min_steps(codes, table, offsets, False,
+                                                            counter),
+                        int(codes.shape[0]), progress)

@@ -1,0 +1,244 @@
+"""``huarong npuzzle``: solve 8-puzzles and N x M sliding-tile puzzles, compare algorithms,
+build pattern databases and count the state space."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from huarong import npuzzle
+from huarong.npuzzle import Algorithm, Board, NPuzzleError, SolveResult
+
+_ALGORITHM_CHOICES = [a.value for a in Algorithm] + ["all"]
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"huarong npuzzle: {message}", err=True)
+    raise click.exceptions.Exit(2)
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    """Turn the library's input errors into one line on stderr and exit status 2."""
+    try:
+        yield
+    except NPuzzleError as error:
+        _fail(str(error))
+
+
+@contextmanager
+def _progress_bar(description: str) -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar on stderr, shown only once the callback is first called."""
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    task: list[Any] = []
+
+    def report(done: int, total: int) -> None:
+        if not task:
+            bar.start()
+            task.append(bar.add_task(description, total=total))
+        bar.update(task[0], completed=done, total=total)
+
+    try:
+        yield report
+    finally:
+        if task:
+            bar.stop()
+
+
+def _read_board(text: str, size: str | None) -> Board:
+    if size is None:
+        return Board.parse(text)
+    rows, cols = npuzzle.parse_size(size)
+    return Board.parse(text, rows=rows, cols=cols)
+
+
+def _result_json(result: SolveResult) -> dict[str, Any]:
+    return {
+        "algorithm": result.algorithm.value,
+        "outcome": result.outcome.value,
+        "steps": result.steps,
+        "optimal": result.algorithm.optimal,
+        "moves": result.moves,
+        "nodes_expanded": result.nodes_expanded,
+        "peak_frontier": result.peak_frontier,
+        "seconds": result.seconds,
+        "path": [board.tiles for board in result.path],
+    }
+
+
+def _print_path(result: SolveResult) -> None:
+    # The seed prints every board after the start, each preceded by a rule.
+    for board in result.path[1:]:
+        click.echo("------")
+        click.echo(board.grid())
+
+
+def _print_single(result: SolveResult, show_path: bool) -> None:
+    if not result.solved:
+        click.echo(f"{result.algorithm.title}: {result.outcome.value}")
+        return
+    click.echo(f"{result.algorithm.title}: time = {result.seconds * 1000:.2f} ms, "
+               f"{result.steps} step(s), {result.nodes_expanded:,} nodes expanded, "
+               f"moves {result.moves or '-'}")
+    if show_path:
+        _print_path(result)
+
+
+def _print_table(results: list[SolveResult], show_path: bool) -> None:
+    table = Table(title="Algorithms compared")
+    for heading in ("algorithm", "steps", "optimal", "time (ms)", "nodes expanded",
+                    "peak frontier"):
+        table.add_column(heading, justify="left" if heading == "algorithm" else "right")
+    for result in results:
+        table.add_row(
+            result.algorithm.title,
+            str(result.steps) if result.solved else result.outcome.value,
+            "yes" if result.algorithm.optimal else "no",
+            f"{result.seconds * 1000:.2f}",
+            f"{result.nodes_expanded:,}",
+            f"{result.peak_frontier:,}",
+        )
+    Console().print(table)
+    if show_path:
+        for result in results:
+            if result.solved:
+                click.echo(f"\n{result.algorithm.title}: {result.steps} step(s):")
+                _print_path(result)
+
+
+@click.group("npuzzle")
+def npuzzle_group() -> None:
+    """The 8-puzzle (重排九宫) and N x M sliding-tile puzzles.
+
+    Boards are numbers in row order, 0 for the blank: "2 8 3 1 0 4 7 6 5", "2,8,3,...",
+    or one row per line or per "/" ("2 8 3 / 1 0 4 / 7 6 5").  The default goal on 3x3 is the
+    seed's 1 2 3 / 8 0 4 / 7 6 5; "standard" is 1..N-1 then the blank.
+    """
+
+
+_goal_option = click.option(
+    "--goal", default=None, metavar="GOAL",
+    help="Goal board, 'standard' (1..N-1, 0) or 'seed' (1 2 3 / 8 0 4 / 7 6 5).")
+_size_option = click.option("--size", default=None, metavar="ROWSxCOLS",
+                            help="Board size when a flat list is not square, e.g. 3x4.")
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+@npuzzle_group.command("solve")
+@click.argument("board")
+@_goal_option
+@_size_option
+@click.option("--algo", "algorithm", type=click.Choice(_ALGORITHM_CHOICES),
+              default=Algorithm.ASTAR_LINEAR.value, show_default=True,
+              help="Search algorithm; 'all' compares them side by side.")
+@click.option("--depth-bound", type=click.IntRange(min=0), default=npuzzle.DEFAULT_DEPTH_BOUND,
+              show_default=True, help="Depth bound of the bounded DFS.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+              help="Give up after this many stored (BFS, A*, DFS) or expanded (IDA*) nodes.")
+@click.option("--show-path", is_flag=True, help="Print every board of the solution.")
+@_json_option
+def solve_command(board: str, goal: str | None, size: str | None, algorithm: str,
+                  depth_bound: int, max_nodes: int | None, show_path: bool,
+                  as_json: bool) -> None:
+    """Solve BOARD; an unsolvable board is reported at once, without searching."""
+    with _input_errors():
+        start = _read_board(board, size)
+        target = npuzzle.parse_goal(goal, start.rows, start.cols)
+        with _progress_bar("Building pattern databases") as report:
+            if algorithm == "all":
+                results = npuzzle.compare(start, target, depth_bound=depth_bound,
+                                          max_nodes=max_nodes, progress=report)
+            else:
+                results = [npuzzle.solve(start, target, algorithm, depth_bound=depth_bound,
+                                         max_nodes=max_nodes, progress=report)]
+    if as_json:
+        click.echo(json.dumps({
+            "board": start.tiles, "goal": target.tiles, "rows": start.rows,
+            "cols": start.cols, "solvable": npuzzle.is_solvable(start, target),
+            "results": [_result_json(r) for r in results],
+        }, indent=2))
+        return
+    click.echo(f"input:\n{start.grid()}\ngoal:\n{target.grid()}")
+    if not npuzzle.is_solvable(start, target):
+        click.echo("No solution!")
+        return
+    if algorithm == "all":
+        _print_table(results, show_path)
+    else:
+        _print_single(results[0], show_path)
+
+
+@npuzzle_group.command("info")
+@click.argument("board")
+@_goal_option
+@_size_option
+@_json_option
+def info_command(board: str, goal: str | None, size: str | None, as_json: bool) -> None:
+    """Cantor rank, inversions and solvability of BOARD."""
+    with _input_errors():
+        start = _read_board(board, size)
+        target = npuzzle.parse_goal(goal, start.rows, start.cols)
+        facts = {"board": start.line(), "size": start.size, "rank": npuzzle.rank(start),
+                 "inversions": npuzzle.inversions(start), "goal": target.line(),
+                 "goal_inversions": npuzzle.inversions(target),
+                 "solvable": npuzzle.is_solvable(start, target)}
+    if as_json:
+        click.echo(json.dumps(facts, indent=2))
+        return
+    for key, value in facts.items():
+        click.echo(f"{key}: {value}")
+
+
+@npuzzle_group.command("space")
+@click.option("--size", default="3x3", show_default=True, metavar="ROWSxCOLS",
+              help="Board size (at most 10 cells).")
+@_goal_option
+@_json_option
+def space_command(size: str, goal: str | None, as_json: bool) -> None:
+    """Count every position that reaches the goal, by distance."""
+    with _input_errors():
+        rows, cols = npuzzle.parse_size(size)
+        space = npuzzle.state_space(rows, cols, npuzzle.parse_goal(goal, rows, cols))
+    if as_json:
+        click.echo(json.dumps({
+            "size": space.goal.size, "goal": space.goal.tiles, "reachable": space.reachable,
+            "max_distance": space.max_distance, "histogram": space.histogram,
+            "farthest": [b.tiles for b in space.farthest]}, indent=2))
+        return
+    click.echo(f"goal:\n{space.goal.grid()}")
+    click.echo(f"reachable states: {space.reachable:,}")
+    click.echo(f"maximum distance: {space.max_distance}, reached by {len(space.farthest)} "
+               f"state(s):")
+    for board in space.farthest:
+        click.echo("------")
+        click.echo(board.grid())
+    table = Table(title="States by distance to the goal")
+    table.add_column("distance", justify="right")
+    table.add_column("states", justify="right")
+    for distance, count in enumerate(space.histogram):
+        table.add_row(str(distance), f"{count:,}")
+    Console().print(table)
+
+
+@npuzzle_group.command("pdb")
+@click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
+              help="Board size (at most 16 cells).")
+@_goal_option
+def pdb_command(size: str, goal: str | None) -> None:
+    """Build (or check) the cached pattern databases for a goal."""
+    with _input_errors():
+        rows, cols = npuzzle.parse_size(size)
+        target = npuzzle.parse_goal(goal, rows, cols)
+        with _progress_bar("Building pattern databases") as report:
+            database = npuzzle.pattern_database(target, progress=report)
+    groups = " + ".join(str(len(group)) for group in database.groups)
+    click.echo(f"pattern databases for goal {target.line()} ({groups} tiles) are in "
+               f"{npuzzle.cache_directory() / 'npuzzle'}")

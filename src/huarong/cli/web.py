@@ -1,0 +1,144 @@
+"""``huarong stats standard`` (klotski.online's statistics) and ``huarong serve`` (the HTTP API
+and the solution viewer)."""
+
+from __future__ import annotations
+
+import errno
+import io
+import socket
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from huarong.cli._common import (
+    InputError,
+    emit,
+    emit_json,
+    json_option,
+    output_option,
+    progress_bar,
+)
+
+if TYPE_CHECKING:
+    from huarong.stats import StandardStats
+
+_DISTRIBUTION_COLUMNS = 4
+_FILE_WIDTH = 120
+
+
+def _stats_json(stats: StandardStats) -> dict[str, Any]:
+    return {
+        "layouts": stats.layouts,
+        "not_solved": stats.not_solved,
+        "mirror_distinct": stats.mirror_distinct,
+        "solvable": stats.solvable,
+        "by_horizontal": {str(style): count for style, count in stats.by_horizontal.items()},
+        "min_steps_distribution": {str(steps): count
+                                   for steps, count in stats.min_steps_distribution.items()},
+        "hardest_steps": stats.hardest_steps,
+        "hardest": [{"code": layout.code, "online_id": layout.online_id}
+                    for layout in stats.hardest],
+    }
+
+
+def _stats_tables(stats: StandardStats) -> list[Any]:
+    from rich.table import Table
+
+    funnel = Table(title="Standard layouts (5 two-cell + 4 one-cell pieces)")
+    funnel.add_column("layouts")
+    funnel.add_column("count", justify="right")
+    for label, count in (("all standard layouts", stats.layouts),
+                         ("2x2 not already at the exit", stats.not_solved),
+                         ("one of each mirror pair", stats.mirror_distinct),
+                         ("solvable", stats.solvable)):
+        funnel.add_row(label, f"{count:,}")
+
+    shapes = Table(title="Solvable layouts by horizontal pieces")
+    for style in stats.by_horizontal:
+        shapes.add_column("all vertical" if style == 0 else f"{style} horizontal",
+                          justify="right")
+    shapes.add_row(*(f"{count:,}" for count in stats.by_horizontal.values()))
+
+    distribution = Table(title="Solvable layouts by minimum steps")
+    for _ in range(_DISTRIBUTION_COLUMNS):
+        distribution.add_column("steps", justify="right", style="bold")
+        distribution.add_column("count", justify="right")
+    entries = list(stats.min_steps_distribution.items())
+    rows = -(-len(entries) // _DISTRIBUTION_COLUMNS)
+    for row in range(rows):
+        cells: list[str] = []
+        for steps, count in entries[row::rows]:
+            cells += [str(steps), f"{count:,}"]
+        distribution.add_row(*cells)
+
+    hardest = Table(title=f"The hardest: {stats.hardest_steps} steps")
+    hardest.add_column("code")
+    hardest.add_column("klotski.online id")
+    hardest.add_column("grid")
+    for layout in stats.hardest:
+        hardest.add_row(layout.code, layout.online_id, layout.grid("").replace("\n", "/"))
+    return [funnel, shapes, distribution, hardest]
+
+
+@click.command()
+@click.argument("population", type=click.Choice(["standard"]), metavar="standard")
+@json_option
+@output_option
+def stats(population: str, as_json: bool, output: str | None) -> None:
+    """Recompute klotski.online's statistics of the standard layouts: how many are left after
+    removing the solved ones, mirror twins and the unsolvable ones, by shape, and the
+    distribution of their minimum steps with the hardest layouts."""
+    from huarong.stats import standard_stats
+
+    with progress_bar() as progress:
+        result = standard_stats(progress)
+    if as_json:
+        emit_json(_stats_json(result), output)
+        return
+    from rich.console import Console
+
+    if output is None:
+        console = Console(highlight=False)
+    else:
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=_FILE_WIDTH, color_system=None, highlight=False)
+    for table in _stats_tables(result):
+        console.print(table)
+    if output is not None:
+        emit(buffer.getvalue(), output)
+
+
+def _check_free(host: str, port: int) -> None:
+    """Fail with one line, before uvicorn starts, when the address cannot be listened on."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise InputError(f"cannot listen on {host!r}: {error.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = "address already in use" if error.errno == errno.EADDRINUSE else (
+                error.strerror or str(error))
+            raise InputError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to listen on (0.0.0.0 to accept other machines).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535),
+              help="TCP port.")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+def serve(host: str, port: int, log_level: str) -> None:
+    """Serve the HTTP API (/api/..., klotski.online's /solution) and the solution viewer
+    (/). API documentation at /docs and /openapi.json."""
+    import uvicorn
+
+    from huarong.web import create_app
+
+    _check_free(host, port)
+    click.echo(f"huarong: serving on http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)

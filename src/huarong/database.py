@@ -1,0 +1,343 @@
+"""The database of all 29,334,498 layouts (SPEC §4): one DuckDB file, one row per layout.
+
+Table ``layouts``: ``id`` (rank of the code), ``code`` (BIGINT), ``jiang``, ``bing``,
+``style``, ``group_num``, ``group_index``, ``group_size``, ``min_steps`` (NULL when the group
+holds no goal layout), ``min_step_solutions`` (goal layouts at that distance, 0 when none), and
+two generated columns: ``hex`` (the 9-digit code) and ``label``
+(``jiang-bing-style-group_num-group_index``).  Table ``groups``: one row per group with its
+class, ``group_num``, ``size`` and ``seed`` (its smallest code).  The macro ``hex(code)``
+formats any code column.
+
+Building computes everything with :mod:`huarong.cases`, writes a temporary file beside the
+target and renames it into place, so a database is either complete or absent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from huarong.layout import Layout
+
+PhaseProgress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: one bar per phase of a long computation."""
+
+LAYOUT_COLUMNS = ("id", "code", "jiang", "bing", "style", "group_num", "group_index",
+                  "group_size", "min_steps", "min_step_solutions")
+_SCHEMA = """
+CREATE MACRO hex(code) AS printf('%09X', code);
+CREATE TABLE layouts (
+    id INTEGER NOT NULL, code BIGINT NOT NULL,
+    jiang TINYINT NOT NULL, bing TINYINT NOT NULL, style TINYINT NOT NULL,
+    group_num INTEGER NOT NULL, group_index INTEGER NOT NULL, group_size INTEGER NOT NULL,
+    min_steps SMALLINT, min_step_solutions INTEGER NOT NULL,
+    hex VARCHAR GENERATED ALWAYS AS (printf('%09X', code)) VIRTUAL,
+    label VARCHAR GENERATED ALWAYS AS (
+        concat_ws('-', jiang, bing, style, group_num, group_index)) VIRTUAL
+);
+CREATE TABLE groups (
+    jiang TINYINT NOT NULL, bing TINYINT NOT NULL, style TINYINT NOT NULL,
+    group_num INTEGER NOT NULL, size INTEGER NOT NULL, seed BIGINT NOT NULL,
+    has_solution BOOLEAN NOT NULL
+);
+"""
+
+
+class DatabaseError(ValueError):
+    """A database that is missing or a query it refuses; the message says which and why."""
+
+
+class DatabaseMissingError(DatabaseError):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(f"no database at {path}: run `huarong db build` first")
+
+
+def default_path() -> Path:
+    """``$HUARONG_DB``, or else ``~/.local/share/huarong/huarong.duckdb``."""
+    configured = os.environ.get("HUARONG_DB")
+    if configured:
+        return Path(configured).expanduser()
+    return Path.home() / ".local" / "share" / "huarong" / "huarong.duckdb"
+
+
+@dataclass(frozen=True)
+class LayoutRecord:
+    """Everything the database knows about one layout."""
+
+    layout: Layout
+    id: int
+    jiang: int
+    bing: int
+    style: int
+    group_num: int
+    group_index: int
+    group_size: int
+    min_steps: int | None
+    """None when the layout's group holds no goal layout."""
+    min_step_solutions: int
+
+    @property
+    def code(self) -> str:
+        return self.layout.code
+
+    @property
+    def label(self) -> str:
+        return f"{self.jiang}-{self.bing}-{self.style}-{self.group_num}-{self.group_index}"
+
+    def to_dict(self) -> dict[str, Any]:
+        fields = asdict(self)
+        fields["layout"] = self.code
+        return {"code": self.code, "label": self.label,
+                **{k: v for k, v in fields.items() if k != "layout"}}
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+
+
+class Database:
+    """A read-only connection to a built database."""
+
+    def __init__(self, connection: Any, path: Path) -> None:
+        self._connection = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None) -> Database:
+        import duckdb
+
+        target = Path(path) if path is not None else default_path()
+        if not target.is_file():
+            raise DatabaseMissingError(target)
+        try:
+            connection = duckdb.connect(str(target), read_only=True)
+        except duckdb.Error as error:
+            raise DatabaseError(f"cannot open database {target}: "
+                                f"{_first_line(error)}") from None
+        return cls(connection, target)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def info(self, layout: Layout | str | int) -> LayoutRecord:
+        """The row of one layout (found by its id, computed from the code)."""
+        from huarong.cases import layout_id
+
+        if not isinstance(layout, Layout):
+            layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
+        row = self._connection.execute(
+            "SELECT id, jiang, bing, style, group_num, group_index, group_size, min_steps, "
+            "min_step_solutions FROM layouts WHERE id = ?", [layout_id(layout)]).fetchone()
+        if row is None:
+            raise DatabaseError(f"layout {layout.code} is missing from the database "
+                                f"{self.path}: rebuild it with `huarong db build --force`")
+        return LayoutRecord(layout, *row)
+
+    def query(self, sql: str) -> QueryResult:
+        """Run one SQL statement (read-only); :class:`DatabaseError` on bad SQL."""
+        import duckdb
+
+        try:
+            cursor = self._connection.execute(sql)
+            rows = cursor.fetchall() if cursor.description else []
+        except duckdb.Error as error:
+            raise DatabaseError(f"bad query {sql!r}: {_first_line(error)}") from None
+        columns = [d[0] for d in cursor.description or []]
+        return QueryResult(columns, rows)
+
+    def export(self, output: str | os.PathLike[str], file_format: str) -> None:
+        """Write the ``layouts`` table to ``output`` as ``parquet`` or ``csv``, atomically."""
+        options = {"parquet": "FORMAT PARQUET, COMPRESSION ZSTD",
+                   "csv": "FORMAT CSV, HEADER"}
+        if file_format not in options:
+            raise DatabaseError(f"unknown export format {file_format!r}: "
+                                "choose parquet or csv")
+        with _temporary_beside(Path(output)) as temporary:
+            self._connection.execute(
+                f"COPY (SELECT * FROM layouts ORDER BY id) TO '{_quoted(temporary)}' "
+                f"({options[file_format]})")
+            os.replace(temporary, output)
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+@contextlib.contextmanager
+def _temporary_beside(target: Path) -> Iterator[Path]:
+    """A path that does not exist yet, in a fresh directory beside ``target`` (which is
+    removed with whatever is left in it)."""
+    directory = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+    try:
+        yield directory / target.name
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
+                   ) -> dict[str, np.ndarray]:
+    """Every column of ``layouts`` as arrays indexed by id, plus the per-group arrays
+    (``group_*``).  Without ``min_steps`` the slowest phase is skipped."""
+    from huarong import cases
+
+    def report(phase: str) -> cases.Progress | None:
+        if progress is None:
+            return None
+        return lambda done, total: progress(phase, done, total)
+
+    enumerate_progress = report("enumerating layouts")
+    if enumerate_progress:
+        enumerate_progress(0, 1)
+    codes = cases.all_codes()
+    classes = cases.classes()
+    if enumerate_progress:
+        enumerate_progress(1, 1)
+    groups = cases.label_groups(report("labelling groups"))
+    columns = {
+        "id": np.arange(codes.shape[0], dtype=np.int32), "code": codes,
+        "jiang": classes.jiang, "bing": classes.bing, "style": classes.style,
+        "group_num": groups.group_num(), "group_index": groups.group_index,
+        "group_size": groups.group_size(),
+        "groups_first_id": groups.first_ids, "groups_size": groups.sizes,
+        "groups_num": groups.group_nums,
+    }
+    if min_steps:
+        steps, solutions = cases.min_steps_all(report("minimum steps"))
+        columns["min_steps"] = steps
+        columns["min_step_solutions"] = solutions
+        columns["groups_has_solution"] = steps[groups.first_ids] >= 0
+    return columns
+
+
+def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | None = None,
+          force: bool = False) -> Path:
+    """Compute everything and write the database to ``path`` (default :func:`default_path`);
+    an existing database is kept unless ``force``.  Returns the path."""
+    import duckdb
+    import pyarrow as pa
+
+    target = Path(path) if path is not None else default_path()
+    if target.exists() and not force:
+        raise DatabaseError(f"a database already exists at {target}: "
+                            "use --force to rebuild it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    columns = layout_columns(progress)
+    first = columns["groups_first_id"]
+    layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
+    groups = pa.table({
+        "jiang": columns["jiang"][first], "bing": columns["bing"][first],
+        "style": columns["style"][first], "group_num": columns["groups_num"],
+        "size": columns["groups_size"], "seed": columns["code"][first],
+        "has_solution": columns["groups_has_solution"],
+    })
+    if progress:
+        progress("writing the database", 0, 1)
+    with _temporary_beside(target) as temporary:
+        connection = duckdb.connect(str(temporary))
+        try:
+            connection.execute(_SCHEMA)
+            connection.register("layout_rows", layouts)
+            connection.register("group_rows", groups)
+            # Rows go in id order, so DuckDB's per-block min/max finds one id quickly.
+            values = ", ".join("NULLIF(min_steps, -1)" if name == "min_steps" else name
+                               for name in LAYOUT_COLUMNS)
+            connection.execute(f"INSERT INTO layouts ({', '.join(LAYOUT_COLUMNS)}) "
+                               f"SELECT {values} FROM layout_rows")
+            connection.execute("INSERT INTO groups SELECT * FROM group_rows "
+                               "ORDER BY jiang, bing, style, group_num")
+            connection.execute("CHECKPOINT")
+        finally:
+            connection.close()
+        os.replace(temporary, target)
+    if progress:
+        progress("writing the database", 1, 1)
+    return target
+
+
+def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
+    """Write ``%09X`` per line, atomically; formatted as one byte array, not line by line."""
+    from huarong.fileio import atomic_writer
+
+    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
+    text = np.empty((codes.shape[0], 10), dtype=np.uint8)
+    for position in range(9):
+        text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
+    text[:, 9] = ord("\n")
+    with atomic_writer(path, "wb") as stream:
+        stream.write(text.tobytes())  # type: ignore[arg-type]
+
+
+def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None
+                    ) -> list[Path]:
+    """The original engine's ``--all`` output in ``directory``: ``All_Case.txt`` (every
+    code), ``main.csv`` (every code with its class and label) and per jiang-bing-style class
+    ``J-B-S.txt`` (the seed, i.e. smallest code, of each group in group_num order).
+    Returns the files written."""
+    from huarong.fileio import write_text_atomically
+
+    folder = Path(directory)
+    columns = layout_columns(progress, min_steps=False)
+    first = columns["groups_first_id"]
+    seeds: dict[str, list[tuple[int, int]]] = {}
+    for jiang, bing, style, num, code in zip(
+            columns["jiang"][first].tolist(), columns["bing"][first].tolist(),
+            columns["style"][first].tolist(), columns["groups_num"].tolist(),
+            columns["code"][first].tolist(), strict=True):
+        seeds.setdefault(f"{jiang}-{bing}-{style}", []).append((num, code))
+    total = 2 + len(seeds)
+    phase = "writing files"
+    if progress:
+        progress(phase, 0, total)
+    written = [folder / "All_Case.txt", folder / "main.csv"]
+    write_codes(columns["code"], written[0])
+    if progress:
+        progress(phase, 1, total)
+    _write_main_csv(columns, written[1])
+    for name, groups in seeds.items():
+        written.append(folder / f"{name}.txt")
+        write_text_atomically(written[-1], "".join(f"{code:09X}\n" for _, code in sorted(groups)))
+        if progress:
+            progress(phase, len(written), total)
+    return written
+
+
+def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
+    """Every code with its class and label; DuckDB formats the 29 million rows."""
+    import duckdb
+    import pyarrow as pa
+
+    names = ("id", "code", "jiang", "bing", "style", "group_num", "group_index")
+    rows = pa.table({name: columns[name] for name in names})
+    with _temporary_beside(path) as temporary:
+        connection = duckdb.connect()
+        try:
+            connection.register("layout_rows", rows)
+            connection.execute(
+                "COPY (SELECT id, printf('%09X', code) AS code, jiang AS jiang_num, "
+                "bing AS bing_num, style AS style_num, group_num, group_index, "
+                "concat_ws('-', jiang, bing, style, group_num, group_index) AS label "
+                f"FROM layout_rows ORDER BY id) TO '{_quoted(temporary)}' (FORMAT CSV, HEADER)")
+        finally:
+            connection.close()
+        os.replace(temporary, path)

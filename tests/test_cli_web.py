@@ -1,0 +1,76 @@
+"""``huarong stats`` and ``huarong serve`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from huarong.cli import main
+
+
+def test_stats_standard_json_reproduces_klotski_online(tmp_path: Path) -> None:
+    target = tmp_path / "stats.json"
+    result = CliRunner().invoke(main, ["stats", "standard", "--json", "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(target.read_text("utf-8"))
+    assert (figures["layouts"], figures["not_solved"], figures["mirror_distinct"],
+            figures["solvable"]) == (363_480, 338_700, 169_515, 121_285)  # SPEC §7
+    assert [figures["by_horizontal"][s] for s in "123450"] == [
+        23_623, 37_861, 38_467, 14_594, 3_999, 2_741]
+    assert "4FEA13400" in {layout["code"] for layout in figures["hardest"]}  # 峰回路转
+
+
+def test_stats_standard_prints_tables() -> None:
+    result = CliRunner().invoke(main, ["stats", "standard"], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    for figure in ("363,480", "338,700", "169,515", "121,285", "23,623", "2,741", "4FEA13400"):
+        assert figure in result.output
+
+
+def test_stats_of_something_else_is_refused() -> None:
+    result = CliRunner().invoke(main, ["stats", "everything"], standalone_mode=True)
+    assert result.exit_code == 2
+    assert "'everything'" in result.output
+
+
+def test_serve_help() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--port" in result.output and "--host" in result.output
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http"])
+def test_serve_refuses_bad_ports(port: str) -> None:
+    result = CliRunner().invoke(main, ["serve", "--port", port])
+    assert result.exit_code == 2
+    assert port in result.output
+
+
+def test_serve_refuses_a_port_in_use() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"127.0.0.1:{port}" in result.output and "in use" in result.output
+
+
+def test_serve_runs_the_app_on_the_given_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(
+        app=app, **options))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert (started["host"], started["port"]) == ("127.0.0.1", port)
+    assert any(route.path == "/solution" for route in started["app"].routes)

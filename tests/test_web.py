@@ -1,0 +1,192 @@
+"""The HTTP API (web contract) and the classic layouts, against SPEC facts, the recorded
+klotski.online responses, the literature's step counts and the reference engine."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from huarong.classics import CLASSICS
+from huarong.layout import Layout
+from huarong.notation import replay
+from huarong.solver import solve
+from huarong.web import create_app
+
+from . import klotski_reference as ref
+
+FIXTURE = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / (
+    "klotski_online_responses.json")
+RESPONSES = json.loads(FIXTURE.read_text("utf-8")) if FIXTURE.exists() else []
+HENGDAO_ID = "24422442233221121001"  # SPEC §7
+HENGDAO = "1A9BF0C00"  # SPEC §3
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def state_of(code: str) -> ref.State:
+    return ref.from_grid(Layout.from_code(code).grid())
+
+
+def assert_steps_are_moves(path: list[str], moves: list[dict[str, Any]]) -> None:
+    assert len(moves) == len(path) - 1
+    for (before, after), move in zip(itertools.pairwise(path), moves, strict=True):
+        assert ref.is_one_step(state_of(before), state_of(after))
+        moved = (move["kind"][0].upper(), *divmod(move["from"], 4))
+        landed = (move["kind"][0].upper(), *divmod(move["to"], 4))
+        assert moved in state_of(before) - state_of(after)
+        assert landed in state_of(after) - state_of(before)
+
+
+@pytest.mark.skipif(not RESPONSES, reason="shared fixtures not present")
+@pytest.mark.parametrize("response", RESPONSES, ids=lambda r: r["name"])
+def test_solution_answers_like_klotski_online(client: TestClient,
+                                               response: dict[str, str]) -> None:
+    answer = client.get("/solution", params={"t": "json", "q": response["id"]}).json()
+    assert set(answer) == {"id", "mirror", "solution"}
+    assert (answer["id"], answer["mirror"]) == (response["id"], response["mirror"])
+    path = replay(Layout.from_online_id(response["id"]), answer["solution"],
+                  mirror=answer["mirror"] == "1")
+    assert path[-1].is_solved
+    assert len(answer["solution"]) == len(response["solution"]) == 2 * (len(path) - 1)
+
+
+def test_solution_without_json_goes_to_the_viewer(client: TestClient) -> None:
+    answer = client.get("/solution", params={"q": HENGDAO_ID}, follow_redirects=False)
+    assert answer.status_code in (302, 307)
+    assert answer.headers["location"] == f"/#{HENGDAO}"
+
+
+def test_layout_describes_hengdao(client: TestClient) -> None:
+    answer = client.get("/api/layout", params={"code": HENGDAO_ID}).json()
+    assert answer["code"] == HENGDAO and answer["online_id"] == HENGDAO_ID
+    assert answer["cells"] == [int(digit) for digit in HENGDAO_ID]
+    assert (answer["jiang"], answer["bing"], answer["style"]) == (5, 4, 1)
+    assert answer["is_standard"] and not answer["is_solved"]
+    assert answer["mirror_code"] == HENGDAO  # 横刀立马 is symmetric
+    kinds = sorted(piece["kind"] for piece in answer["pieces"])
+    assert kinds == ["cao", "horizontal"] + ["soldier"] * 4 + ["vertical"] * 4
+    cao = next(piece for piece in answer["pieces"] if piece["kind"] == "cao")
+    assert (cao["row"], cao["col"], cao["width"], cao["height"]) == (0, 1, 2, 2)
+
+
+def test_solve_gives_81_steps_for_hengdao(client: TestClient) -> None:
+    answer = client.get("/api/solve", params={"code": "VCCV/VCCV/VHHV/VSSV/S..S"}).json()
+    assert answer["solvable"] and answer["steps"] == 81
+    assert answer["path"][0] == HENGDAO and answer["path"][-1].startswith("D")
+    assert_steps_are_moves(answer["path"], answer["moves"])
+    replayed = replay(Layout.from_code(HENGDAO), answer["solution"])
+    assert [layout.code for layout in replayed] == answer["path"]
+
+
+def test_solve_reports_no_solution(client: TestClient) -> None:
+    answer = client.get("/api/solve", params={"code": "VCCV/VCCV/VVSV/VVSV/S..S"}).json()
+    assert answer == {"code": "1AAEF0C00", "solvable": False, "steps": None, "path": [],
+                      "moves": [], "solution": ""}
+
+
+def test_analysis_matches_the_reference(client: TestClient) -> None:
+    # 前呼后拥: a small group the reference engine searches quickly.
+    grid = "S S C C\nH H C C\nH H H H\nH H H H\n. . S S"
+    distances = ref.distances(ref.from_grid(grid))
+    answer = client.get("/api/analysis", params={"code": Layout.from_grid(grid).code}).json()
+    farthest = max(distances.values())
+    assert answer["group_size"] == len(distances)
+    assert answer["farthest_steps"] == farthest
+    assert answer["farthest_count"] == sum(1 for d in distances.values() if d == farthest)
+    assert answer["layer_sizes"] == [sum(1 for d in distances.values() if d == k)
+                                     for k in range(farthest + 1)]
+    assert answer["min_steps"] == 22  # the literature's figure
+    solutions = ref.solutions(ref.from_grid(grid), distances)
+    assert answer["solution_count"] == len(solutions)
+    assert len(answer["farthest_sample"]) == min(20, answer["farthest_count"])
+
+
+def test_path_between_two_layouts_of_a_group(client: TestClient) -> None:
+    start = Layout.from_grid("SSCC/HHCC/HHHH/HHHH/..SS")
+    distances = ref.distances(state_of(start.code))
+    target = sorted((d, ref.to_grid(s)) for s, d in distances.items() if d == 9)[0][1]
+    target_code = Layout.from_grid(target).code
+    answer = client.get("/api/path", params={"from": start.code, "to": target_code}).json()
+    assert (answer["from"], answer["to"], answer["steps"]) == (start.code, target_code, 9)
+    assert answer["path"][0] == start.code and answer["path"][-1] == target_code
+    assert_steps_are_moves(answer["path"], answer["moves"])
+
+
+def test_path_to_another_group_is_a_bad_query(client: TestClient) -> None:
+    answer = client.get("/api/path", params={"from": HENGDAO, "to": "4FEA134"})
+    assert answer.status_code == 400
+    assert answer.json()["input"] == "4FEA134" and "not in the group" in answer.json()["error"]
+
+
+def test_next_points_one_step_closer(client: TestClient) -> None:
+    answer = client.get("/api/next", params={"code": HENGDAO}).json()
+    assert answer["min_steps"] == 81
+    children = {Layout.from_grid(ref.to_grid(s)).code for s in ref.steps_from(state_of(HENGDAO))}
+    assert {child["code"] for child in answer["children"]} == children
+    for child in answer["children"]:
+        assert child["min_steps"] == solve(Layout.from_code(child["code"])).steps
+    assert answer["best"] == [child["code"] for child in answer["children"]
+                              if child["min_steps"] == 80]
+    assert answer["best"]
+    assert_steps_are_moves([HENGDAO, answer["children"][0]["code"]],
+                           [answer["children"][0]["move"]])
+
+
+@pytest.mark.parametrize("classic", CLASSICS, ids=lambda c: c.name)
+def test_classics_take_the_literature_step_counts(classic: Any) -> None:
+    assert classic.layout.is_standard
+    assert solve(classic.layout).steps == classic.literature_steps
+
+
+def test_classics_endpoint_lists_them_with_their_steps(client: TestClient) -> None:
+    answer = client.get("/api/classics").json()
+    assert len(answer) >= 21 and len({entry["code"] for entry in answer}) == len(answer)
+    by_name = {entry["name"]: entry for entry in answer}
+    assert by_name["横刀立马"]["code"] == HENGDAO and by_name["横刀立马"]["min_steps"] == 81
+    assert by_name["峰回路转"]["min_steps"] == 138
+    for entry in answer:
+        assert entry["name_en"] and Layout.parse(entry["grid"]).code == entry["code"]
+
+
+@pytest.mark.parametrize(("url", "params", "bad"), [
+    ("/api/layout", {"code": "XYZ"}, "XYZ"),
+    ("/api/layout", {"code": "1A9BF0C01"}, "1A9BF0C01"),
+    ("/api/solve", {"code": "24422442233221121009"}, "24422442233221121009"),
+    ("/api/analysis", {"code": "CCCC/..../..../..../...."}, "CCCC/..../..../..../...."),
+    ("/api/next", {"code": ""}, ""),
+    ("/api/path", {"from": "zz", "to": HENGDAO}, "zz"),
+    ("/solution", {"t": "json", "q": "2442244223322112100"}, "2442244223322112100"),
+    ("/api/layout", {"code": "1" * 500}, "1" * 500),
+])
+def test_bad_queries_answer_400_naming_the_input(client: TestClient, url: str,
+                                                 params: dict[str, str], bad: str) -> None:
+    answer = client.get(url, params=params)
+    assert answer.status_code == 400
+    error = answer.json()
+    assert set(error) == {"error", "input"} and error["input"] == bad
+    assert "\n" not in error["error"] and error["error"]
+
+
+@pytest.mark.parametrize(("url", "name"), [("/api/solve", "code"), ("/solution", "q"),
+                                           ("/api/path?from=1A9BF0C", "to")])
+def test_missing_parameters_answer_400(client: TestClient, url: str, name: str) -> None:
+    answer = client.get(url)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == f"missing query parameter {name!r}"
+
+
+def test_viewer_and_documentation_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    assert client.get("/static/index.html").text == page.text
+    schema = client.get("/openapi.json").json()
+    assert {"/solution", "/api/layout", "/api/solve", "/api/analysis", "/api/path",
+            "/api/next", "/api/classics"} <= set(schema["paths"])

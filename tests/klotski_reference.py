@@ -78,11 +78,12 @@ def steps_from(state: State) -> set[State]:
     return result
 
 
-def distances(start: State) -> dict[State, int]:
-    """Minimum steps from ``start`` to every layout of its group."""
+def distances(start: State, until: State | None = None) -> dict[State, int]:
+    """Minimum steps from ``start`` to every layout of its group (or to the layouts found
+    before ``until``, and ``until`` itself)."""
     dist = {start: 0}
     queue = deque([start])
-    while queue:
+    while queue and until not in dist:
         state = queue.popleft()
         for child in steps_from(state):
             if child not in dist:
@@ -111,8 +112,9 @@ def is_one_step(before: State, after: State) -> bool:
     return after in steps_from(before)
 
 
-def random_state(rng: random.Random, empties: int) -> State:
-    """A random legal layout with ``empties`` empty cells and a random mix of pieces."""
+def random_state(rng: random.Random, empties: int, kinds: str = "VVHHSS") -> State:
+    """A random legal layout with ``empties`` empty cells and a random mix of pieces, each
+    drawn from ``kinds`` (repeat a kind to make it likelier)."""
     while True:
         taken: set[tuple[int, int]] = set()
         cao = ("C", rng.randrange(ROWS - 1), rng.randrange(COLS - 1))
@@ -122,7 +124,7 @@ def random_state(rng: random.Random, empties: int) -> State:
         attempts = 0
         while free > empties and attempts < 200:
             attempts += 1
-            kind = rng.choice("VVHHSS" if free - empties >= 2 else "S")
+            kind = rng.choice(kinds if free - empties >= 2 else "S")
             piece = (kind, rng.randrange(ROWS), rng.randrange(COLS))
             if fits(piece, taken):
                 taken.update(cells(piece))

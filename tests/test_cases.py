@@ -18,6 +18,7 @@ from huarong import cases
 from huarong.analysis import analyze
 from huarong.layout import Layout, LayoutError
 from huarong.solver import group_codes, solve
+
 from . import klotski_reference as ref
 
 # Seed 000, "摆列方式分类": (jiang_num, bing_num) -> number of layouts.

@@ -3,13 +3,14 @@ pure-Python reference engine (tests/klotski_reference.py)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from huarong.analysis import analyze
 from huarong.layout import Layout
-from huarong.solver import NotInGroupError, children, group, shortest_path, solve
+from huarong.solver import NotInGroupError, children, group, group_size, shortest_path, solve
 
 from . import klotski_reference as ref
 
@@ -26,7 +27,7 @@ def layout_of(state: ref.State) -> Layout:
 
 def assert_valid_path(path: tuple[Layout, ...]) -> None:
     """Every consecutive pair differs by exactly one legal step (checked by the reference)."""
-    for before, after in zip(path, path[1:], strict=False):
+    for before, after in itertools.pairwise(path):
         assert ref.is_one_step(state_of(before), state_of(after)), (before, after)
 
 
@@ -40,7 +41,9 @@ def test_hengdaolima_needs_81_steps_along_a_legal_path() -> None:
 
 def test_hengdaolima_group_has_25955_layouts_sorted_by_code() -> None:
     layouts = group(HENGDAO)
-    assert len(layouts) == 25955
+    assert len(layouts) == 25955 == group_size(HENGDAO)
+    assert group_size(HENGDAO, limit=25955) == 25955
+    assert group_size(HENGDAO, limit=25954) is None
     assert layouts == sorted(set(layouts))
     assert HENGDAO in layouts
 
@@ -57,7 +60,8 @@ def test_shortest_path_between_the_seed_example() -> None:
     start, target = Layout.from_code("4FEA13400"), Layout.from_code("43EA73400")
     path = shortest_path(start, target)
     assert path[0] == start and path[-1] == target
-    assert len(path) - 1 == ref.distances(state_of(start))[state_of(target)]
+    assert len(path) - 1 == ref.distances(state_of(start), until=state_of(target))[
+        state_of(target)]
     assert_valid_path(path)
 
 
@@ -76,8 +80,9 @@ def test_a_solved_layout_solves_in_zero_steps() -> None:
 
 
 def test_a_group_without_a_goal_has_no_solution() -> None:
-    # The 2x2 boxed in the top corner by soldiers and generals can never reach row 3.
-    stuck = Layout.from_grid("C C S S\nC C S S\nS S S S\nS S S S\nS S . .")
+    # 走投无路 ("nowhere to go"), known from the literature to have no solution.
+    stuck = Layout.from_grid("VCCV/VCCV/VVSV/VVSV/S..S")
+    assert not any(ref.is_goal(state) for state in ref.distances(state_of(stuck)))
     solution = solve(stuck)
     assert not solution.solvable and solution.steps is None and solution.path == ()
     assert analyze(stuck).min_steps is None and analyze(stuck).solutions == []
@@ -120,13 +125,15 @@ def _random_small_group_layouts(count: int, limit: int) -> list[Layout]:
     rng = random.Random(2024)
     picked: list[Layout] = []
     while len(picked) < count:
-        layout = layout_of(ref.random_state(rng, empties=rng.choice((2, 2, 2, 3, 3, 4))))
-        if len(group(layout)) <= limit:
-            picked.append(layout)
+        state = ref.random_state(rng, empties=rng.choice((2, 2, 3, 3, 4)),
+                                 kinds=rng.choice(("HHHHVS", "HHVVSS", "HHHVVS")))
+        if group_size(layout_of(state), limit) is not None:
+            picked.append(layout_of(state))
     return picked
 
 
-@pytest.mark.parametrize("layout", _random_small_group_layouts(200, 1500), ids=str.__call__)
+@pytest.mark.parametrize("layout", _random_small_group_layouts(200, 1500),
+                         ids=lambda layout: layout.code)
 def test_fast_engine_agrees_with_the_reference_on_random_layouts(layout: Layout) -> None:
     start = state_of(layout)
     dist = ref.distances(start)

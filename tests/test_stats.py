@@ -54,7 +54,7 @@ def test_horizontal_counts_match_the_layouts() -> None:
 
 
 def test_mirror_codes_match_the_mirror_images() -> None:
-    from huarong._kernels.stats import mirror_codes
+    from huarong._kernels.klotski import mirror_codes
 
     codes = group_codes(Layout.from_code("1A9BF0C"))
     mirrored = mirror_codes(codes)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huarong.layout import GOAL_ADDRESS, Layout
+from huarong.layout import GOAL_ADDRESS, Layout, layouts_of_codes
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: called as a long analysis advances."""
@@ -75,8 +75,9 @@ class Analysis:
     @property
     def solutions(self) -> list[tuple[Layout, int]]:
         """Every solution (SPEC §5) with its step count, nearest first."""
-        return [(Layout(int(self.codes[p])), self.layer_of_position(int(p)))
-                for p in self._solution_positions]
+        layouts = layouts_of_codes(self.codes[self._solution_positions])
+        return [(layout, self.layer_of_position(int(p)))
+                for layout, p in zip(layouts, self._solution_positions, strict=True)]
 
     @property
     def min_steps(self) -> int | None:
@@ -146,7 +147,7 @@ class Analysis:
 
 
 def _layouts(codes: np.ndarray) -> list[Layout]:
-    return [Layout(int(code)) for code in codes]
+    return layouts_of_codes(codes)
 
 
 def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:

@@ -95,7 +95,8 @@ class Classes:
 
     def jiang_bing_counts(self) -> dict[tuple[int, int], int]:
         """Layouts per (jiang, bing) class: the 64-row table of seed 000."""
-        return _counts(self.jiang, self.bing)
+        return {(j, b): n for (j, b, _), n in _counts(self.jiang, self.bing, 0 * self.bing
+                                                      ).items()}
 
     def style_counts(self) -> dict[tuple[int, int, int], int]:
         """Layouts per (jiang, bing, style) class: 203 classes."""
@@ -103,14 +104,17 @@ class Classes:
 
     def key(self) -> np.ndarray:
         """One int per layout naming its jiang-bing-style class (``jiang*256+bing*16+style``)."""
-        return (self.jiang.astype(np.int32) << 8) | (self.bing.astype(np.int32) << 4) | \
-            self.style.astype(np.int32)
+        key: np.ndarray = (self.jiang.astype(np.int32) << 8) | (
+            self.bing.astype(np.int32) << 4) | self.style.astype(np.int32)
+        return key
 
 
-def _counts(*columns: np.ndarray) -> dict[tuple[int, ...], int]:  # type: ignore[misc]
-    stacked = np.stack(columns, axis=1)
-    keys, counts = np.unique(stacked, axis=0, return_counts=True)
-    return {tuple(int(v) for v in key): int(c) for key, c in zip(keys, counts, strict=True)}
+def _counts(jiang: np.ndarray, bing: np.ndarray, style: np.ndarray
+            ) -> dict[tuple[int, int, int], int]:
+    key = (jiang.astype(np.int32) << 8) | (bing.astype(np.int32) << 4) | style.astype(np.int32)
+    keys, counts = np.unique(key, return_counts=True)
+    return {(k >> 8, (k >> 4) & 15, k & 15): n
+            for k, n in zip(keys.tolist(), counts.tolist(), strict=True)}
 
 
 @functools.cache
@@ -145,11 +149,13 @@ class Groups:
 
     def group_num(self) -> np.ndarray:
         """group_num of every layout."""
-        return self.group_nums[self.group]
+        nums: np.ndarray = self.group_nums[self.group]
+        return nums
 
     def group_size(self) -> np.ndarray:
         """The size of every layout's group."""
-        return self.sizes[self.group]
+        sizes: np.ndarray = self.sizes[self.group]
+        return sizes
 
 
 def _worker_shares(class_key: np.ndarray, workers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -169,8 +175,20 @@ def _worker_shares(class_key: np.ndarray, workers: int) -> tuple[np.ndarray, np.
     return np.concatenate(pieces).astype(np.int64), bounds.astype(np.int64)
 
 
+# Results over all layouts, kept for the life of the process (they take seconds each).
+_groups: list[Groups] = []
+_min_steps: list[tuple[np.ndarray, np.ndarray]] = []
+
+
 def label_groups(progress: Progress | None = None) -> Groups:
-    """Find the group of every layout and number the groups as SPEC §4 orders them."""
+    """The group of every layout, the groups numbered as SPEC §4 orders them (computed once
+    per process)."""
+    if not _groups:
+        _groups.append(_label_groups(progress))
+    return _groups[0]
+
+
+def _label_groups(progress: Progress | None) -> Groups:
     import numba
 
     kernels = _kernels()
@@ -228,23 +246,26 @@ def min_steps_all(progress: Progress | None = None) -> tuple[np.ndarray, np.ndar
     """Minimum steps to a goal (int16, :data:`NO_SOLUTION` when none) and the number of goal
     layouts at that distance (int32, 0 when none) of every layout, indexed by id.
 
-    ``progress`` counts the layouts that have a solution (a goal in their group)."""
-    codes = all_codes()
-    table, offsets = _index_tables()
-    return _run_watched(lambda counter: _kernels().min_steps(codes, table, offsets, True,
-                                                            counter),
-                        LAYOUT_COUNT, progress)
+    ``progress`` counts the layouts that have a solution (a goal in their group).  Computed
+    once per process."""
+    if not _min_steps:
+        codes = all_codes()
+        table, offsets = _index_tables()
+        _min_steps.append(_run_watched(
+            lambda counter: _kernels().min_steps(codes, table, offsets, True, counter),
+            LAYOUT_COUNT, progress))
+    return _min_steps[0]
 
 
 def class_codes(jiang: int, bing: int, style: int | None = None) -> np.ndarray:
     """The sorted codes of one jiang-bing (or jiang-bing-style) class."""
     _check_class(jiang, bing, style)
-    codes = all_codes()
     cls = classes()
     selected = (cls.jiang == jiang) & (cls.bing == bing)
     if style is not None:
         selected &= cls.style == style
-    return codes[selected]
+    chosen: np.ndarray = all_codes()[selected]
+    return chosen
 
 
 def _check_class(jiang: int, bing: int, style: int | None) -> None:

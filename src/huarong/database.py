@@ -277,15 +277,15 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
 
 def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
     """Write ``%09X`` per line, atomically; formatted as one byte array, not line by line."""
-    from huarong.fileio import atomic_writer
-
     digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
     text = np.empty((codes.shape[0], 10), dtype=np.uint8)
     for position in range(9):
         text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
     text[:, 9] = ord("\n")
-    with atomic_writer(path, "wb") as stream:
-        stream.write(text.tobytes())  # type: ignore[arg-type]
+    target = Path(path)
+    with _temporary_beside(target) as temporary:
+        text.tofile(temporary)
+        os.replace(temporary, target)
 
 
 def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None

@@ -12,11 +12,13 @@ from __future__ import annotations
 import enum
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from huarong.solver import Solution
 
 ROWS: Final = 5
@@ -218,19 +220,29 @@ def _parse_code_text(text: str | int) -> int:
 class Layout:
     """One legal Klotski layout.  Immutable; equal, hashed and ordered by its common code."""
 
-    __slots__ = ("_code", "_pieces")
+    __slots__ = ("_code",)
 
     _code: int
-    _pieces: tuple[Piece, ...]
 
     def __init__(self, code: str | int) -> None:
         value = _parse_code_text(code)
         try:
-            pieces = _decode(value)
+            _decoded_pieces(value)
         except _Illegal as error:
             raise InvalidCodeError(code, str(error)) from None
         object.__setattr__(self, "_code", value)
-        object.__setattr__(self, "_pieces", pieces)
+
+    @classmethod
+    def _trusted(cls, code: int) -> Layout:
+        """A layout from a code the kernels produced: no validation, pieces decoded lazily.
+        Building a million layouts of a big group must not cost a million decodes."""
+        layout = object.__new__(cls)
+        object.__setattr__(layout, "_code", code)
+        return layout
+
+    @property
+    def _pieces(self) -> tuple[Piece, ...]:
+        return _decoded_pieces(self._code)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Layout is immutable")
@@ -480,6 +492,12 @@ class Layout:
 EMPTY_DIGIT: Final = "0"
 
 
+def layouts_of_codes(codes: Iterable[int | np.integer[Any]]) -> list[Layout]:
+    """Layouts of codes that the engine itself produced (already legal): built without
+    re-validating each, which matters for groups of up to 964,656 layouts."""
+    return [Layout._trusted(int(code)) for code in codes]
+
+
 def _kind_by_shape(glyphs: str, address: int, covered: list[bool]) -> PieceKind:
     """The kind of a piece drawn with an arbitrary glyph, read from the cells it fills."""
     glyph = glyphs[address]
@@ -498,6 +516,11 @@ def _kind_by_shape(glyphs: str, address: int, covered: list[bool]) -> PieceKind:
     if right:
         return PieceKind.HORIZONTAL
     return PieceKind.SOLDIER
+
+
+@functools.lru_cache(maxsize=4096)
+def _decoded_pieces(code: int) -> tuple[Piece, ...]:
+    return _decode(code)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -528,7 +551,7 @@ def _render_segments(
     board = _board_of(pieces)
     height = max(1, square_width // 2)
 
-    def owner(row: int, col: int) -> Piece | None | str:
+    def owner(row: int, col: int) -> Piece | str | None:
         if 0 <= row < ROWS and 0 <= col < COLS:
             return board[row * COLS + col]
         return "outside"

@@ -158,9 +158,8 @@ class Board:
     def grid(self) -> str:
         """One row per line, numbers right-aligned, the inverse of :meth:`parse`."""
         width = len(str(self.cells - 1))
-        return "\n".join(
-            " ".join(str(tile).rjust(width) for tile in self.tiles[r * self.cols:(r + 1) * self.cols])
-            for r in range(self.rows))
+        rows = (self.tiles[r * self.cols:(r + 1) * self.cols] for r in range(self.rows))
+        return "\n".join(" ".join(str(tile).rjust(width) for tile in row) for row in rows)
 
     def __str__(self) -> str:
         return self.grid()
@@ -243,10 +242,7 @@ def parse_goal(text: str | None, rows: int = 3, cols: int = 3) -> Board:
                                     f"but the board is {rows}x{cols}")
         return Board.seed_goal()
     assert text is not None
-    goal = Board.parse(text, rows=rows, cols=cols) if "/" not in text and "\n" not in text \
-        else Board.parse(text)
-    _check_same_size(goal, rows, cols)
-    return goal
+    return Board.parse(text, rows=rows, cols=cols)
 
 
 def _check_same_size(goal: Board, rows: int, cols: int) -> None:
@@ -436,14 +432,32 @@ class _Geometry:
     factorials: IntArray
     goal_cell_of_tile: IntArray
     distance: IntArray
+    mirror_tile: IntArray
+    mirror_cell: IntArray
 
     def tables(self, patterns: PatternDatabase | None = None) -> tuple[Any, ...]:
         if patterns is None:
             cells = self.rows * self.cols
             return (self.goal_cell_of_tile, self.distance, np.full(cells, -1, np.int64),
-                    np.zeros(cells, np.int64), np.zeros(1, np.uint8), np.zeros(0, np.int64))
+                    np.zeros(cells, np.int64), np.zeros(1, np.uint8), np.zeros(0, np.int64),
+                    self.mirror_tile, self.mirror_cell)
         return (self.goal_cell_of_tile, self.distance, patterns.group_of_tile,
-                patterns.slot_of_tile, patterns.values, patterns.offsets)
+                patterns.slot_of_tile, patterns.values, patterns.offsets, self.mirror_tile,
+                self.mirror_cell)
+
+
+def _diagonal_mirror(goal: Board) -> tuple[IntArray, IntArray]:
+    """Tile relabelling and cell map of the reflection about the main diagonal, when it maps
+    the goal onto itself (square board, blank's goal on the diagonal); else empty arrays."""
+    side = goal.rows
+    if goal.rows != goal.cols or goal.blank // side != goal.blank % side:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    mirror_cell = np.array([(c % side) * side + c // side for c in range(goal.cells)],
+                           dtype=np.int64)
+    mirror_tile = np.empty(goal.cells, np.int64)
+    for cell, tile in enumerate(goal.tiles):
+        mirror_tile[tile] = goal.tiles[mirror_cell[cell]]
+    return mirror_tile, mirror_cell
 
 
 @functools.lru_cache(maxsize=16)
@@ -458,11 +472,11 @@ def _geometry(goal: Board) -> _Geometry:
         for cell in range(cells):
             row, col = divmod(cell, goal.cols)
             distance[tile, cell] = abs(row - goal_row) + abs(col - goal_col)
-    factorials = np.array([math.factorial(min(i, MAX_RANKED_CELLS)) for i in range(cells + 1)],
+    factorials = np.array([math.factorial(i) for i in range(min(cells, MAX_RANKED_CELLS) + 1)],
                           dtype=np.int64)
     return _Geometry(goal.rows, goal.cols,
                      np.array(_neighbour_cells(goal.rows, goal.cols), dtype=np.int64),
-                     factorials, goal_cell_of_tile, distance)
+                     factorials, goal_cell_of_tile, distance, *_diagonal_mirror(goal))
 
 
 def _board_array(board: Board) -> IntArray:
@@ -830,7 +844,7 @@ def _bit_tables() -> tuple[ByteArray, ByteArray]:
     return popcount, select
 
 
-_loaded_patterns: dict[Board, PatternDatabase] = {}
+_loaded_patterns: dict[tuple[Board, Path], PatternDatabase] = {}
 
 
 def pattern_database(goal: Board, *, progress: Progress | None = None,
@@ -841,10 +855,10 @@ def pattern_database(goal: Board, *, progress: Progress | None = None,
         raise UnsupportedBoardError(
             f"board {goal.size}: pattern databases cover boards of up to "
             f"{MAX_PATTERN_CELLS} cells")
-    if goal in _loaded_patterns:
-        return _loaded_patterns[goal]
-    kernels = _kernels()
     directory = directory if directory is not None else cache_directory()
+    if (goal, directory) in _loaded_patterns:
+        return _loaded_patterns[goal, directory]
+    kernels = _kernels()
     groups = pattern_groups(goal)
     cells = goal.cells
     compacts: list[ByteArray | None] = []
@@ -872,5 +886,5 @@ def pattern_database(goal: Board, *, progress: Progress | None = None,
     offsets = np.cumsum([0] + [t.size for t in sparse_tables[:-1]]).astype(np.int64)
     database = PatternDatabase(goal, groups, group_of_tile, slot_of_tile,
                                np.concatenate(sparse_tables), offsets)
-    _loaded_patterns[goal] = database
+    _loaded_patterns[goal, directory] = database
     return database

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from huarong.layout import Layout
+from huarong.layout import Layout, layouts_of_codes
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -62,7 +62,7 @@ class NotInGroupError(ValueError):
 
 
 def _layouts(codes: Sequence[int] | np.ndarray) -> tuple[Layout, ...]:
-    return tuple(Layout(int(code)) for code in codes)
+    return tuple(layouts_of_codes(codes))
 
 
 def solve(layout: Layout) -> Solution:
@@ -91,6 +91,15 @@ def group_codes(layout: Layout) -> np.ndarray:
     """The common codes of every layout in ``layout``'s group, ascending (int64 array)."""
     codes: np.ndarray = _kernels().group_codes(np.int64(int(layout)))
     return codes
+
+
+def group_size(layout: Layout, limit: int | None = None) -> int | None:
+    """The number of layouts in ``layout``'s group; None when it exceeds ``limit`` (the search
+    stops there, so asking whether a group is small is cheap even for huge groups)."""
+    if limit is None:
+        return int(group_codes(layout).shape[0])
+    size = int(_kernels().group_size_within(np.int64(int(layout)), np.int64(limit)))
+    return None if size < 0 else size
 
 
 def group(layout: Layout) -> list[Layout]:

@@ -65,7 +65,7 @@ def horizontal_counts(codes: np.ndarray) -> np.ndarray:
 def standard_stats(progress: Progress | None = None) -> StandardStats:
     """Recompute the statistics of the 363,480 standard layouts."""
     from huarong import cases
-    from huarong._kernels.stats import mirror_codes
+    from huarong._kernels.klotski import mirror_codes
 
     report = progress or (lambda phase, done, total: None)
     codes, min_steps, _ = cases.min_steps_of_class(

@@ -13,7 +13,7 @@ A long first compilation must not look like a hang: callbacks in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numba
 from numba.core import event
@@ -38,23 +38,23 @@ class _CompileListener(event.Listener):  # type: ignore[misc]
         pass
 
 
-event.register("numba:compile", _CompileListener())
+event.register("numba:compile", _CompileListener())  # type: ignore[no-untyped-call]
 
 
 def kernel(function: F) -> F:
     """``numba.njit(cache=True)``, or uncached when no cache directory is writable."""
     try:
-        return numba.njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+        return cast(F, numba.njit(cache=True, nogil=True)(function))
     except RuntimeError:
-        return numba.njit(cache=False, nogil=True)(function)  # type: ignore[no-any-return]
+        return cast(F, numba.njit(cache=False, nogil=True)(function))
 
 
 def parallel_kernel(function: F) -> F:
     """Like :func:`kernel`, for loops written with ``numba.prange``."""
     try:
-        return numba.njit(cache=True, nogil=True, parallel=True)(function)  # type: ignore[no-any-return]
+        return cast(F, numba.njit(cache=True, nogil=True, parallel=True)(function))
     except RuntimeError:
-        return numba.njit(cache=False, nogil=True, parallel=True)(function)  # type: ignore[no-any-return]
+        return cast(F, numba.njit(cache=False, nogil=True, parallel=True)(function))
 
 
 prange = numba.prange

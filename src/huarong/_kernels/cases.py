@@ -22,6 +22,8 @@ number of min-step solutions.
 
 from __future__ import annotations
 
+from typing import Any, TypeAlias
+
 import numpy as np
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
@@ -32,13 +34,15 @@ from huarong._kernels.klotski import (
     FLAT_MASK,
     FLAT_PATTERN,
     GOAL_HEAD,
-    MASK,
     ROWS,
     board_neighbours,
     board_to_code,
     code_to_board,
     occupied_cells,
 )
+
+Int: TypeAlias = int | np.integer[Any]
+"""A scalar as kernels see it: numba passes numpy integers, Python callers ints."""
 
 FULL = (1 << CELLS) - 1
 HEADS = np.array([h for h in range(CELLS) if h % COLS < COLS - 1 and h // COLS < ROWS - 1],
@@ -53,7 +57,7 @@ NOT_REACHED = -1
 
 
 @kernel
-def _item_cells(item: np.int64, cell: np.int64, mask: np.int64) -> np.int64:
+def _item_cells(item: Int, cell: Int, mask: Int) -> Int:
     """The cells item ``item`` covers when listed at ``cell`` (the first free cell of
     ``mask``), or 0 when it does not fit."""
     here = np.int64(1) << cell
@@ -69,7 +73,13 @@ def _item_cells(item: np.int64, cell: np.int64, mask: np.int64) -> np.int64:
 
 
 @kernel
-def _first_free(mask: np.int64, cell: np.int64) -> np.int64:
+def _capped(empties: Int) -> Int:
+    """Empty cells counted as 0, 1 or "2 or more" (legality needs 2)."""
+    return empties if empties < 2 else 2
+
+
+@kernel
+def _first_free(mask: Int, cell: Int) -> Int:
     while mask & (np.int64(1) << cell):
         cell += 1
     return cell
@@ -84,7 +94,7 @@ def completion_table() -> np.ndarray:
     for mask in range(FULL - 1, -1, -1):
         cell = _first_free(mask, 0)
         for empties in range(3):
-            total = table[mask | (np.int64(1) << cell), min(empties + 1, 2)]
+            total = table[mask | (np.int64(1) << cell), _capped(empties + 1)]
             for item in range(1, 4):
                 cells = _item_cells(item, cell, mask)
                 if cells:
@@ -107,29 +117,29 @@ def head_offsets(table: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def rank_of(code: np.int64, table: np.ndarray, offsets: np.ndarray) -> np.int64:
+def rank_of(code: Int, table: np.ndarray, offsets: np.ndarray) -> Int:
     """The rank of ``code`` among all legal codes, or -1 when it is not a legal code."""
     head = code >> 32
     if code < 0 or head >= CELLS or CAO_CELLS[head] == 0:
         return -1
     mask = CAO_CELLS[head]
-    rank = offsets[head]
-    empties = np.int64(0)
-    cell = np.int64(0)
-    shift = np.int64(30)
+    rank: Int = offsets[head]
+    empties: Int = 0
+    cell: Int = 0
+    shift = 30
     while mask != FULL:
         cell = _first_free(mask, cell)
         item = (code >> shift) & 3
         shift -= 2
         for smaller in range(item):
             if smaller == EMPTY:
-                rank += table[mask | (np.int64(1) << cell), min(empties + 1, 2)]
+                rank += table[mask | (np.int64(1) << cell), _capped(empties + 1)]
             else:
                 cells = _item_cells(smaller, cell, mask)
                 if cells:
                     rank += table[mask | cells, empties]
         if item == EMPTY:
-            empties = min(empties + 1, 2)
+            empties = _capped(empties + 1)
             mask |= np.int64(1) << cell
         else:
             cells = _item_cells(item, cell, mask)
@@ -150,8 +160,8 @@ def ranks_of(codes: np.ndarray, table: np.ndarray, offsets: np.ndarray) -> np.nd
 
 
 @kernel
-def _enumerate_head(head: np.int64, table: np.ndarray, out: np.ndarray, start: np.int64
-                    ) -> np.int64:
+def _enumerate_head(head: Int, table: np.ndarray, out: np.ndarray, start: Int
+                    ) -> Int:
     """Write every legal code with the 2x2 at ``head``, ascending, from ``out[start]``."""
     masks = np.empty(17, dtype=np.int64)
     empties = np.empty(17, dtype=np.int64)
@@ -177,7 +187,7 @@ def _enumerate_head(head: np.int64, table: np.ndarray, out: np.ndarray, start: n
         cell = cells[depth]
         if item == EMPTY:
             covered = np.int64(1) << cell
-            child_empties = min(empties[depth] + 1, 2)
+            child_empties = _capped(empties[depth] + 1)
         else:
             covered = _item_cells(item, cell, mask)
             child_empties = empties[depth]
@@ -206,7 +216,7 @@ def enumerate_codes(table: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def _count_items(code: np.int64, item: np.int64) -> np.int64:
+def _count_items(code: Int, item: Int) -> Int:
     count = np.int64(0)
     for shift in range(0, 32, 2):
         if (code >> shift) & 3 == item:
@@ -231,7 +241,7 @@ def classify(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 # ----- groups ----------------------------------------------------------------------------------
 @kernel
-def _find(parent: np.ndarray, node: np.int64) -> np.int64:
+def _find(parent: np.ndarray, node: Int) -> Int:
     while parent[node] != node:
         parent[node] = parent[parent[node]]
         node = parent[node]
@@ -239,7 +249,7 @@ def _find(parent: np.ndarray, node: np.int64) -> np.int64:
 
 
 @kernel
-def _union(parent: np.ndarray, a: np.int64, b: np.int64) -> None:
+def _union(parent: np.ndarray, a: Int, b: Int) -> None:
     a = _find(parent, a)
     b = _find(parent, b)
     if a < b:
@@ -325,15 +335,15 @@ def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 # ----- minimum steps -----------------------------------------------------------------------
 @kernel
-def _position(code: np.int64, codes: np.ndarray, table: np.ndarray, offsets: np.ndarray,
-              all_layouts: bool) -> np.int64:
+def _position(code: Int, codes: np.ndarray, table: np.ndarray, offsets: np.ndarray,
+              all_layouts: bool) -> Int:
     if all_layouts:
         return rank_of(code, table, offsets)
     return np.searchsorted(codes, code)
 
 
 @kernel
-def _grow(array: np.ndarray, needed: np.int64) -> np.ndarray:
+def _grow(array: np.ndarray, needed: Int) -> np.ndarray:
     if needed <= array.shape[0]:
         return array
     bigger = np.empty(max(needed, 2 * array.shape[0]), dtype=array.dtype)
@@ -342,7 +352,7 @@ def _grow(array: np.ndarray, needed: np.int64) -> np.ndarray:
 
 
 @kernel
-def _next_level(frontier: np.ndarray, level: np.int64, codes: np.ndarray, steps: np.ndarray,
+def _next_level(frontier: np.ndarray, level: Int, codes: np.ndarray, steps: np.ndarray,
                 table: np.ndarray, offsets: np.ndarray, all_layouts: bool) -> np.ndarray:
     """Mark the layouts one step beyond ``frontier`` (positions at ``level``); return every
     (new layout, frontier index) link, packed as ``position << 26 | index`` and sorted."""
@@ -362,6 +372,28 @@ def _next_level(frontier: np.ndarray, level: np.int64, codes: np.ndarray, steps:
             links[count] = (child << 26) | i
             count += 1
     return np.sort(links[:count])
+
+
+@kernel
+def _sort_unique(values: np.ndarray, count: Int) -> Int:
+    """Sort ``values[:count]`` in place and drop repeats; return how many remain.  The sets
+    are small, so an insertion sort without allocation beats ``np.unique``."""
+    if count > 32:
+        values[:count] = np.sort(values[:count])
+    else:
+        for i in range(1, count):
+            value = values[i]
+            j = i - 1
+            while j >= 0 and values[j] > value:
+                values[j + 1] = values[j]
+                j -= 1
+            values[j + 1] = value
+    kept = np.int64(0)
+    for i in range(count):
+        if kept == 0 or values[i] != values[kept - 1]:
+            values[kept] = values[i]
+            kept += 1
+    return kept
 
 
 @kernel
@@ -388,10 +420,10 @@ def _merge_goal_sets(links: np.ndarray, set_bounds: np.ndarray, set_items: np.nd
             scratch[gathered:gathered + last - first] = set_items[first:last]
             gathered += last - first
             stop += 1
-        merged = np.unique(scratch[:gathered])
-        items = _grow(items, used + merged.shape[0])
-        items[used:used + merged.shape[0]] = merged
-        used += merged.shape[0]
+        distinct = _sort_unique(scratch, gathered)
+        items = _grow(items, used + distinct)
+        items[used:used + distinct] = scratch[:distinct]
+        used += distinct
         frontier[size] = child
         size += 1
         bounds[size] = used

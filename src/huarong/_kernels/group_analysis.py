@@ -1,24 +1,27 @@
 """Farthest layouts and solutions (SPEC §5) from every layout of a group at once.
 
 A breadth-first search from each of a group's layouts costs size² visits.  Here 64 searches
-run together: every node carries one int64 word per role, bit ``b`` standing for source
-``first + b``, and one sweep over a frontier word advances all 64 searches across an edge.
-Sources are consecutive in the group's BFS order, so they lie close together and their
-frontiers mostly cover the same nodes: a level costs little more than one search's level.
-Only nodes whose frontier word is non-zero are visited.
+run together: bit ``b`` of a node's int64 words stands for source ``b`` of the batch, and one
+pass over a node's frontier word advances all 64 searches across its edges.  Only nodes with a
+non-zero frontier word are visited.  :func:`batch_order` groups the sources into tight
+clusters, so their frontiers cover nearly the same nodes and a level of the batch costs a
+small multiple of one search's level (about 12x for 64 sources instead of 64x).
 
-Per node, three words:
+Per node, one row of words (one row, so a neighbour costs one cache line):
 
-- ``visited``: sources that have reached the node;
-- ``frontier``: sources that reached it at the current level;
-- ``blocked``: sources for which some shortest path to the node passes a goal layout at or
-  before it (only meaningful for the bits in ``visited``).  A goal reached by a source whose
-  bit is not blocked there is one of that source's solutions.
+- ``VISITED``: sources that have reached the node;
+- ``FRONTIER``: sources that reached it at the current level;
+- ``INCOMING``: sources that reach it at the next level;
+- ``BLOCKED``: sources for which some shortest path to the node passes a goal layout at or
+  before it.  A goal reached by a source whose bit is not blocked there is a solution.
+
+``WORDS`` words per role would run 64 * WORDS sources per sweep: fewer visits per source, but
+wider rows; on the 2-core target machine the work is bound by memory traffic and one word was
+the fastest measured.
 
 Words are int64, never uint64: numba turns uint64/int64 mixes into float64.  Bit 63 is the sign
-bit, which the and/or/not operations used here do not care about.
-
-The kernels are nogil, so the caller runs batches on several threads.
+bit, which the and/or/not operations used here do not care about.  The kernels are nogil, so
+the caller runs batches on several threads.
 """
 
 from __future__ import annotations
@@ -28,7 +31,10 @@ import numpy as np
 from huarong._kernels._jit import kernel
 from huarong._kernels.klotski import is_goal_board
 
-SOURCES_PER_BATCH = 64
+WORDS = 1
+SOURCES_PER_BATCH = 64 * WORDS
+# Column blocks of the per-node state rows.
+VISITED, FRONTIER, INCOMING, BLOCKED = 0, WORDS, 2 * WORDS, 3 * WORDS
 
 
 @kernel
@@ -41,163 +47,122 @@ def goal_flags(boards: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def _room(array: np.ndarray, needed: np.int64) -> np.ndarray:
-    """``array``, or a copy twice as large when ``needed`` entries would not fit."""
-    if needed <= array.shape[0]:
-        return array
-    bigger = np.empty(max(needed, 2 * array.shape[0]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@kernel
-def _record(sources: np.ndarray, nodes: np.ndarray, steps: np.ndarray, count: np.int64,
-            bits: np.ndarray, node: np.int64, level: np.int64
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.int64]:
-    """Append (source, ``node``, ``level``) for every source whose bit is set in ``bits``."""
-    needed = count + 64 * bits.shape[0]
-    sources, nodes, steps = _room(sources, needed), _room(nodes, needed), _room(steps, needed)
-    for w in range(bits.shape[0]):
-        word = bits[w]
-        for bit in range(64):
-            if word == 0:
-                break
-            if (word >> bit) & 1:
-                word &= ~(np.int64(1) << bit)
-                sources[count] = 64 * w + bit
-                nodes[count] = node
-                steps[count] = level
-                count += 1
-    return sources, nodes, steps, count
+def _record(records: np.ndarray, count: np.int64, word: np.int64, first_source: np.int64,
+            node: np.int64, level: np.int64) -> tuple[np.ndarray, np.int64]:
+    """Append a row (source, ``node``, ``level``) to ``records`` for every bit set in
+    ``word``, whose bit ``b`` stands for source ``first_source + b``; grow it when full."""
+    if count + 64 > records.shape[0]:
+        bigger = np.empty((2 * records.shape[0] + 64, 3), dtype=np.int64)
+        bigger[:count] = records[:count]
+        records = bigger
+    for bit in range(64):
+        if word == 0:
+            break
+        if (word >> bit) & 1:
+            word &= ~(np.int64(1) << bit)
+            records[count, 0] = first_source + bit
+            records[count, 1] = node
+            records[count, 2] = level
+            count += 1
+    return records, count
 
 
 @kernel
 def sweep_batch(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
-                sources: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                              np.ndarray, np.ndarray, np.ndarray]:
-    """Search from every node of ``sources`` at once over the step graph
-    ``offsets``/``targets`` (CSR over node indices) whose goal nodes are flagged in ``goal``.
+                sources: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Search from every node of ``sources`` (at most ``SOURCES_PER_BATCH``, distinct) at
+    once over the step graph ``offsets``/``targets`` (CSR over node indices) whose goal nodes
+    are flagged in ``goal``.
 
-    Returns ``(farthest_steps, min_steps, farthest_source, farthest_node, solution_source,
-    solution_node, solution_steps)``: per source (its position in ``sources``) the farthest
-    steps and the minimum steps (-1 without a solution); then as parallel arrays every
-    (source, farthest layout) pair and every (source, solution, steps) triple."""
+    Returns ``(farthest_steps, min_steps, farthest, solutions)``: per source (its position
+    in ``sources``) the farthest steps and the minimum steps (-1 without a solution); then
+    every farthest layout and every solution of every source as rows (source position, node,
+    steps), nearest first."""
     size = offsets.shape[0] - 1
     count = sources.shape[0]
-    words = (count + 63) // 64
-    visited = np.zeros((size, words), dtype=np.int64)
-    frontier = np.zeros((size, words), dtype=np.int64)
-    blocked = np.zeros((size, words), dtype=np.int64)
-    incoming = np.zeros((size, words), dtype=np.int64)
-    queued = np.zeros(size, dtype=np.bool_)
+    # One row per node holds all its words, so a neighbour costs one or two cache lines.
+    state = np.zeros((size, 4 * WORDS), dtype=np.int64)
     active = np.empty(size, dtype=np.int64)
     touched = np.empty(size, dtype=np.int64)
-    alive = np.zeros(words, dtype=np.int64)
-    reached = np.zeros(words, dtype=np.int64)
-    hit = np.zeros(words, dtype=np.int64)
-
-    farthest_steps = np.zeros(count, dtype=np.int64)
-    farthest_source = np.empty(4 * count, dtype=np.int64)
-    farthest_node = np.empty(4 * count, dtype=np.int64)
-    farthest_level = np.empty(4 * count, dtype=np.int64)
+    queued = np.zeros(size, dtype=np.bool_)
+    alive = np.zeros(WORDS, dtype=np.int64)
+    reached = np.zeros(WORDS, dtype=np.int64)
+    farthest = np.empty((4 * count, 3), dtype=np.int64)
     farthest_count = np.int64(0)
-    solution_source = np.empty(4 * count, dtype=np.int64)
-    solution_node = np.empty(4 * count, dtype=np.int64)
-    solution_steps = np.empty(4 * count, dtype=np.int64)
+    solutions = np.empty((4 * count, 3), dtype=np.int64)
     solution_count = np.int64(0)
 
-    active_count = 0
     for position in range(count):
         node = sources[position]
         w, word = position // 64, np.int64(1) << (position % 64)
-        visited[node, w] |= word
-        frontier[node, w] |= word
+        state[node, VISITED + w] = state[node, FRONTIER + w] = word
         alive[w] |= word
-        if not queued[node]:
-            queued[node] = True
-            active[active_count] = node
-            active_count += 1
-    level = np.int64(0)
-    for a in range(active_count):
-        node = active[a]
-        queued[node] = False
+        active[position] = node
         if goal[node]:
-            blocked[node, :] = frontier[node, :]
-            solution_source, solution_node, solution_steps, solution_count = _record(
-                solution_source, solution_node, solution_steps, solution_count,
-                frontier[node], node, level)
+            state[node, BLOCKED + w] = word
+            solutions, solution_count = _record(solutions, solution_count, word, 64 * w,
+                                                node, 0)
+    active_count = count
+    level = np.int64(0)
 
     while active_count:
         touched_count = 0
         for a in range(active_count):
             node = active[a]
-            node_frontier = frontier[node]
-            node_blocked = blocked[node]
             for e in range(offsets[node], offsets[node + 1]):
                 neighbour = targets[e]
-                neighbour_visited = visited[neighbour]
-                neighbour_incoming = incoming[neighbour]
-                neighbour_blocked = blocked[neighbour]
-                arrived = False
-                for w in range(words):
-                    new = node_frontier[w] & ~neighbour_visited[w]
-                    if new != 0:
-                        neighbour_incoming[w] |= new
-                        neighbour_blocked[w] |= node_blocked[w] & new
-                        arrived = True
-                if arrived and not queued[neighbour]:
+                arrived = np.int64(0)
+                for w in range(WORDS):
+                    new = state[node, FRONTIER + w] & ~state[neighbour, VISITED + w]
+                    state[neighbour, INCOMING + w] |= new
+                    state[neighbour, BLOCKED + w] |= state[node, BLOCKED + w] & new
+                    arrived |= new
+                if arrived != 0 and not queued[neighbour]:
                     queued[neighbour] = True
                     touched[touched_count] = neighbour
                     touched_count += 1
-
         reached[:] = 0
         for t in range(touched_count):
-            for w in range(words):
-                reached[w] |= incoming[touched[t], w]
-        # Sources that reach nothing new have their farthest layer in the frontier.
-        ending = False
-        for w in range(words):
-            alive[w] &= ~reached[w]
-            ending = ending or alive[w] != 0
-        for a in range(active_count):
-            node = active[a]
-            if ending:
-                for w in range(words):
-                    hit[w] = frontier[node, w] & alive[w]
-                farthest_source, farthest_node, farthest_level, farthest_count = _record(
-                    farthest_source, farthest_node, farthest_level, farthest_count, hit, node,
-                    level)
-            frontier[node, :] = 0
-        alive[:] = reached
+            for w in range(WORDS):
+                reached[w] |= state[touched[t], INCOMING + w]
+        for w in range(WORDS):
+            # Sources that reach nothing new have their farthest layer in the frontier.
+            ending = alive[w] & ~reached[w]
+            for a in range(active_count):
+                hit = state[active[a], FRONTIER + w] & ending
+                state[active[a], FRONTIER + w] = 0
+                if hit:
+                    farthest, farthest_count = _record(farthest, farthest_count, hit, 64 * w,
+                                                       active[a], level)
+            alive[w] = reached[w]
         level += 1
 
         for t in range(touched_count):
             node = touched[t]
             queued[node] = False
-            for w in range(words):
-                new = incoming[node, w]
-                incoming[node, w] = 0
-                visited[node, w] |= new
-                frontier[node, w] = new
-                # A goal reached where no shortest path has passed a goal yet is a solution.
-                hit[w] = new & ~blocked[node, w] if goal[node] else 0
+            for w in range(WORDS):
+                new = state[node, INCOMING + w]
+                state[node, INCOMING + w] = 0
+                state[node, VISITED + w] |= new
+                state[node, FRONTIER + w] = new
                 if goal[node]:
-                    blocked[node, w] |= new
-            if goal[node]:
-                solution_source, solution_node, solution_steps, solution_count = _record(
-                    solution_source, solution_node, solution_steps, solution_count, hit, node,
-                    level)
+                    # Reached where no shortest path has passed a goal yet: a solution.
+                    fresh = new & ~state[node, BLOCKED + w]
+                    state[node, BLOCKED + w] |= new
+                    if fresh:
+                        solutions, solution_count = _record(solutions, solution_count, fresh,
+                                                            64 * w, node, level)
         active, touched = touched, active
         active_count = touched_count
 
-    for f in range(farthest_count):
-        farthest_steps[farthest_source[f]] = farthest_level[f]
+    farthest_steps = np.zeros(count, dtype=np.int64)
+    for row_index in range(farthest_count):
+        farthest_steps[farthest[row_index, 0]] = farthest[row_index, 2]
     min_steps = np.full(count, -1, dtype=np.int64)
-    for s in range(solution_count - 1, -1, -1):
-        min_steps[solution_source[s]] = solution_steps[s]
-    return (farthest_steps, min_steps, farthest_source[:farthest_count].copy(),
-            farthest_node[:farthest_count].copy(), solution_source[:solution_count].copy(),
-            solution_node[:solution_count].copy(), solution_steps[:solution_count].copy())
+    for row_index in range(solution_count - 1, -1, -1):
+        min_steps[solutions[row_index, 0]] = solutions[row_index, 2]
+    return (farthest_steps, min_steps, farthest[:farthest_count].copy(),
+            solutions[:solution_count].copy())
 
 
 @kernel

@@ -14,9 +14,14 @@ All kernels are private; :mod:`huarong.solver` and :mod:`huarong.analysis` wrap 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from huarong._kernels._jit import kernel
+
+Int = int | np.integer[Any]
+"""Scalars a kernel accepts: numba sees int64 either way."""
 
 ROWS = 5
 COLS = 4
@@ -81,7 +86,7 @@ ALL_CELLS = sum(1 << (3 * cell) for cell in range(CELLS))
 
 
 @kernel
-def code_to_board(code: np.int64) -> np.int64:
+def code_to_board(code: Int) -> Int:
     """Unpack a (valid) common code into a 3-bit-per-cell board."""
     head = code >> 32
     board = PATTERN[CAO, head]
@@ -99,7 +104,7 @@ def code_to_board(code: np.int64) -> np.int64:
 
 
 @kernel
-def board_to_code(board: np.int64) -> np.int64:
+def board_to_code(board: Int) -> Int:
     """Pack a board into its common code (one table look-up per row)."""
     items = np.int64(0)
     count = np.int64(0)
@@ -111,12 +116,12 @@ def board_to_code(board: np.int64) -> np.int64:
         count += n
         for col in range(COLS):
             if (row_bits >> (3 * col)) & 7 == 6:
-                head = row * COLS + col
+                head = np.int64(row * COLS + col)
     return (head << 32) | (items << (2 * (16 - count)))
 
 
 @kernel
-def occupied_cells(board: np.int64) -> np.int64:
+def occupied_cells(board: Int) -> Int:
     """The spaced mask of the cells holding a piece."""
     return (board | (board >> 1) | (board >> 2)) & ALL_CELLS
 
@@ -161,12 +166,12 @@ ADJACENT_CELLS = np.array(
 
 
 @kernel
-def _cell(board: np.int64, address: np.int64) -> np.int64:
+def _cell(board: Int, address: Int) -> Int:
     return (board >> (3 * address)) & 7
 
 
 @kernel
-def board_neighbours(board: np.int64, out: np.ndarray, stack: np.ndarray) -> np.int64:
+def board_neighbours(board: Int, out: np.ndarray, stack: np.ndarray) -> Int:
     """Write every board one step from ``board`` into ``out``; return how many.
 
     One step moves one piece any distance through empty cells, turning corners, so each
@@ -222,7 +227,7 @@ def board_neighbours(board: np.int64, out: np.ndarray, stack: np.ndarray) -> np.
 
 
 @kernel
-def neighbours(code: np.int64, out: np.ndarray, scratch: np.ndarray) -> np.int64:
+def neighbours(code: Int, out: np.ndarray, scratch: np.ndarray) -> Int:
     """Like :func:`board_neighbours` on common codes; ``scratch`` needs 20 entries."""
     count = board_neighbours(code_to_board(code), out, scratch)
     for i in range(count):
@@ -231,7 +236,29 @@ def neighbours(code: np.int64, out: np.ndarray, scratch: np.ndarray) -> np.int64
 
 
 @kernel
-def is_goal_board(board: np.int64) -> bool:
+def mirror_code(code: Int) -> Int:
+    """The common code of the left-right mirror image of ``code``."""
+    board = code_to_board(code)
+    mirrored = np.int64(0)
+    for address in range(CELLS):
+        value = _cell(board, address)
+        if value == 0 or CELL_OWNER[value, 1] != 0:
+            continue  # not a piece's top-left cell
+        kind = CELL_OWNER[value, 0]
+        mirrored |= PATTERN[kind, address + COLS - _WIDTH[kind] - 2 * (address % COLS)]
+    return board_to_code(mirrored)
+
+
+@kernel
+def mirror_codes(codes: np.ndarray) -> np.ndarray:
+    mirrored = np.empty(codes.shape[0], dtype=np.int64)
+    for i in range(codes.shape[0]):
+        mirrored[i] = mirror_code(codes[i])
+    return mirrored
+
+
+@kernel
+def is_goal_board(board: Int) -> bool:
     return (board >> (3 * GOAL_HEAD)) & 7 == 6
 
 
@@ -243,12 +270,12 @@ _FREE = -1
 
 
 @kernel
-def _slot(key: np.int64, bits: np.int64) -> np.int64:
+def _slot(key: Int, bits: Int) -> Int:
     return ((key * _HASH_MULTIPLIER) >> (64 - bits)) & ((np.int64(1) << bits) - 1)
 
 
 @kernel
-def _table_bits(expected: np.int64) -> np.int64:
+def _table_bits(expected: Int) -> Int:
     bits = np.int64(10)
     while (np.int64(1) << bits) < 2 * expected:
         bits += 1
@@ -256,7 +283,7 @@ def _table_bits(expected: np.int64) -> np.int64:
 
 
 @kernel
-def _add(keys: np.ndarray, bits: np.int64, key: np.int64) -> bool:
+def _add(keys: np.ndarray, bits: Int, key: Int) -> bool:
     """Add ``key`` to the set; False when it was already there."""
     mask = (np.int64(1) << bits) - 1
     slot = _slot(key, bits)
@@ -269,7 +296,7 @@ def _add(keys: np.ndarray, bits: np.int64, key: np.int64) -> bool:
 
 
 @kernel
-def _index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.int64]:
+def _index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
     """A map from each of ``boards`` to its position in the array."""
     bits = _table_bits(boards.shape[0])
     keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
@@ -285,7 +312,7 @@ def _index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.int64]:
 
 
 @kernel
-def _index_of(keys: np.ndarray, values: np.ndarray, bits: np.int64, key: np.int64) -> np.int64:
+def _index_of(keys: np.ndarray, values: np.ndarray, bits: Int, key: Int) -> Int:
     mask = (np.int64(1) << bits) - 1
     slot = _slot(key, bits)
     while keys[slot] != _FREE:
@@ -296,7 +323,7 @@ def _index_of(keys: np.ndarray, values: np.ndarray, bits: np.int64, key: np.int6
 
 
 @kernel
-def _grow(array: np.ndarray, needed: np.int64) -> np.ndarray:
+def _grow(array: np.ndarray, needed: Int) -> np.ndarray:
     if needed <= array.shape[0]:
         return array
     bigger = np.empty(max(needed, 2 * array.shape[0]), dtype=array.dtype)
@@ -309,9 +336,9 @@ EXPLORE_ALL, STOP_AT_GOAL, STOP_AT_TARGET = 0, 1, 2
 
 
 @kernel
-def _bfs_within(start_board: np.int64, stop_mode: np.int64, target_board: np.int64,
-                capacity: np.int64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.int64,
-                                             np.int64]:
+def _bfs_within(start_board: Int, stop_mode: Int, target_board: Int,
+                capacity: Int) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int,
+                                             Int]:
     """:func:`bfs` with room for ``capacity`` layouts; gives up (size -1) when that is too
     little, so the hot loop never reallocates."""
     boards = np.empty(capacity, dtype=np.int64)
@@ -331,16 +358,16 @@ def _bfs_within(start_board: np.int64, stop_mode: np.int64, target_board: np.int
     if (stop_mode == STOP_AT_GOAL and is_goal_board(start_board)) or (
         start_board == target_board
     ):
-        found = 0
+        found = np.int64(0)
     head = np.int64(0)
     while head < size and found < 0:
         n = board_neighbours(boards[head], out, stack)
-        if size + n > capacity:
-            return boards, parents, depth, np.int64(-1), found
         for i in range(n):
             child = out[i]
             if not _add(keys, bits, child):
                 continue
+            if size == capacity:
+                return boards, parents, depth, np.int64(-1), found
             boards[size] = child
             parents[size] = head
             depth[size] = depth[head] + 1
@@ -353,8 +380,8 @@ def _bfs_within(start_board: np.int64, stop_mode: np.int64, target_board: np.int
 
 
 @kernel
-def bfs(start: np.int64, stop_mode: np.int64, target: np.int64, size_hint: np.int64
-        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.int64]:
+def bfs(start: Int, stop_mode: Int, target: Int, size_hint: Int
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int]:
     """Breadth-first search from the layout with code ``start``.
 
     Returns (boards in BFS order, parent index of each, depth of each, found index).
@@ -372,6 +399,13 @@ def bfs(start: np.int64, stop_mode: np.int64, target: np.int64, size_hint: np.in
 
 
 @kernel
+def group_size_within(start: Int, limit: Int) -> Int:
+    """The size of the group of ``start``, or -1 as soon as it exceeds ``limit``."""
+    _, _, _, size, _ = _bfs_within(code_to_board(start), EXPLORE_ALL, np.int64(-1), limit)
+    return size
+
+
+@kernel
 def boards_to_codes(boards: np.ndarray) -> np.ndarray:
     codes = np.empty(boards.shape[0], dtype=np.int64)
     for i in range(boards.shape[0]):
@@ -380,7 +414,7 @@ def boards_to_codes(boards: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def path_codes(boards: np.ndarray, parents: np.ndarray, end: np.int64) -> np.ndarray:
+def path_codes(boards: np.ndarray, parents: np.ndarray, end: Int) -> np.ndarray:
     """The codes from the search's start to ``boards[end]``, following parent links."""
     length = 1
     node = end
@@ -396,21 +430,21 @@ def path_codes(boards: np.ndarray, parents: np.ndarray, end: np.int64) -> np.nda
 
 
 @kernel
-def group_codes(start: np.int64) -> np.ndarray:
+def group_codes(start: Int) -> np.ndarray:
     """Every code of the group of ``start``, sorted ascending."""
     boards, _, _, _ = bfs(start, EXPLORE_ALL, 0, 4096)
     return np.sort(boards_to_codes(boards))
 
 
 @kernel
-def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.int64]:
+def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
     """A hash map from each board of ``boards`` to its position, for :func:`adjacency_rows`."""
     return _index_table(boards)
 
 
 @kernel
-def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: np.int64,
-                   first: np.int64, stop: np.int64) -> tuple[np.ndarray, np.ndarray]:
+def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
+                   first: Int, stop: Int) -> tuple[np.ndarray, np.ndarray]:
     """Rows ``first..stop-1`` of :func:`adjacency`: (edge counts per row, neighbour indices)."""
     counts = np.empty(stop - first, dtype=np.int64)
     targets = np.empty(16 * (stop - first) + 80, dtype=np.int64)

@@ -9,8 +9,12 @@ Conventions shared by every kernel here:
   for up to 20 cells, and keep their nodes in growable arrays indexed through an
   open-addressing hash table of node numbers;
 * heuristic tables travel as one tuple ``(goal_cell_of_tile, distance, group_of_tile,
-  slot_of_tile, pattern_values, pattern_offsets)``; ``distance[tile, cell]`` is the Manhattan
-  distance of ``tile`` standing on ``cell`` from its goal cell.
+  slot_of_tile, pattern_values, pattern_offsets, mirror_tile, mirror_cell)``;
+  ``distance[tile, cell]`` is the Manhattan distance of ``tile`` standing on ``cell`` from its
+  goal cell; when the goal is symmetric about the main diagonal, putting ``mirror_tile[t]``
+  on ``mirror_cell[c]`` for every tile ``t`` on cell ``c`` gives a board exactly as far from
+  the goal, so the pattern databases are consulted for both (else the mirror arrays are
+  empty).
 
 Heuristic kinds: 0 none, 1 misplaced tiles, 2 Manhattan, 3 Manhattan + linear conflicts,
 4 additive pattern database.  Everything is ``int64`` except the pattern-database bytes.
@@ -450,20 +454,40 @@ def _column_conflicts(board: Array, col: int, rows: int, cols: int, goal_cell_of
 
 
 @kernel
-def _pattern_index(board: Array, group: int, group_of_tile: Array, slot_of_tile: Array) -> int:
-    """Sparse pattern-database index: the cell of the group's i-th tile in bits 4i..4i+3."""
-    index = 0
+def _pattern_indexes(board: Array, tables: Any, indexes: Array) -> None:
+    """Sparse pattern-database indexes (the cell of a group's i-th tile in bits 4i..4i+3) of
+    every group, then of every group on the mirrored board when there is one."""
+    group_of_tile, slot_of_tile, offsets, mirror_tile, mirror_cell = (
+        tables[2], tables[3], tables[5], tables[6], tables[7])
+    groups = offsets.size
+    indexes[:] = 0
     for cell in range(board.size):
         tile = board[cell]
-        if tile != 0 and group_of_tile[tile] == group:
-            index += cell << (4 * slot_of_tile[tile])
-    return index
+        if tile == 0:
+            continue
+        indexes[group_of_tile[tile]] += cell << (4 * slot_of_tile[tile])
+        if mirror_tile.size > 0:
+            twin = mirror_tile[tile]
+            indexes[groups + group_of_tile[twin]] += mirror_cell[cell] << (4 * slot_of_tile[twin])
+
+
+@kernel
+def _pattern_sums(indexes: Array, tables: Any) -> tuple[int, int]:
+    values, offsets, mirror_tile = tables[4], tables[5], tables[6]
+    groups = offsets.size
+    direct = 0
+    mirrored = 0
+    for group in range(groups):
+        direct += values[offsets[group] + indexes[group]]
+        if mirror_tile.size > 0:
+            mirrored += values[offsets[group] + indexes[groups + group]]
+    return direct, mirrored
 
 
 @kernel
 def heuristic(board: Array, kind: int, tables: Any, rows: int, cols: int) -> int:
     """Admissible estimate of the distance from ``board`` to the goal."""
-    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables
+    goal_cell_of_tile, distance = tables[0], tables[1]
     if kind == NO_HEURISTIC:
         return 0
     total = 0
@@ -474,10 +498,10 @@ def heuristic(board: Array, kind: int, tables: Any, rows: int, cols: int) -> int
                 total += 1
         return total
     if kind == PATTERN_DATABASE:
-        for group in range(offsets.size):
-            index = _pattern_index(board, group, group_of_tile, slot_of_tile)
-            total += values[offsets[group] + index]
-        return total
+        indexes = np.empty(2 * tables[5].size, np.int64)
+        _pattern_indexes(board, tables, indexes)
+        direct, mirrored = _pattern_sums(indexes, tables)
+        return max(direct, mirrored)
     for cell in range(board.size):
         total += distance[board[cell], cell]
     if kind == LINEAR_CONFLICT:
@@ -617,9 +641,11 @@ def _after_move(
     """Update the running figures after ``tile`` slid from ``source`` to ``destination`` (the
     board already shows the move) and return the new heuristic value.
 
-    ``counters`` holds [misplaced tiles, Manhattan sum, linear-conflict sum, pattern sum].
+    ``counters`` holds [misplaced tiles, Manhattan sum, linear-conflict sum, pattern sum,
+    mirrored pattern sum].
     """
-    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables
+    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables[:6]
+    mirror_tile, mirror_cell = tables[6], tables[7]
     goal_cell = goal_cell_of_tile[tile]
     if source == goal_cell:
         counters[0] += 1
@@ -631,7 +657,17 @@ def _after_move(
         new_index = old_index + ((destination - source) << (4 * slot_of_tile[tile]))
         pattern_index[group] = new_index
         counters[3] += values[offsets[group] + new_index] - values[offsets[group] + old_index]
-        return counters[3]  # type: ignore[no-any-return]
+        if mirror_tile.size == 0:
+            return counters[3]  # type: ignore[no-any-return]
+        twin = mirror_tile[tile]
+        group = group_of_tile[twin]
+        slot = offsets.size + group
+        old_index = pattern_index[slot]
+        new_index = old_index + ((mirror_cell[destination] - mirror_cell[source])
+                                 << (4 * slot_of_tile[twin]))
+        pattern_index[slot] = new_index
+        counters[4] += values[offsets[group] + new_index] - values[offsets[group] + old_index]
+        return max(counters[3], counters[4])  # type: ignore[no-any-return]
     if kind == NO_HEURISTIC:
         return 0
     if kind == MISPLACED:
@@ -663,14 +699,14 @@ def ida_star_iteration(
     a solution are written to ``moves``.  Returns ``(status, solution_length, next_bound,
     expanded, deepest)``; ``next_bound`` is the smallest f that exceeded ``bound``.
     """
-    goal_cell_of_tile, distance, group_of_tile, slot_of_tile, values, offsets = tables
+    goal_cell_of_tile, distance = tables[0], tables[1]
     cells = board.size
     order = np.empty(max(rows, cols), np.int64)
     longest = np.empty(max(rows, cols), np.int64)
-    counters = np.zeros(4, np.int64)
+    counters = np.zeros(5, np.int64)
     row_conflicts = np.zeros(rows, np.int64)
     column_conflicts = np.zeros(cols, np.int64)
-    pattern_index = np.zeros(max(offsets.size, 1), np.int64)
+    pattern_index = np.zeros(2 * tables[5].size, np.int64)
     blank = 0
     for cell in range(cells):
         tile = board[cell]
@@ -688,9 +724,8 @@ def ida_star_iteration(
                                                   order, longest)
         counters[2] += column_conflicts[col]
     if kind == PATTERN_DATABASE:
-        for group in range(offsets.size):
-            pattern_index[group] = _pattern_index(board, group, group_of_tile, slot_of_tile)
-            counters[3] += values[offsets[group] + pattern_index[group]]
+        _pattern_indexes(board, tables, pattern_index)
+        counters[3], counters[4] = _pattern_sums(pattern_index, tables)
     h = heuristic(board, kind, tables, rows, cols)
     if counters[0] == 0:
         return FOUND, 0, bound, 0, 0
@@ -789,7 +824,7 @@ def _partial_unrank(rank: int, count: int, cells: int, select: Array, positions:
         rank //= radix
     used = 0
     for i in range(count):
-        cell = np.int64(select[used, positions[i]])
+        cell = int(select[used, positions[i]])
         positions[i] = cell
         used |= 1 << cell
     return used
@@ -856,7 +891,7 @@ def pattern_layer(
         rest = region
         while rest != 0:
             lowest = rest & -rest
-            cell = np.int64(popcount[lowest - 1])
+            cell = int(popcount[lowest - 1])
             rest ^= lowest
             distances[arrangement_base + cell - popcount[tiles_used & (lowest - 1)]] = (
                 expanded_mark)

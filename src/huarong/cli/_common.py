@@ -21,7 +21,7 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-class LayoutParam(click.ParamType):
+class LayoutParam(click.ParamType):  # type: ignore[type-arg]
     """A layout in any notation: common code, klotski.online id or grid text."""
 
     name = "LAYOUT"

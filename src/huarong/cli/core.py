@@ -41,12 +41,12 @@ def _board_text(layout: Layout, square_width: int) -> Any:
         ordinal[piece] = sum(1 for other in ordinal if other.kind is piece.kind)
     text = Text()
     for line in layout.render_segments(square_width):
-        for segment, piece in line:
-            if piece is None:
+        for segment, owner in line:
+            if owner is None:
                 text.append(segment)
             else:
-                styles = _PIECE_STYLES[piece.kind]
-                text.append(segment, style=styles[ordinal[piece] % len(styles)])
+                styles = _PIECE_STYLES[owner.kind]
+                text.append(segment, style=styles[ordinal[owner] % len(styles)])
         text.append("\n")
     text.rstrip()
     return text

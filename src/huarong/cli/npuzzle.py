@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import IO, Any
 
 import click
 from rich.console import Console
@@ -19,18 +19,22 @@ from huarong.npuzzle import Algorithm, Board, NPuzzleError, SolveResult
 _ALGORITHM_CHOICES = [a.value for a in Algorithm] + ["all"]
 
 
-def _fail(message: str) -> NoReturn:
-    click.echo(f"huarong npuzzle: {message}", err=True)
-    raise click.exceptions.Exit(2)
+class _InputError(click.ClickException):
+    """Bad input: one line on stderr, exit status 2, no usage text."""
+
+    exit_code = 2
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"huarong npuzzle: {self.message}", err=True)
 
 
 @contextmanager
 def _input_errors() -> Iterator[None]:
-    """Turn the library's input errors into one line on stderr and exit status 2."""
+    """Turn the library's input errors into an :class:`_InputError`."""
     try:
         yield
     except NPuzzleError as error:
-        _fail(str(error))
+        raise _InputError(str(error)) from None
 
 
 @contextmanager
@@ -99,7 +103,7 @@ def _print_table(results: list[SolveResult], show_path: bool) -> None:
         table.add_column(heading, justify="left" if heading == "algorithm" else "right")
     for result in results:
         table.add_row(
-            result.algorithm.title,
+            result.algorithm.value,
             str(result.steps) if result.solved else result.outcome.value,
             "yes" if result.algorithm.optimal else "no",
             f"{result.seconds * 1000:.2f}",

@@ -1,0 +1,55 @@
+"""Time ``--analy-group`` on the groups of 横刀立马 (1A9BF0C00) and 4FEA13400: each phase of
+the batch analysis and the CSV writing, one thread against every core.
+
+    python benchmarks/bench_group_analysis.py [CODE ...]
+
+Prints one table row per (group, threads).  The first run compiles the kernels; it is done
+once on a small group before anything is timed."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from huarong.group_analysis import analyze_group, write_csvs
+from huarong.layout import Layout
+
+DEFAULT_CODES = ("1A9BF0C00", "4FEA13400")
+
+
+def main(codes: list[str]) -> None:
+    analyze_group(Layout.from_code("636F53400"))  # compile or load the kernels
+    cores = os.cpu_count() or 1
+    header = (f"{'group':<10} {'layouts':>8} {'threads':>7} {'search s':>8} {'sweep s':>8} "
+              f"{'csv s':>6} {'total s':>8} {'farthest MB':>11} {'solution MB':>11}")
+    print(header)
+    print("-" * len(header))
+    for code in codes:
+        for threads in sorted({1, cores}):
+            marks: dict[str, float] = {}
+
+            def progress(phase: str, done: int, total: int) -> None:
+                if done == total:
+                    marks[phase] = time.perf_counter()
+
+            start = time.perf_counter()
+            analysis = analyze_group(Layout.from_code(code), progress=progress,
+                                     threads=threads)
+            analysed = time.perf_counter()
+            with tempfile.TemporaryDirectory() as directory:
+                farthest = Path(directory) / "farthest.csv"
+                solution = Path(directory) / "solution.csv"
+                write_csvs(analysis, farthest, solution, integral=True)
+                written = time.perf_counter()
+                sizes = farthest.stat().st_size / 1e6, solution.stat().st_size / 1e6
+            searched = marks["searching the group"] - start
+            print(f"{code:<10} {analysis.size:>8,} {threads:>7} {searched:>8.2f} "
+                  f"{analysed - marks['searching the group']:>8.2f} {written - analysed:>6.2f} "
+                  f"{written - start:>8.2f} {sizes[0]:>11.1f} {sizes[1]:>11.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or list(DEFAULT_CODES))

@@ -3,7 +3,9 @@ the batch analysis and the CSV writing, one thread against every core.
 
     python benchmarks/bench_group_analysis.py [CODE ...]
 
-Prints one table row per (group, threads).  The first run compiles the kernels; it is done
+Prints one table row per (group, threads).  ``cpu s`` is the processor time of the whole
+run, all threads together: on a shared machine it shows the work done when the wall-clock
+figures are stretched by other processes.  The first run compiles the kernels; it is done
 once on a small group before anything is timed."""
 
 from __future__ import annotations
@@ -24,18 +26,18 @@ def main(codes: list[str]) -> None:
     analyze_group(Layout.from_code("636F53400"))  # compile or load the kernels
     cores = os.cpu_count() or 1
     header = (f"{'group':<10} {'layouts':>8} {'threads':>7} {'search s':>8} {'sweep s':>8} "
-              f"{'csv s':>6} {'total s':>8} {'farthest MB':>11} {'solution MB':>11}")
+              f"{'csv s':>6} {'total s':>8} {'cpu s':>7} {'farthest MB':>11} {'solution MB':>11}")
     print(header)
     print("-" * len(header))
+    marks: dict[str, float] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        if done == total:
+            marks[phase] = time.perf_counter()
+
     for code in codes:
         for threads in sorted({1, cores}):
-            marks: dict[str, float] = {}
-
-            def progress(phase: str, done: int, total: int) -> None:
-                if done == total:
-                    marks[phase] = time.perf_counter()
-
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             analysis = analyze_group(Layout.from_code(code), progress=progress,
                                      threads=threads)
             analysed = time.perf_counter()
@@ -43,12 +45,13 @@ def main(codes: list[str]) -> None:
                 farthest = Path(directory) / "farthest.csv"
                 solution = Path(directory) / "solution.csv"
                 write_csvs(analysis, farthest, solution, integral=True)
-                written = time.perf_counter()
+                written, cpu_end = time.perf_counter(), time.process_time()
                 sizes = farthest.stat().st_size / 1e6, solution.stat().st_size / 1e6
             searched = marks["searching the group"] - start
             print(f"{code:<10} {analysis.size:>8,} {threads:>7} {searched:>8.2f} "
                   f"{analysed - marks['searching the group']:>8.2f} {written - analysed:>6.2f} "
-                  f"{written - start:>8.2f} {sizes[0]:>11.1f} {sizes[1]:>11.1f}", flush=True)
+                  f"{written - start:>8.2f} {cpu_end - cpu_start:>7.2f} {sizes[0]:>11.1f} "
+                  f"{sizes[1]:>11.1f}", flush=True)
 
 
 if __name__ == "__main__":

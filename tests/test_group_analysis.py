@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from huarong.group_analysis import (
@@ -217,5 +218,21 @@ def test_seeds_file_errors_name_file_line_and_code(tmp_path):
     path.write_text("1A9BF0C00\nnot-a-code\n")
     with pytest.raises(SeedFileError, match=r"seeds\.txt.*line 2.*not-a-code"):
         read_seeds(path)
-    with pytest.raises(SeedFileError, match="missing.txt"):
+    with pytest.raises(SeedFileError, match=r"missing\.txt"):
         read_seeds(tmp_path / "missing.txt")
+
+
+def test_a_sweep_that_runs_out_of_room_for_rows_retries_with_more():
+    from huarong._kernels import group_analysis as sweep
+    from huarong._kernels import klotski
+
+    boards, _, _, _ = klotski.bfs(int(Layout.from_code(GROUP_SEEDS[2])), klotski.EXPLORE_ALL,
+                                  0, 1024)
+    offsets, targets = klotski.adjacency(boards)
+    goal = sweep.goal_flags(boards)
+    sources = np.arange(min(64, boards.shape[0]), dtype=np.int64)
+    roomy = sweep.sweep_batch(offsets, targets, goal, sources)
+    cramped = sweep.sweep_batch(offsets, targets, goal, sources, 1)
+    assert len(roomy[3]) > 8  # several solution rows, so room for 1 overflows repeatedly
+    for plenty, retried in zip(roomy, cramped, strict=True):
+        assert np.array_equal(plenty, retried)

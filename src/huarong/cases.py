@@ -43,6 +43,13 @@ def _index_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 @functools.cache
+def _rank_index() -> tuple[np.ndarray, np.ndarray]:
+    """The perfect index code -> rank (see ``rank_automaton``)."""
+    index: tuple[np.ndarray, np.ndarray] = _kernels().rank_automaton(*_index_tables())
+    return index
+
+
+@functools.cache
 def _all_codes() -> np.ndarray:
     codes: np.ndarray = _kernels().enumerate_codes(*_index_tables())
     codes.flags.writeable = False
@@ -63,7 +70,7 @@ def layout_id(layout: Layout | str | int) -> int:
 
     Raises :class:`~huarong.layout.LayoutError` when a code is given that is not legal."""
     code = _code_of(layout)
-    rank = int(_kernels().rank_of(np.int64(code), *_index_tables())) if 0 <= code < 1 << 36 \
+    rank = int(_kernels().rank_of(np.int64(code), *_rank_index())) if 0 <= code < 1 << 36 \
         else -1
     if rank < 0:
         Layout.from_code(code)  # raises, naming the reason
@@ -74,7 +81,7 @@ def layout_id(layout: Layout | str | int) -> int:
 def layout_ids(codes: np.ndarray) -> np.ndarray:
     """The id of each code (int64), -1 where a code is not legal."""
     result: np.ndarray = _kernels().ranks_of(np.ascontiguousarray(codes, dtype=np.int64),
-                                            *_index_tables())
+                                            *_rank_index())
     return result
 
 
@@ -197,7 +204,7 @@ def _label_groups(progress: Progress | None) -> Groups:
     members, bounds = _worker_shares(class_key, numba.get_num_threads())
     if progress:
         progress(0, 3)
-    roots = kernels.group_roots(codes, members, bounds, *_index_tables())
+    roots = kernels.group_roots(codes, members, bounds, *_rank_index())
     if progress:
         progress(1, 3)
     group, group_index, sizes, firsts = kernels.number_groups(roots)
@@ -250,9 +257,9 @@ def min_steps_all(progress: Progress | None = None) -> tuple[np.ndarray, np.ndar
     once per process."""
     if not _min_steps:
         codes = all_codes()
-        table, offsets = _index_tables()
+        automaton, heads = _rank_index()
         _min_steps.append(_run_watched(
-            lambda counter: _kernels().min_steps(codes, table, offsets, True, counter),
+            lambda counter: _kernels().min_steps(codes, automaton, heads, True, counter),
             LAYOUT_COUNT, progress))
     return _min_steps[0]
 
@@ -290,7 +297,7 @@ def min_steps_of_codes(codes: np.ndarray, progress: Progress | None = None
                        ) -> tuple[np.ndarray, np.ndarray]:
     """Like :func:`min_steps_all` over a sorted array of codes closed under steps."""
     codes = np.ascontiguousarray(codes, dtype=np.int64)
-    table, offsets = _index_tables()
-    return _run_watched(lambda counter: _kernels().min_steps(codes, table, offsets, False,
+    automaton, heads = _rank_index()
+    return _run_watched(lambda counter: _kernels().min_steps(codes, automaton, heads, False,
                                                             counter),
                         int(codes.shape[0]), progress)

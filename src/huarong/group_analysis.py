@@ -220,31 +220,32 @@ def write_csvs(analyses: GroupAnalysis | Iterable[GroupAnalysis],
                *, integral: bool = False) -> None:
     """Write both tables, streaming the groups one after the other; each file appears only
     when complete (written beside it, then renamed)."""
-    groups = [analyses] if isinstance(analyses, GroupAnalysis) else analyses
     with atomic_writer(farthest_path) as farthest, atomic_writer(solution_path) as solution:
         farthest.write(",".join(FARTHEST_HEADER) + "\n")
         solution.write(",".join(INTEGRAL_HEADER if integral else SOLUTION_HEADER) + "\n")
-        for analysis in groups:
+        for analysis in _each(analyses):
             _farthest_rows(analysis, farthest)
             _solution_rows(analysis, solution, integral)
 
 
 def write_farthest_csv(analyses: GroupAnalysis | Iterable[GroupAnalysis],
                        path: str | os.PathLike[str]) -> None:
-    groups = [analyses] if isinstance(analyses, GroupAnalysis) else analyses
     with atomic_writer(path) as stream:
         stream.write(",".join(FARTHEST_HEADER) + "\n")
-        for analysis in groups:
+        for analysis in _each(analyses):
             _farthest_rows(analysis, stream)
 
 
 def write_solution_csv(analyses: GroupAnalysis | Iterable[GroupAnalysis],
                        path: str | os.PathLike[str], *, integral: bool = False) -> None:
-    groups = [analyses] if isinstance(analyses, GroupAnalysis) else analyses
     with atomic_writer(path) as stream:
         stream.write(",".join(INTEGRAL_HEADER if integral else SOLUTION_HEADER) + "\n")
-        for analysis in groups:
+        for analysis in _each(analyses):
             _solution_rows(analysis, stream, integral)
+
+
+def _each(analyses: GroupAnalysis | Iterable[GroupAnalysis]) -> Iterable[GroupAnalysis]:
+    return [analyses] if isinstance(analyses, GroupAnalysis) else analyses
 
 
 def _farthest_rows(analysis: GroupAnalysis, stream: IO[str]) -> None:

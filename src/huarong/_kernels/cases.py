@@ -116,46 +116,108 @@ def head_offsets(table: np.ndarray) -> np.ndarray:
     return offsets
 
 
+ACCEPT = 0
+"""The automaton's state once a legal code is read to its end: every cell covered, 2+ empty."""
+DEAD = -1
+# An automaton entry packs the rank added by a pair of items and the state it leads to.
+STATE_BITS = 16
+STATE_MASK = (1 << STATE_BITS) - 1
+
+
 @kernel
-def rank_of(code: Int, table: np.ndarray, offsets: np.ndarray) -> Int:
-    """The rank of ``code`` among all legal codes, or -1 when it is not a legal code."""
-    head = code >> 32
-    if code < 0 or head >= CELLS or CAO_CELLS[head] == 0:
-        return -1
-    mask = CAO_CELLS[head]
-    rank: Int = offsets[head]
-    empties: Int = 0
-    cell: Int = 0
-    shift = 30
-    while mask != FULL:
-        cell = _first_free(mask, cell)
-        item = (code >> shift) & 3
-        shift -= 2
-        for smaller in range(item):
-            if smaller == EMPTY:
-                rank += table[mask | (np.int64(1) << cell), _capped(empties + 1)]
-            else:
-                cells = _item_cells(smaller, cell, mask)
-                if cells:
-                    rank += table[mask | cells, empties]
-        if item == EMPTY:
-            empties = _capped(empties + 1)
-            mask |= np.int64(1) << cell
+def _after_item(mask: Int, empties: Int, item: Int, table: np.ndarray
+                ) -> tuple[Int, Int, Int]:
+    """(mask, empties, rank added) after reading ``item``; mask -1 when no legal code
+    continues that way.  Past the last cell only the zero padding may follow."""
+    if mask == FULL:
+        return (mask if item == EMPTY else -1), empties, 0
+    cell = _first_free(mask, 0)
+    added = np.int64(0)
+    for smaller in range(item + 1):
+        if smaller == EMPTY:
+            child, child_empties = mask | (np.int64(1) << cell), _capped(empties + 1)
         else:
-            cells = _item_cells(item, cell, mask)
+            cells = _item_cells(smaller, cell, mask)
             if cells == 0:
-                return -1
-            mask |= cells
-    if empties < 2 or (shift >= 0 and code & ((np.int64(1) << (shift + 2)) - 1)):
+                if smaller == item:
+                    return -1, empties, 0
+                continue
+            child, child_empties = mask | cells, empties
+        if smaller == item:
+            if table[child, child_empties] == 0:
+                return -1, empties, 0
+            return child, child_empties, added
+        added += table[child, child_empties]
+    return -1, empties, 0
+
+
+@kernel
+def rank_automaton(table: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The perfect index as an automaton reading a code's items two at a time.
+
+    States are the (covered mask, empties) pairs a legal prefix can reach (1,253 of them, so
+    the table stays in cache, unlike ``table``).  A state is kept as the offset of its row of
+    16 entries in the flat ``automaton``.  Returns (``automaton[state + pair]``: the rank
+    added by the pair << STATE_BITS | the next state, or DEAD; ``heads[address]``: the start
+    state or DEAD, and the ranks of all codes with a smaller 2x2 address)."""
+    state_of = np.full(3 * (FULL + 1), DEAD, dtype=np.int32)
+    masks = np.empty(4096, dtype=np.int64)
+    empties = np.empty(4096, dtype=np.int64)
+    masks[ACCEPT], empties[ACCEPT] = FULL, 2
+    state_of[3 * FULL + 2] = ACCEPT
+    count = 1
+    heads = np.full((CELLS, 2), DEAD, dtype=np.int64)
+    for head in HEADS:
+        state_of[3 * CAO_CELLS[head]] = count
+        masks[count], empties[count] = CAO_CELLS[head], 0
+        heads[head, 0], heads[head, 1] = 16 * count, offsets[head]
+        count += 1
+    automaton = np.full((4096, 16), DEAD, dtype=np.int64)
+    state = 0
+    while state < count:
+        for pair in range(16):
+            mask, spaces = masks[state], empties[state]
+            mask, spaces, added = _after_item(mask, spaces, pair >> 2, table)
+            if mask < 0:
+                continue
+            mask, spaces, more = _after_item(mask, spaces, pair & 3, table)
+            if mask < 0:
+                continue
+            key = 3 * mask + spaces
+            if state_of[key] == DEAD:
+                state_of[key] = count
+                masks[count], empties[count] = mask, spaces
+                count += 1
+            automaton[state, pair] = ((added + more) << STATE_BITS) | (16 * state_of[key])
+        state += 1
+    return automaton[:count].reshape(-1).copy(), heads
+
+
+@kernel
+def rank_of(code: Int, automaton: np.ndarray, heads: np.ndarray) -> Int:
+    """The rank of ``code`` among all legal codes, or -1 when it is not a legal code: eight
+    look-ups in a table that fits in cache."""
+    if code < 0 or code >> 36:
         return -1
-    return rank
+    head = code >> 32
+    state = heads[head, 0]
+    if state == DEAD:
+        return -1
+    rank = heads[head, 1]
+    for shift in range(28, -4, -4):
+        entry = automaton[state + ((code >> shift) & 15)]
+        if entry == DEAD:
+            return -1
+        rank += entry >> STATE_BITS
+        state = entry & STATE_MASK
+    return rank if state == ACCEPT else -1
 
 
 @parallel_kernel
-def ranks_of(codes: np.ndarray, table: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def ranks_of(codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray) -> np.ndarray:
     ranks = np.empty(codes.shape[0], dtype=np.int64)
     for i in prange(codes.shape[0]):
-        ranks[i] = rank_of(codes[i], table, offsets)
+        ranks[i] = rank_of(codes[i], automaton, heads)
     return ranks
 
 
@@ -259,8 +321,8 @@ def _union(parent: np.ndarray, a: Int, b: Int) -> None:
 
 
 @kernel
-def _link_moves_right_and_down(members: np.ndarray, codes: np.ndarray, table: np.ndarray,
-                               offsets: np.ndarray, parent: np.ndarray) -> None:
+def _link_moves_right_and_down(members: np.ndarray, codes: np.ndarray, automaton: np.ndarray,
+                               heads: np.ndarray, parent: np.ndarray) -> None:
     for i in range(members.shape[0]):
         rank = members[i]
         board = code_to_board(codes[rank])
@@ -289,12 +351,12 @@ def _link_moves_right_and_down(members: np.ndarray, codes: np.ndarray, table: np
                 if FLAT_MASK[base + target] & others:
                     continue
                 moved = board_to_code(lifted | FLAT_PATTERN[base + target])
-                _union(parent, rank, rank_of(moved, table, offsets))
+                _union(parent, rank, rank_of(moved, automaton, heads))
 
 
 @parallel_kernel
-def group_roots(codes: np.ndarray, members: np.ndarray, bounds: np.ndarray, table: np.ndarray,
-                offsets: np.ndarray) -> np.ndarray:
+def group_roots(codes: np.ndarray, members: np.ndarray, bounds: np.ndarray,
+                automaton: np.ndarray, heads: np.ndarray) -> np.ndarray:
     """The smallest rank of every layout's group.
 
     ``members[bounds[k]:bounds[k + 1]]`` are the ranks one worker links; steps never leave a
@@ -302,8 +364,8 @@ def group_roots(codes: np.ndarray, members: np.ndarray, bounds: np.ndarray, tabl
     n = codes.shape[0]
     parent = np.arange(n).astype(np.int32)
     for worker in prange(bounds.shape[0] - 1):
-        _link_moves_right_and_down(members[bounds[worker]:bounds[worker + 1]], codes, table,
-                                   offsets, parent)
+        _link_moves_right_and_down(members[bounds[worker]:bounds[worker + 1]], codes,
+                                   automaton, heads, parent)
     for rank in range(n):
         parent[rank] = parent[parent[rank]]
     return parent
@@ -334,11 +396,18 @@ def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 # ----- minimum steps -----------------------------------------------------------------------
+LINKS_PER_LAYOUT = 16
+"""Room for links per frontier layout in a chunk's buffer (2.8 are used on average); a chunk
+that runs out stops early and its rest is pushed again in the next round."""
+CHUNKS = 256
+NO_SLOT = -1
+
+
 @kernel
-def _position(code: Int, codes: np.ndarray, table: np.ndarray, offsets: np.ndarray,
+def _position(code: Int, codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray,
               all_layouts: bool) -> Int:
     if all_layouts:
-        return rank_of(code, table, offsets)
+        return rank_of(code, automaton, heads)
     return np.searchsorted(codes, code)
 
 
@@ -351,88 +420,112 @@ def _grow(array: np.ndarray, needed: Int) -> np.ndarray:
     return bigger
 
 
-@kernel
-def _next_level(frontier: np.ndarray, level: Int, codes: np.ndarray, steps: np.ndarray,
-                table: np.ndarray, offsets: np.ndarray, all_layouts: bool) -> np.ndarray:
-    """Mark the layouts one step beyond ``frontier`` (positions at ``level``); return every
-    (new layout, frontier index) link, packed as ``position << 26 | index`` and sorted."""
-    links = np.empty(4 * frontier.shape[0] + 80, dtype=np.int64)
-    count = np.int64(0)
-    out = np.empty(80, dtype=np.int64)
-    stack = np.empty(CELLS, dtype=np.int64)
-    for i in range(frontier.shape[0]):
-        n = board_neighbours(code_to_board(codes[frontier[i]]), out, stack)
-        links = _grow(links, count + n)
-        for j in range(n):
-            child = _position(board_to_code(out[j]), codes, table, offsets, all_layouts)
-            if steps[child] == NOT_REACHED:
-                steps[child] = level + 1
-            elif steps[child] != level + 1:
-                continue
-            links[count] = (child << 26) | i
-            count += 1
-    return np.sort(links[:count])
+@parallel_kernel
+def _push(pending: np.ndarray, frontier: np.ndarray, level: Int, codes: np.ndarray,
+          steps: np.ndarray, automaton: np.ndarray, heads: np.ndarray, all_layouts: bool,
+          children: np.ndarray, parents: np.ndarray, counts: np.ndarray, stops: np.ndarray
+          ) -> None:
+    """Mark the layouts one step beyond ``frontier[pending]`` (positions at ``level``) and
+    record every (new layout, frontier index) link.  Chunk ``c`` of ``pending`` writes its
+    ``counts[c]`` links from ``c * room`` on and stops before ``pending[stops[c]]`` when its
+    room runs out.  Threads may mark the same layout at once: they write the same value and
+    both record their link."""
+    per_chunk = (pending.shape[0] + CHUNKS - 1) // CHUNKS
+    room = children.shape[0] // CHUNKS
+    for chunk in prange(CHUNKS):
+        out = np.empty(80, dtype=np.int64)
+        stack = np.empty(CELLS, dtype=np.int64)
+        base = chunk * room
+        count = 0
+        i = min(chunk * per_chunk, pending.shape[0])
+        end = min(i + per_chunk, pending.shape[0])
+        while i < end and count + 80 <= room:
+            parent = pending[i]
+            n = board_neighbours(code_to_board(codes[frontier[parent]]), out, stack)
+            for j in range(n):
+                child = _position(board_to_code(out[j]), codes, automaton, heads, all_layouts)
+                if steps[child] == NOT_REACHED:
+                    steps[child] = level + 1
+                elif steps[child] != level + 1:
+                    continue
+                children[base + count] = child
+                parents[base + count] = parent
+                count += 1
+            i += 1
+        counts[chunk] = count
+        stops[chunk] = i
 
 
 @kernel
-def _sort_unique(values: np.ndarray, count: Int) -> Int:
-    """Sort ``values[:count]`` in place and drop repeats; return how many remain.  The sets
-    are small, so an insertion sort without allocation beats ``np.unique``."""
-    if count > 32:
-        values[:count] = np.sort(values[:count])
-    else:
-        for i in range(1, count):
-            value = values[i]
-            j = i - 1
-            while j >= 0 and values[j] > value:
-                values[j + 1] = values[j]
-                j -= 1
-            values[j + 1] = value
-    kept = np.int64(0)
-    for i in range(count):
-        if kept == 0 or values[i] != values[kept - 1]:
-            values[kept] = values[i]
-            kept += 1
-    return kept
+def _unfinished(pending: np.ndarray, stops: np.ndarray) -> np.ndarray:
+    """The part of ``pending`` that :func:`_push` left for another round."""
+    per_chunk = (pending.shape[0] + CHUNKS - 1) // CHUNKS
+    left = np.empty(pending.shape[0], dtype=pending.dtype)
+    size = 0
+    for chunk in range(CHUNKS):
+        end = min((chunk + 1) * per_chunk, pending.shape[0])
+        for i in range(stops[chunk], end):
+            left[size] = pending[i]
+            size += 1
+    return left[:size].copy()
 
 
 @kernel
-def _merge_goal_sets(links: np.ndarray, set_bounds: np.ndarray, set_items: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each new layout in ``links``: the union of its parents' goal sets.
-    Returns (new frontier positions, their set bounds, their set items)."""
-    frontier = np.empty(links.shape[0], dtype=np.int64)
-    bounds = np.zeros(links.shape[0] + 1, dtype=np.int64)
-    items = np.empty(max(set_items.shape[0], 16), dtype=np.int64)
-    scratch = np.empty(64, dtype=np.int64)
-    size = np.int64(0)
+def _collect_links(children: np.ndarray, parents: np.ndarray, counts: np.ndarray,
+                   slot: np.ndarray, frontier: np.ndarray, size: Int, link_bounds: np.ndarray,
+                   link_parents: np.ndarray, gathered: Int) -> tuple[Int, Int]:
+    """Append one round's links: each new layout gets the next frontier slot when first seen
+    (``slot``, per position), and its links are chained by slot.  Returns the new sizes."""
+    room = children.shape[0] // CHUNKS
+    for chunk in range(CHUNKS):
+        for k in range(chunk * room, chunk * room + counts[chunk]):
+            child = children[k]
+            if slot[child] == NO_SLOT:
+                slot[child] = size
+                frontier[size] = child
+                size += 1
+            link_bounds[gathered] = slot[child]
+            link_parents[gathered] = parents[k]
+            gathered += 1
+    return size, gathered
+
+
+@kernel
+def _merge_goal_sets(size: Int, link_slots: np.ndarray, link_parents: np.ndarray,
+                     set_bounds: np.ndarray, set_items: np.ndarray, stamps: np.ndarray,
+                     stamp: Int) -> tuple[np.ndarray, np.ndarray, Int]:
+    """For each of the ``size`` new layouts: the union of its parents' goal sets (goals as
+    offsets from the first goal).  A goal is taken once per layout by stamping it with a
+    number no other layout uses.  Returns (set bounds, set items, the next unused stamp)."""
+    first_link = np.zeros(size + 1, dtype=np.int64)
+    for k in range(link_slots.shape[0]):
+        first_link[link_slots[k] + 1] += 1
+    first_link = np.cumsum(first_link)
+    filled = first_link[:-1].copy()
+    by_child = np.empty(link_slots.shape[0], dtype=np.int32)
+    for k in range(link_slots.shape[0]):
+        by_child[filled[link_slots[k]]] = link_parents[k]
+        filled[link_slots[k]] += 1
+    bounds = np.zeros(size + 1, dtype=np.int64)
+    items = np.empty(max(2 * set_items.shape[0], 1024), dtype=np.int32)
     used = np.int64(0)
-    start = np.int64(0)
-    low = (np.int64(1) << 26) - 1
-    while start < links.shape[0]:
-        child = links[start] >> 26
-        stop = start
-        gathered = np.int64(0)
-        while stop < links.shape[0] and links[stop] >> 26 == child:
-            parent = links[stop] & low
-            first, last = set_bounds[parent], set_bounds[parent + 1]
-            scratch = _grow(scratch, gathered + last - first)
-            scratch[gathered:gathered + last - first] = set_items[first:last]
-            gathered += last - first
-            stop += 1
-        distinct = _sort_unique(scratch, gathered)
-        items = _grow(items, used + distinct)
-        items[used:used + distinct] = scratch[:distinct]
-        used += distinct
-        frontier[size] = child
-        size += 1
-        bounds[size] = used
-        start = stop
-    return frontier[:size].copy(), bounds[:size + 1].copy(), items[:used].copy()
+    for child in range(size):
+        for k in range(first_link[child], first_link[child + 1]):
+            parent = by_child[k]
+            for g in range(set_bounds[parent], set_bounds[parent + 1]):
+                goal = set_items[g]
+                if stamps[goal] != stamp:
+                    stamps[goal] = stamp
+                    items = _grow(items, used + 1)
+                    items[used] = goal
+                    used += 1
+        stamp += 1
+        bounds[child + 1] = used
+    return bounds, items[:used].copy(), stamp
 
 
 @kernel
-def min_steps(codes: np.ndarray, table: np.ndarray, offsets: np.ndarray, all_layouts: bool,
+def min_steps(codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray, all_layouts: bool,
               progress: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(minimum steps to a goal, number of goal layouts at that distance) of every layout of
     ``codes`` (sorted; all layouts, or a set closed under steps); -1 steps when none.
@@ -440,18 +533,48 @@ def min_steps(codes: np.ndarray, table: np.ndarray, offsets: np.ndarray, all_lay
     n = codes.shape[0]
     steps = np.full(n, NOT_REACHED, dtype=np.int16)
     solutions = np.zeros(n, dtype=np.int32)
+    slot = np.full(n, NO_SLOT, dtype=np.int32)
     first_goal = np.searchsorted(codes, np.int64(GOAL_HEAD) << 32)
     last_goal = np.searchsorted(codes, np.int64(GOAL_HEAD + 1) << 32)
-    frontier = np.arange(first_goal, last_goal)
-    set_bounds = np.arange(frontier.shape[0] + 1)
-    set_items = frontier.copy()
+    goals = last_goal - first_goal
+    stamps = np.full(goals, -1, dtype=np.int64)
+    frontier = np.arange(first_goal, last_goal).astype(np.int32)
+    next_frontier = np.empty(n, dtype=np.int32)
+    set_bounds = np.arange(goals + 1)
+    set_items = np.arange(goals).astype(np.int32)
+    room = LINKS_PER_LAYOUT * max(goals, 1 << 16) // CHUNKS
+    children = np.empty(room * CHUNKS, dtype=np.int32)
+    parents = np.empty(room * CHUNKS, dtype=np.int32)
+    counts = np.empty(CHUNKS, dtype=np.int64)
+    stops = np.empty(CHUNKS, dtype=np.int64)
+    stamp = np.int64(0)
     level = np.int64(0)
-    while frontier.shape[0]:
-        for i in range(frontier.shape[0]):
+    size = frontier.shape[0]
+    while size:
+        for i in range(size):
             steps[frontier[i]] = level
             solutions[frontier[i]] = set_bounds[i + 1] - set_bounds[i]
-        progress[0] += frontier.shape[0]
-        links = _next_level(frontier, level, codes, steps, table, offsets, all_layouts)
-        frontier, set_bounds, set_items = _merge_goal_sets(links, set_bounds, set_items)
+        progress[0] += size
+        link_slots = np.empty(4 * size + 80, dtype=np.int32)
+        link_parents = np.empty(4 * size + 80, dtype=np.int32)
+        next_size = np.int64(0)
+        gathered = np.int64(0)
+        pending = np.arange(size).astype(np.int32)
+        while pending.shape[0]:
+            _push(pending, frontier, level, codes, steps, automaton, heads, all_layouts,
+                  children, parents, counts, stops)
+            link_slots = _grow(link_slots, gathered + counts.sum())
+            link_parents = _grow(link_parents, gathered + counts.sum())
+            next_size, gathered = _collect_links(children, parents, counts, slot,
+                                                 next_frontier, next_size, link_slots,
+                                                 link_parents, gathered)
+            pending = _unfinished(pending, stops)
+        frontier = next_frontier[:next_size].copy()
+        for i in range(next_size):
+            slot[frontier[i]] = NO_SLOT
+        set_bounds, set_items, stamp = _merge_goal_sets(
+            next_size, link_slots[:gathered], link_parents[:gathered], set_bounds, set_items,
+            stamps, stamp)
+        size = next_size
         level += 1
     return steps, solutions

@@ -7,17 +7,16 @@ non-zero frontier word are visited.  :func:`batch_order` groups the sources into
 clusters, so their frontiers cover nearly the same nodes and a level of the batch costs a
 small multiple of one search's level (about 12x for 64 sources instead of 64x).
 
-Per node, one row of words (one row, so a neighbour costs one cache line):
+Per node, one word in each of four arrays:
 
-- ``VISITED``: sources that have reached the node;
-- ``FRONTIER``: sources that reached it at the current level;
-- ``INCOMING``: sources that reach it at the next level;
-- ``BLOCKED``: sources for which some shortest path to the node passes a goal layout at or
+- ``visited``: sources that have reached the node;
+- ``frontier``: sources that reached it at the current level;
+- ``incoming``: sources that reach it at the next level;
+- ``blocked``: sources for which some shortest path to the node passes a goal layout at or
   before it.  A goal reached by a source whose bit is not blocked there is a solution.
 
-``WORDS`` words per role would run 64 * WORDS sources per sweep: fewer visits per source, but
-wider rows; on the 2-core target machine the work is bound by memory traffic and one word was
-the fastest measured.
+Measured and dropped: several words per node (128 or 256 sources a sweep; fewer visits per
+source but no faster overall) and the four words interleaved in one row per node (slower).
 
 Words are int64, never uint64: numba turns uint64/int64 mixes into float64.  Bit 63 is the sign
 bit, which the and/or/not operations used here do not care about.  The kernels are nogil, so
@@ -31,10 +30,10 @@ import numpy as np
 from huarong._kernels._jit import kernel
 from huarong._kernels.klotski import is_goal_board
 
-WORDS = 1
-SOURCES_PER_BATCH = 64 * WORDS
-# Column blocks of the per-node state rows.
-VISITED, FRONTIER, INCOMING, BLOCKED = 0, WORDS, 2 * WORDS, 3 * WORDS
+SOURCES_PER_BATCH = 64
+# Room for the rows of farthest layouts and of solutions of one batch, first tried: enough for
+# the standard layouts' groups in one run.
+ROWS_FIRST_TRIED = np.int64(64 * 64)
 
 
 @kernel
@@ -47,61 +46,73 @@ def goal_flags(boards: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def _record(records: np.ndarray, count: np.int64, word: np.int64, first_source: np.int64,
-            node: np.int64, level: np.int64) -> tuple[np.ndarray, np.int64]:
-    """Append a row (source, ``node``, ``level``) to ``records`` for every bit set in
-    ``word``, whose bit ``b`` stands for source ``first_source + b``; grow it when full."""
-    if count + 64 > records.shape[0]:
-        bigger = np.empty((2 * records.shape[0] + 64, 3), dtype=np.int64)
-        bigger[:count] = records[:count]
-        records = bigger
+def _record(records: np.ndarray, count: np.int64, word: np.int64, node: np.int64,
+            level: np.int64) -> np.int64:
+    """Write a row (source, ``node``, ``level``) to ``records`` for every source whose bit is
+    set in ``word``; return the new row count.  Rows past the end are counted, not written:
+    the caller sees the overflow and runs again with more room (growing the array here would
+    make numba reference-count it inside the hot loop, which doubled the run time)."""
     for bit in range(64):
         if word == 0:
             break
         if (word >> bit) & 1:
             word &= ~(np.int64(1) << bit)
-            records[count, 0] = first_source + bit
-            records[count, 1] = node
-            records[count, 2] = level
+            if count < records.shape[0]:
+                records[count, 0] = bit
+                records[count, 1] = node
+                records[count, 2] = level
             count += 1
-    return records, count
+    return count
 
 
 @kernel
 def sweep_batch(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
-                sources: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Search from every node of ``sources`` (at most ``SOURCES_PER_BATCH``, distinct) at
-    once over the step graph ``offsets``/``targets`` (CSR over node indices) whose goal nodes
-    are flagged in ``goal``.
+                sources: np.ndarray, capacity: np.int64 = ROWS_FIRST_TRIED
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_sweep_within`, run again with eight times the room for rows until they fit."""
+    while True:
+        farthest_steps, min_steps, farthest, solutions, complete = _sweep_within(
+            offsets, targets, goal, sources, capacity)
+        if complete:
+            return farthest_steps, min_steps, farthest, solutions
+        capacity *= 8
+
+
+@kernel
+def _sweep_within(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
+                  sources: np.ndarray, capacity: np.int64
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Search from every node of ``sources`` (at most 64, distinct) at once over the step
+    graph ``offsets``/``targets`` (CSR over node indices) whose goal nodes are flagged in
+    ``goal``.
 
     Returns ``(farthest_steps, min_steps, farthest, solutions)``: per source (its position
     in ``sources``) the farthest steps and the minimum steps (-1 without a solution); then
     every farthest layout and every solution of every source as rows (source position, node,
-    steps), nearest first."""
+    steps), nearest first; and False when ``capacity`` rows were too few for either list."""
     size = offsets.shape[0] - 1
     count = sources.shape[0]
-    # One row per node holds all its words, so a neighbour costs one or two cache lines.
-    state = np.zeros((size, 4 * WORDS), dtype=np.int64)
+    visited = np.zeros(size, dtype=np.int64)
+    frontier = np.zeros(size, dtype=np.int64)
+    incoming = np.zeros(size, dtype=np.int64)
+    blocked = np.zeros(size, dtype=np.int64)
     active = np.empty(size, dtype=np.int64)
     touched = np.empty(size, dtype=np.int64)
-    queued = np.zeros(size, dtype=np.bool_)
-    alive = np.zeros(WORDS, dtype=np.int64)
-    reached = np.zeros(WORDS, dtype=np.int64)
-    farthest = np.empty((4 * count, 3), dtype=np.int64)
+    farthest = np.empty((capacity, 3), dtype=np.int64)
     farthest_count = np.int64(0)
-    solutions = np.empty((4 * count, 3), dtype=np.int64)
+    solutions = np.empty((capacity, 3), dtype=np.int64)
     solution_count = np.int64(0)
 
+    alive = np.int64(0)
     for position in range(count):
         node = sources[position]
-        w, word = position // 64, np.int64(1) << (position % 64)
-        state[node, VISITED + w] = state[node, FRONTIER + w] = word
-        alive[w] |= word
+        word = np.int64(1) << position
+        visited[node] = frontier[node] = word
         active[position] = node
+        alive |= word
         if goal[node]:
-            state[node, BLOCKED + w] = word
-            solutions, solution_count = _record(solutions, solution_count, word, 64 * w,
-                                                node, 0)
+            blocked[node] = word
+            solution_count = _record(solutions, solution_count, word, node, np.int64(0))
     active_count = count
     level = np.int64(0)
 
@@ -109,60 +120,62 @@ def sweep_batch(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         touched_count = 0
         for a in range(active_count):
             node = active[a]
+            word = frontier[node]
+            through_goal = blocked[node]
             for e in range(offsets[node], offsets[node + 1]):
                 neighbour = targets[e]
-                arrived = np.int64(0)
-                for w in range(WORDS):
-                    new = state[node, FRONTIER + w] & ~state[neighbour, VISITED + w]
-                    state[neighbour, INCOMING + w] |= new
-                    state[neighbour, BLOCKED + w] |= state[node, BLOCKED + w] & new
-                    arrived |= new
-                if arrived != 0 and not queued[neighbour]:
-                    queued[neighbour] = True
+                new = word & ~visited[neighbour]
+                if new == 0:
+                    continue
+                if incoming[neighbour] == 0:
                     touched[touched_count] = neighbour
                     touched_count += 1
-        reached[:] = 0
+                incoming[neighbour] |= new
+                # Most nodes are never behind a goal: skip the write for them.
+                if through_goal & new:
+                    blocked[neighbour] |= through_goal & new
+
+        reached = np.int64(0)
         for t in range(touched_count):
-            for w in range(WORDS):
-                reached[w] |= state[touched[t], INCOMING + w]
-        for w in range(WORDS):
-            # Sources that reach nothing new have their farthest layer in the frontier.
-            ending = alive[w] & ~reached[w]
-            for a in range(active_count):
-                hit = state[active[a], FRONTIER + w] & ending
-                state[active[a], FRONTIER + w] = 0
-                if hit:
-                    farthest, farthest_count = _record(farthest, farthest_count, hit, 64 * w,
-                                                       active[a], level)
-            alive[w] = reached[w]
+            reached |= incoming[touched[t]]
+        # Sources that reach nothing new have their farthest layer in the frontier.
+        ending = alive & ~reached
+        for a in range(active_count):
+            node = active[a]
+            if frontier[node] & ending:
+                farthest_count = _record(farthest, farthest_count,
+                                                   frontier[node] & ending, node, level)
+            frontier[node] = 0
+        alive = reached
         level += 1
 
         for t in range(touched_count):
             node = touched[t]
-            queued[node] = False
-            for w in range(WORDS):
-                new = state[node, INCOMING + w]
-                state[node, INCOMING + w] = 0
-                state[node, VISITED + w] |= new
-                state[node, FRONTIER + w] = new
-                if goal[node]:
-                    # Reached where no shortest path has passed a goal yet: a solution.
-                    fresh = new & ~state[node, BLOCKED + w]
-                    state[node, BLOCKED + w] |= new
-                    if fresh:
-                        solutions, solution_count = _record(solutions, solution_count, fresh,
-                                                            64 * w, node, level)
+            new = incoming[node]
+            incoming[node] = 0
+            visited[node] |= new
+            frontier[node] = new
+            if goal[node]:
+                # Reached where no shortest path has passed a goal yet: a solution.
+                fresh = new & ~blocked[node]
+                blocked[node] |= new
+                if fresh:
+                    solution_count = _record(solutions, solution_count, fresh, node,
+                                                        level)
         active, touched = touched, active
         active_count = touched_count
 
+    complete = bool(farthest_count <= capacity and solution_count <= capacity)
+    farthest_count = min(farthest_count, capacity)
+    solution_count = min(solution_count, capacity)
     farthest_steps = np.zeros(count, dtype=np.int64)
-    for row_index in range(farthest_count):
-        farthest_steps[farthest[row_index, 0]] = farthest[row_index, 2]
+    for row in range(farthest_count):
+        farthest_steps[farthest[row, 0]] = farthest[row, 2]
     min_steps = np.full(count, -1, dtype=np.int64)
-    for row_index in range(solution_count - 1, -1, -1):
-        min_steps[solutions[row_index, 0]] = solutions[row_index, 2]
+    for row in range(solution_count - 1, -1, -1):
+        min_steps[solutions[row, 0]] = solutions[row, 2]
     return (farthest_steps, min_steps, farthest[:farthest_count].copy(),
-            solutions[:solution_count].copy())
+            solutions[:solution_count].copy(), complete)
 
 
 @kernel

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from huarong.fileio import atomic_writer, write_text_atomically
 from huarong.layout import Layout
 
 PhaseProgress = Callable[[str, int, int], None]
@@ -282,10 +283,8 @@ def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
     for position in range(9):
         text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
     text[:, 9] = ord("\n")
-    target = Path(path)
-    with _temporary_beside(target) as temporary:
-        text.tofile(temporary)
-        os.replace(temporary, target)
+    with atomic_writer(path, "wb") as stream:
+        stream.write(text.data)
 
 
 def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None
@@ -294,8 +293,6 @@ def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress |
     code), ``main.csv`` (every code with its class and label) and per jiang-bing-style class
     ``J-B-S.txt`` (the seed, i.e. smallest code, of each group in group_num order).
     Returns the files written."""
-    from huarong.fileio import write_text_atomically
-
     folder = Path(directory)
     columns = layout_columns(progress, min_steps=False)
     first = columns["groups_first_id"]

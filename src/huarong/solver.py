@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 # Most groups are far smaller than this; larger searches grow their tables as they go.
-_SIZE_HINT = 1 << 16
+_SIZE_HINT = 1 << 14
 
 
 def _kernels() -> ModuleType:

@@ -132,7 +132,7 @@ def _after_item(mask: Int, empties: Int, item: Int, table: np.ndarray
     if mask == FULL:
         return (mask if item == EMPTY else -1), empties, 0
     cell = _first_free(mask, 0)
-    added = np.int64(0)
+    added: Int = 0
     for smaller in range(item + 1):
         if smaller == EMPTY:
             child, child_empties = mask | (np.int64(1) << cell), _capped(empties + 1)
@@ -510,16 +510,24 @@ def _merge_goal_sets(size: Int, link_slots: np.ndarray, link_parents: np.ndarray
     items = np.empty(max(2 * set_items.shape[0], 1024), dtype=np.int32)
     used = np.int64(0)
     for child in range(size):
-        for k in range(first_link[child], first_link[child + 1]):
-            parent = by_child[k]
-            for g in range(set_bounds[parent], set_bounds[parent + 1]):
-                goal = set_items[g]
-                if stamps[goal] != stamp:
-                    stamps[goal] = stamp
-                    items = _grow(items, used + 1)
-                    items[used] = goal
-                    used += 1
-        stamp += 1
+        if first_link[child + 1] - first_link[child] == 1:
+            # One parent (the common case): its set as it is, no stamping.
+            parent = by_child[first_link[child]]
+            first, last = set_bounds[parent], set_bounds[parent + 1]
+            items = _grow(items, used + last - first)
+            items[used:used + last - first] = set_items[first:last]
+            used += last - first
+        else:
+            for k in range(first_link[child], first_link[child + 1]):
+                parent = by_child[k]
+                items = _grow(items, used + set_bounds[parent + 1] - set_bounds[parent])
+                for g in range(set_bounds[parent], set_bounds[parent + 1]):
+                    goal = set_items[g]
+                    if stamps[goal] != stamp:
+                        stamps[goal] = stamp
+                        items[used] = goal
+                        used += 1
+            stamp += 1
         bounds[child + 1] = used
     return bounds, items[:used].copy(), stamp
 
@@ -536,8 +544,8 @@ def min_steps(codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray, all_l
     slot = np.full(n, NO_SLOT, dtype=np.int32)
     first_goal = np.searchsorted(codes, np.int64(GOAL_HEAD) << 32)
     last_goal = np.searchsorted(codes, np.int64(GOAL_HEAD + 1) << 32)
-    goals = last_goal - first_goal
-    stamps = np.full(goals, -1, dtype=np.int64)
+    goals = int(last_goal - first_goal)
+    stamps = np.full(goals, -1, dtype=np.int32)
     frontier = np.arange(first_goal, last_goal).astype(np.int32)
     next_frontier = np.empty(n, dtype=np.int32)
     set_bounds = np.arange(goals + 1)
@@ -547,8 +555,8 @@ def min_steps(codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray, all_l
     parents = np.empty(room * CHUNKS, dtype=np.int32)
     counts = np.empty(CHUNKS, dtype=np.int64)
     stops = np.empty(CHUNKS, dtype=np.int64)
-    stamp = np.int64(0)
-    level = np.int64(0)
+    stamp: Int = 0
+    level: Int = 0
     size = frontier.shape[0]
     while size:
         for i in range(size):
@@ -557,8 +565,8 @@ def min_steps(codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray, all_l
         progress[0] += size
         link_slots = np.empty(4 * size + 80, dtype=np.int32)
         link_parents = np.empty(4 * size + 80, dtype=np.int32)
-        next_size = np.int64(0)
-        gathered = np.int64(0)
+        next_size: Int = 0
+        gathered: Int = 0
         pending = np.arange(size).astype(np.int32)
         while pending.shape[0]:
             _push(pending, frontier, level, codes, steps, automaton, heads, all_layouts,

@@ -335,47 +335,78 @@ def _grow(array: np.ndarray, needed: Int) -> np.ndarray:
 EXPLORE_ALL, STOP_AT_GOAL, STOP_AT_TARGET = 0, 1, 2
 
 
+_MAX_NEIGHBOURS = 68
+
+
 @kernel
-def _bfs_within(start_board: Int, stop_mode: Int, target_board: Int,
-                capacity: Int) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int,
-                                             Int]:
-    """:func:`bfs` with room for ``capacity`` layouts; gives up (size -1) when that is too
-    little, so the hot loop never reallocates."""
+def _bfs_run(boards: np.ndarray, parents: np.ndarray, depth: np.ndarray, keys: np.ndarray,
+             bits: Int, head: Int, size: Int, stop_mode: Int, target_board: Int
+             ) -> tuple[Int, Int, Int]:
+    """Expand layouts from ``head`` on until the search ends or the arrays or the hash table
+    could overflow; returns (head, size, found index or -1).  The caller grows the storage and
+    calls again, so the hot loop itself never reallocates."""
+    out = np.empty(80, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+    room = min(boards.shape[0], keys.shape[0] // 2) - _MAX_NEIGHBOURS
+    while head < size and size <= room:
+        n = board_neighbours(boards[head], out, stack)
+        for i in range(n):
+            child = out[i]
+            if not _add(keys, bits, child):
+                continue
+            boards[size] = child
+            parents[size] = head
+            depth[size] = depth[head] + 1
+            size += 1
+            if (stop_mode == STOP_AT_GOAL and is_goal_board(child)) or child == target_board:
+                return head, size, size - 1
+        head += 1
+    return head, size, np.int64(-1)
+
+
+@kernel
+def _rehashed(keys: np.ndarray, bits: Int) -> np.ndarray:
+    bigger = np.full(np.int64(1) << (bits + 1), _FREE, dtype=np.int64)
+    for key in keys:
+        if key != _FREE:
+            _add(bigger, bits + 1, key)
+    return bigger
+
+
+@kernel
+def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint: Int,
+                 limit: Int) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int, Int]:
+    """Breadth-first search from a board, growing its storage as needed; gives up (size -1)
+    once more than ``limit`` layouts are found (limit < 0: no limit)."""
+    capacity = max(size_hint, np.int64(1024))
     boards = np.empty(capacity, dtype=np.int64)
     parents = np.empty(capacity, dtype=np.int64)
     depth = np.empty(capacity, dtype=np.int64)
     bits = _table_bits(capacity)
     keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
-    out = np.empty(80, dtype=np.int64)
-    stack = np.empty(CELLS, dtype=np.int64)
-
     boards[0] = start_board
     parents[0] = NO_PARENT
     depth[0] = 0
     _add(keys, bits, start_board)
+    head = np.int64(0)
     size = np.int64(1)
     found = np.int64(-1)
     if (stop_mode == STOP_AT_GOAL and is_goal_board(start_board)) or (
         start_board == target_board
     ):
         found = np.int64(0)
-    head = np.int64(0)
-    while head < size and found < 0:
-        n = board_neighbours(boards[head], out, stack)
-        for i in range(n):
-            child = out[i]
-            if not _add(keys, bits, child):
-                continue
-            if size == capacity:
-                return boards, parents, depth, np.int64(-1), found
-            boards[size] = child
-            parents[size] = head
-            depth[size] = depth[head] + 1
-            size += 1
-            if (stop_mode == STOP_AT_GOAL and is_goal_board(child)) or child == target_board:
-                found = size - 1
-                break
-        head += 1
+    while found < 0 and head < size and not 0 <= limit < size:
+        head, size, found = _bfs_run(boards, parents, depth, keys, bits, head, size,
+                                     stop_mode, target_board)
+        if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
+            keys = _rehashed(keys, bits)
+            bits += 1
+        if size + _MAX_NEIGHBOURS > boards.shape[0]:
+            boards = _grow(boards, 2 * boards.shape[0])
+            parents = _grow(parents, 2 * parents.shape[0])
+            depth = _grow(depth, 2 * depth.shape[0])
+    if 0 <= limit < size:
+        size = np.int64(-1)
     return boards, parents, depth, size, found
 
 
@@ -389,19 +420,16 @@ def bfs(start: Int, stop_mode: Int, target: Int, size_hint: Int
     address 13) is first reached; STOP_AT_TARGET: stop when code ``target`` is first reached.
     The found index is -1 when the stop condition never held."""
     target_board = code_to_board(target) if stop_mode == STOP_AT_TARGET else np.int64(-1)
-    capacity = max(size_hint, np.int64(1024))
-    while True:
-        boards, parents, depth, size, found = _bfs_within(
-            code_to_board(start), stop_mode, target_board, capacity)
-        if size >= 0:
-            return boards[:size], parents[:size], depth[:size], found
-        capacity *= 8
+    boards, parents, depth, size, found = _bfs_limited(
+        code_to_board(start), stop_mode, target_board, size_hint, np.int64(-1))
+    return boards[:size], parents[:size], depth[:size], found
 
 
 @kernel
 def group_size_within(start: Int, limit: Int) -> Int:
     """The size of the group of ``start``, or -1 as soon as it exceeds ``limit``."""
-    _, _, _, size, _ = _bfs_within(code_to_board(start), EXPLORE_ALL, np.int64(-1), limit)
+    _, _, _, size, _ = _bfs_limited(code_to_board(start), EXPLORE_ALL, np.int64(-1),
+                                    min(limit + 1, np.int64(1 << 14)), limit)
     return size
 
 

@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from huarong.cli import main
 
 from .test_cases import ALL_CODES_MD5, reference_groups, reference_layouts
-from .test_database import shared_database
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -71,8 +70,8 @@ def test_all_code_into_a_missing_directory_is_exit_2(tmp_path: Path) -> None:
 
 # ----- with the whole database (slow) -------------------------------------------------------
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return str(shared_database(tmp_path_factory))
+def db_path(database_path: Path) -> str:
+    return str(database_path)
 
 
 @pytest.mark.slow
@@ -120,7 +119,8 @@ def test_db_export_csv(db_path: str, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_all_writes_the_seeds_files(tmp_path: Path) -> None:
-    code, _, _ = run("--all", "--output-dir", str(tmp_path))
+    # The legacy spelling passes options through only as one word (--output-dir=DIR).
+    code, _, _ = run("--all", f"--output-dir={tmp_path}")
     assert code == 0
     assert md5_of(tmp_path / "All_Case.txt") == ALL_CODES_MD5
     class_files = sorted(p.name for p in tmp_path.glob("*-*-*.txt"))

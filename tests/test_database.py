@@ -18,19 +18,10 @@ from huarong.solver import group_codes, solve
 
 from .test_cases import SEED_JIANG_BING
 
-_built: dict[str, Path] = {}
-
-
-def shared_database(factory: pytest.TempPathFactory) -> Path:
-    """The whole database, built once per test session (test_cli_database uses it too)."""
-    if "path" not in _built:
-        _built["path"] = database.build(factory.mktemp("db") / "huarong.duckdb")
-    return _built["path"]
-
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Database:
-    return Database.open(shared_database(tmp_path_factory))
+def db(database_path: Path) -> Database:
+    return Database.open(database_path)
 
 
 # ----- fast: errors, paths, atomic build --------------------------------------------------

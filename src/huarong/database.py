@@ -52,6 +52,10 @@ CREATE TABLE groups (
 """
 
 
+_QUIET = "SET enable_progress_bar = false"
+"""DuckDB draws its own progress bar on stdout for long statements; core code never prints."""
+
+
 class DatabaseError(ValueError):
     """A database that is missing or a query it refuses; the message says which and why."""
 
@@ -257,6 +261,7 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
     with _temporary_beside(target) as temporary:
         connection = duckdb.connect(str(temporary))
         try:
+            connection.execute(_QUIET)
             connection.execute(_SCHEMA)
             connection.register("layout_rows", layouts)
             connection.register("group_rows", groups)
@@ -329,6 +334,7 @@ def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
     with _temporary_beside(path) as temporary:
         connection = duckdb.connect()
         try:
+            connection.execute(_QUIET)
             connection.register("layout_rows", rows)
             connection.execute(
                 "COPY (SELECT id, printf('%09X', code) AS code, jiang AS jiang_num, "

@@ -35,11 +35,19 @@ def _atomic_writer(target: Path, mode: str) -> Iterator[IO[Any]]:
             handle, "w", encoding="utf-8", newline="")
         with stream:
             yield stream
+        # mkstemp creates the file private (0600); give it the mode a plain open() would.
+        os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:

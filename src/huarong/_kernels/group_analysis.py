@@ -179,6 +179,16 @@ def _sweep_within(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
 
 
 @kernel
+def _take(node: int, taken: np.ndarray, order: np.ndarray, placed: int) -> int:
+    """Append ``node`` to ``order`` unless it is already taken; returns the new count placed."""
+    if not taken[node]:
+        taken[node] = True
+        order[placed] = node
+        placed += 1
+    return placed
+
+
+@kernel
 def batch_order(offsets: np.ndarray, targets: np.ndarray, batch_size: np.int64) -> np.ndarray:
     """The nodes 0..n-1 reordered so that each run of ``batch_size`` is a tight cluster.
 
@@ -197,18 +207,15 @@ def batch_order(offsets: np.ndarray, targets: np.ndarray, batch_size: np.int64) 
     for center in range(size):
         if taken[center]:
             continue
-        wanted = min(batch_size - placed % batch_size, size - placed)
+        # The cluster fills the current run of ``batch_size`` (or what is left of the nodes).
+        cluster_end = min(placed + batch_size - placed % batch_size, size)
         queue[0] = center
         seen_in[center] = center
         head, tail = 0, 1
-        while head < tail and wanted and tail < search_limit:
+        while head < tail and placed < cluster_end and tail < search_limit:
             node = queue[head]
             head += 1
-            if not taken[node]:
-                taken[node] = True
-                order[placed] = node
-                placed += 1
-                wanted -= 1
+            placed = _take(node, taken, order, placed)
             for e in range(offsets[node], offsets[node + 1]):
                 neighbour = targets[e]
                 if seen_in[neighbour] != center:
@@ -216,12 +223,7 @@ def batch_order(offsets: np.ndarray, targets: np.ndarray, batch_size: np.int64) 
                     queue[tail] = neighbour
                     tail += 1
         # The search stopped on its size limit: take what it already queued.
-        while head < tail and wanted:
-            node = queue[head]
+        while head < tail and placed < cluster_end:
+            placed = _take(queue[head], taken, order, placed)
             head += 1
-            if not taken[node]:
-                taken[node] = True
-                order[placed] = node
-                placed += 1
-                wanted -= 1
     return order

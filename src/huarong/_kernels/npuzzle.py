@@ -147,6 +147,43 @@ def _chain(keys: Array, parents: Array, node: int) -> Array:
     return path
 
 
+@kernel
+def _new_store(root: int) -> tuple[Array, Array, Array, Array]:
+    """A node store holding only ``root`` as node 0 (no parent, depth 0).
+
+    Returns ``(keys, parents, depths, table)``; the searches that weigh moves keep costs in
+    the ``depths`` array.
+    """
+    capacity = 1024
+    keys = np.empty(capacity, np.int64)
+    parents = np.empty(capacity, np.int64)
+    depths = np.empty(capacity, np.int64)
+    table = np.full(2 * capacity, EMPTY, np.int64)
+    keys[0] = root
+    parents[0] = EMPTY
+    depths[0] = 0
+    table[_slot(table, keys, root)] = 0
+    return keys, parents, depths, table
+
+
+@kernel
+def _child_ranks(
+    key: int, board: Array, neighbours: Array, factorials: Array, children: Array
+) -> int:
+    """Write the ranks of the boards one move from ``key`` into ``children``, in direction
+    order (left, up, right, down), and return how many there are; ``board`` is scratch."""
+    unrank_board(key, factorials, board)
+    blank = _blank_cell(board)
+    found = 0
+    for direction in range(4):
+        target = neighbours[blank, direction]
+        if target < 0:
+            continue
+        children[found] = _child_rank(board, blank, target, factorials)
+        found += 1
+    return found
+
+
 # ---------------------------------------------------------------- breadth-first searches
 
 
@@ -158,19 +195,12 @@ def breadth_first(
 
     Returns ``(status, keys, parents, depths, node_count, expanded, peak_frontier, goal_node)``.
     """
-    capacity = 1024
-    keys = np.empty(capacity, np.int64)
-    parents = np.empty(capacity, np.int64)
-    depths = np.empty(capacity, np.int64)
-    table = np.full(2 * capacity, EMPTY, np.int64)
-    keys[0] = start
-    parents[0] = EMPTY
-    depths[0] = 0
-    table[_slot(table, keys, start)] = 0
+    keys, parents, depths, table = _new_store(start)
     count = 1
     if start == goal:
         return FOUND, keys, parents, depths, count, 0, 1, 0
     board = np.empty(cells, np.int64)
+    children = np.empty(4, np.int64)
     head = 0
     expanded = 0
     peak = 1
@@ -179,13 +209,8 @@ def breadth_first(
         node = head
         head += 1
         expanded += 1
-        unrank_board(keys[node], factorials, board)
-        blank = _blank_cell(board)
-        for direction in range(4):
-            target = neighbours[blank, direction]
-            if target < 0:
-                continue
-            child = _child_rank(board, blank, target, factorials)
+        for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
+            child = children[i]
             slot = _slot(table, keys, child)
             if table[slot] != EMPTY:
                 continue
@@ -219,6 +244,7 @@ def _expand_layer(
     other_depths: Array,
     other_table: Array,
     board: Array,
+    children: Array,
     neighbours: Array,
     factorials: Array,
     max_nodes: int,
@@ -234,13 +260,8 @@ def _expand_layer(
     best_here = EMPTY
     best_there = EMPTY
     for node in range(layer_begin, layer_end):
-        unrank_board(keys[node], factorials, board)
-        blank = _blank_cell(board)
-        for direction in range(4):
-            target = neighbours[blank, direction]
-            if target < 0:
-                continue
-            child = _child_rank(board, blank, target, factorials)
+        for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
+            child = children[i]
             slot = _slot(table, keys, child)
             if table[slot] != EMPTY:
                 continue
@@ -275,23 +296,8 @@ def bidirectional_breadth_first(
 
     Returns ``(status, path_keys, expanded, peak_frontier)``.
     """
-    capacity = 1024
-    keys_f = np.empty(capacity, np.int64)
-    parents_f = np.empty(capacity, np.int64)
-    depths_f = np.empty(capacity, np.int64)
-    table_f = np.full(2 * capacity, EMPTY, np.int64)
-    keys_b = np.empty(capacity, np.int64)
-    parents_b = np.empty(capacity, np.int64)
-    depths_b = np.empty(capacity, np.int64)
-    table_b = np.full(2 * capacity, EMPTY, np.int64)
-    keys_f[0] = start
-    parents_f[0] = EMPTY
-    depths_f[0] = 0
-    table_f[_slot(table_f, keys_f, start)] = 0
-    keys_b[0] = goal
-    parents_b[0] = EMPTY
-    depths_b[0] = 0
-    table_b[_slot(table_b, keys_b, goal)] = 0
+    keys_f, parents_f, depths_f, table_f = _new_store(start)
+    keys_b, parents_b, depths_b, table_b = _new_store(goal)
     if start == goal:
         return FOUND, keys_f[:1].copy(), 0, 1
     count_f = 1
@@ -299,6 +305,7 @@ def bidirectional_breadth_first(
     begin_f = 0
     begin_b = 0
     board = np.empty(cells, np.int64)
+    children = np.empty(4, np.int64)
     expanded = 0
     peak = 2
     while count_f > begin_f and count_b > begin_b:
@@ -309,7 +316,8 @@ def bidirectional_breadth_first(
             layer_end = count_f
             keys_f, parents_f, depths_f, table_f, count_f, best, meet_f, meet_b, out = (
                 _expand_layer(keys_f, parents_f, depths_f, table_f, count_f, begin_f, keys_b,
-                              depths_b, table_b, board, neighbours, factorials, budget))
+                              depths_b, table_b, board, children, neighbours, factorials,
+                              budget))
             begin_f = layer_end
         else:
             budget = max_nodes - count_f
@@ -317,7 +325,8 @@ def bidirectional_breadth_first(
             layer_end = count_b
             keys_b, parents_b, depths_b, table_b, count_b, best, meet_b, meet_f, out = (
                 _expand_layer(keys_b, parents_b, depths_b, table_b, count_b, begin_b, keys_f,
-                              depths_f, table_f, board, neighbours, factorials, budget))
+                              depths_f, table_f, board, children, neighbours, factorials,
+                              budget))
             begin_b = layer_end
         if out:
             return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
@@ -519,6 +528,14 @@ def heuristic(board: Array, kind: int, tables: Any, rows: int, cols: int) -> int
 
 
 @kernel
+def _buckets_reaching(bucket_head: Array, f: int) -> Array:
+    """``bucket_head`` doubled (new buckets empty) until bucket ``f`` exists."""
+    while f >= bucket_head.size:
+        bucket_head = np.concatenate((bucket_head, np.full(bucket_head.size, EMPTY, np.int64)))
+    return bucket_head
+
+
+@kernel
 def a_star(
     start: int,
     goal: int,
@@ -537,25 +554,18 @@ def a_star(
 
     Returns ``(status, path_keys, expanded, peak_frontier)``.
     """
+    keys, parents, costs, table = _new_store(start)
+    count = 1
     capacity = 1024
-    keys = np.empty(capacity, np.int64)
-    parents = np.empty(capacity, np.int64)
-    costs = np.empty(capacity, np.int64)
-    table = np.full(2 * capacity, EMPTY, np.int64)
     entry_node = np.empty(capacity, np.int64)
     entry_cost = np.empty(capacity, np.int64)
     entry_next = np.empty(capacity, np.int64)
     bucket_head = np.full(256, EMPTY, np.int64)
     board = np.empty(cells, np.int64)
     unrank_board(start, factorials, board)
-    keys[0] = start
-    parents[0] = EMPTY
-    costs[0] = 0
-    table[_slot(table, keys, start)] = 0
-    count = 1
     first_f = heuristic(board, kind, tables, rows, cols)
-    while first_f >= bucket_head.size:
-        bucket_head = np.concatenate((bucket_head, np.full(bucket_head.size, EMPTY, np.int64)))
+    if first_f >= bucket_head.size:
+        bucket_head = _buckets_reaching(bucket_head, first_f)
     entry_node[0] = 0
     entry_cost[0] = 0
     entry_next[0] = EMPTY
@@ -611,9 +621,8 @@ def a_star(
             f = child_cost + heuristic(board, kind, tables, rows, cols)
             board[target] = board[blank]
             board[blank] = 0
-            while f >= bucket_head.size:
-                bucket_head = np.concatenate(
-                    (bucket_head, np.full(bucket_head.size, EMPTY, np.int64)))
+            if f >= bucket_head.size:
+                bucket_head = _buckets_reaching(bucket_head, f)
             if entries == entry_node.size:
                 entry_node = _grown(entry_node)
                 entry_cost = _grown(entry_cost)
@@ -689,6 +698,18 @@ def _after_move(
 
 
 @kernel
+def _slide_tile(board: Array, source: int, destination: int) -> int:
+    """Slide the tile on ``source`` onto the blank ``destination``; returns the tile.  IDA*
+    moves, backtracks and undoes this way, then updates its figures with :func:`_after_move`
+    (called from the search itself: passing its many arrays through a further call level
+    measurably slows the search)."""
+    tile = board[source]
+    board[destination] = tile
+    board[source] = 0
+    return tile  # type: ignore[no-any-return]
+
+
+@kernel
 def ida_star_iteration(
     board: Array, neighbours: Array, kind: int, tables: Any, rows: int, cols: int,
     bound: int, node_budget: int, moves: Array,
@@ -742,9 +763,7 @@ def ida_star_iteration(
                 break
             depth -= 1
             came_from = neighbours[blank, moves[depth] ^ 2]
-            tile = board[came_from]
-            board[blank] = tile
-            board[came_from] = 0
+            tile = _slide_tile(board, came_from, blank)
             _after_move(board, tile, came_from, blank, kind, tables, rows, cols, counters,
                         row_conflicts, column_conflicts, pattern_index, order, longest)
             blank = came_from
@@ -756,9 +775,7 @@ def ida_star_iteration(
         target = neighbours[blank, direction]
         if target < 0:
             continue
-        tile = board[target]
-        board[blank] = tile
-        board[target] = 0
+        tile = _slide_tile(board, target, blank)
         child_h = _after_move(board, tile, target, blank, kind, tables, rows, cols, counters,
                               row_conflicts, column_conflicts, pattern_index, order, longest)
         expanded += 1
@@ -766,8 +783,7 @@ def ida_star_iteration(
         if f > bound:
             if next_bound < 0 or f < next_bound:
                 next_bound = f
-            board[target] = tile
-            board[blank] = 0
+            _slide_tile(board, blank, target)
             _after_move(board, tile, blank, target, kind, tables, rows, cols, counters,
                         row_conflicts, column_conflicts, pattern_index, order, longest)
             continue

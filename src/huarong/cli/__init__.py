@@ -57,15 +57,18 @@ def translate_legacy(args: Sequence[str]) -> list[str]:
     if not args or args[0] not in _LEGACY:
         return list(args)
     command, slots, flags = _LEGACY[args[0]]
-    # Options given after the seed's arguments (`--cal CODE -c`) pass through unchanged.
-    positional = [arg for arg in args[1:] if not arg.startswith("-")]
-    options = [arg for arg in args[1:] if arg.startswith("-")]
+    # The seed's arguments come first; from the first option on (`--cal CODE -c`,
+    # `--all --output-dir DIR`) everything passes through unchanged.
+    rest = list(args[1:])
+    first_option = next((i for i, arg in enumerate(rest) if arg.startswith("-")), len(rest))
+    positional, options = rest[:first_option], rest[first_option:]
     if len(positional) > len(slots):
         raise click.UsageError(f"{args[0]} takes at most {len(slots)} arguments, "
                                f"got {len(positional)}: {' '.join(positional)}")
-    translated = [command, *flags, *options]
+    translated = [command, *flags]
     for slot, value in zip(slots, positional, strict=False):
         translated += [value] if slot is None else [slot, value]
+    translated += options
     return translated
 
 

@@ -209,6 +209,19 @@ def test_min_steps_of_standard_layouts_match_the_solver_and_analysis() -> None:
         assert solutions[i] == len(analyze(layout).min_step_solutions)
 
 
+def test_searched_members_group_ranks_by_class_ascending() -> None:
+    from huarong._kernels import cases as kernels
+
+    class_key = np.array([3, 1, 3, 2, 1, 3, 0], dtype=np.int32)
+    searched = np.array([False, True, False, True, False], dtype=np.bool_)
+    ranks, starts = kernels.searched_members(class_key, searched)
+    assert starts.tolist() == [0, 0, 2, 2, 5, 5]
+    assert ranks.tolist() == [1, 4, 0, 2, 5]
+    shares, bounds = cases._worker_shares(starts, 2)
+    assert sorted(shares.tolist()) == [1, 3] and bounds.tolist() == [0, 1, 2]
+    assert shares[0] == 3  # the largest class first
+
+
 # ----- every layout (slow) ---------------------------------------------------------------
 @pytest.fixture(scope="module")
 def groups() -> cases.Groups:
@@ -226,6 +239,17 @@ def test_group_figures(groups: cases.Groups) -> None:
 
 
 @pytest.mark.slow
+def test_searched_classes_are_those_with_more_than_one_group(groups: cases.Groups) -> None:
+    # The 122 classes left out of the search are labelled as one group each; a class with
+    # several groups left out would merge them and miss the count of 25,422 checked above.
+    key = cases.classes().key()[groups.first_ids]
+    keys, groups_per_class = np.unique(key, return_counts=True)
+    several = {(k >> 8, (k >> 4) & 15, k & 15) for k in keys[groups_per_class > 1].tolist()}
+    assert several == {(j, b, s) for (j, b), styles in cases.SEARCHED_CLASSES.items()
+                       for s in styles}
+
+
+@pytest.mark.slow
 def test_groups_of_random_layouts_match_the_solver(groups: cases.Groups) -> None:
     codes = cases.all_codes()
     for rank in random.Random(2).sample(range(cases.LAYOUT_COUNT), 12):
@@ -237,7 +261,7 @@ def test_groups_of_random_layouts_match_the_solver(groups: cases.Groups) -> None
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("twos", "ones"), [(7, 0), (6, 0)])
+@pytest.mark.parametrize(("twos", "ones"), [(7, 0), (6, 0), (1, 1), (0, 3)])
 def test_labels_of_small_classes_match_a_pure_python_grouping(
         groups: cases.Groups, twos: int, ones: int) -> None:
     per_style: dict[int, list[list[int]]] = {}

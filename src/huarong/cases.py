@@ -165,21 +165,45 @@ class Groups:
         return sizes
 
 
-def _worker_shares(class_key: np.ndarray, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ids ordered so that each worker's share holds whole jiang-bing classes, the shares
-    about equally large: (ids, share bounds)."""
-    jiang_bing = class_key >> 4
-    order = np.argsort(jiang_bing, kind="stable")
-    _, starts, sizes = np.unique(jiang_bing[order], return_index=True, return_counts=True)
+# The jiang-bing-style classes that hold more than one group (81 of 203), as
+# {(jiang, bing): styles}.  The other 122 classes are each one group, labelled with no search;
+# a class missing here would merge its groups and change the count of 25,422 groups (tested).
+SEARCHED_CLASSES: dict[tuple[int, int], tuple[int, ...]] = {
+    (1, 12): (0, 1), (2, 9): (1, 2), (2, 10): (0, 1, 2), (3, 6): (1, 2), (3, 7): (0, 1, 2, 3),
+    (3, 8): (0, 1, 2, 3), (4, 3): (1, 2), (4, 4): (1, 2, 3), (4, 5): (0, 1, 2, 3, 4),
+    (4, 6): (0, 1, 2, 3, 4), (5, 0): (0, 3), (5, 1): (0, 2, 3), (5, 2): (0, 1, 2, 3, 4),
+    (5, 3): (0, 1, 2, 3, 4, 5), (5, 4): (0, 1, 2, 3, 4, 5), (6, 0): (0, 1, 2, 3, 4, 5),
+    (6, 1): (0, 1, 2, 3, 4, 5, 6), (6, 2): (0, 1, 2, 3, 4, 5, 6), (7, 0): (1, 2, 3, 4, 5, 6, 7),
+}
+_KEY_SPACE = 1 << 11
+"""Room for every ``Classes.key()`` value (jiang < 8)."""
+
+
+def _searched_keys() -> np.ndarray:
+    """``searched[key]``: whether the class ``key`` (``Classes.key()``) needs a search."""
+    searched = np.zeros(_KEY_SPACE, dtype=np.bool_)
+    for (jiang, bing), styles in SEARCHED_CLASSES.items():
+        for style in styles:
+            searched[(jiang << 8) | (bing << 4) | style] = True
+    return searched
+
+
+def _worker_shares(starts: np.ndarray, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """The searched classes (``starts`` as :func:`~huarong._kernels.cases.searched_members`
+    gives them) shared out among the workers, the largest first to the least loaded:
+    (class keys by worker, share bounds)."""
+    sizes = np.diff(starts)
     loads = [0] * workers
     chosen: list[list[int]] = [[] for _ in range(workers)]
-    for k in np.argsort(-sizes, kind="stable"):
+    for key in np.argsort(-sizes, kind="stable"):
+        if sizes[key] == 0:
+            break
         lightest = loads.index(min(loads))
-        chosen[lightest].append(int(k))
-        loads[lightest] += int(sizes[k])
-    pieces = [order[starts[k]:starts[k] + sizes[k]] for share in chosen for k in sorted(share)]
-    bounds = np.cumsum([0, *loads])
-    return np.concatenate(pieces).astype(np.int64), bounds.astype(np.int64)
+        chosen[lightest].append(int(key))
+        loads[lightest] += int(sizes[key])
+    bounds = np.cumsum([0, *(len(share) for share in chosen)])
+    return np.array([key for share in chosen for key in share], dtype=np.int64), \
+        bounds.astype(np.int64)
 
 
 # Results over all layouts, kept for the life of the process (they take seconds each).
@@ -201,10 +225,13 @@ def _label_groups(progress: Progress | None) -> Groups:
     kernels = _kernels()
     codes = all_codes()
     class_key = classes().key()
-    members, bounds = _worker_shares(class_key, numba.get_num_threads())
+    searched = _searched_keys()
+    members, starts = kernels.searched_members(class_key, searched)
+    shares, share_bounds = _worker_shares(starts, numba.get_num_threads())
     if progress:
         progress(0, 3)
-    roots = kernels.group_roots(codes, members, bounds, *_rank_index())
+    roots = kernels.group_roots(codes, class_key, searched, members, starts, shares,
+                                share_bounds, *_rank_index())
     if progress:
         progress(1, 3)
     group, group_index, sizes, firsts = kernels.number_groups(roots)

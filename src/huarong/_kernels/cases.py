@@ -13,7 +13,10 @@ instead of touching the 12 MB table.
 
 **Groups.**  A step is a chain of unit moves through legal layouts, so the groups are the
 components of the unit-move graph; every unit move is the reverse of a move right or down,
-so a union-find over the moves right and down of every layout finds them all.  Linking the
+so a union-find over the moves right and down of every layout finds them all.  Steps never
+leave a jiang-bing-style class, and most classes (122 of 203, 71% of the layouts) hold a
+single group: their layouts are linked straight to the class's smallest rank with no move
+generated, and the union-find runs only over the layouts of the other classes.  Linking the
 larger root under the smaller keeps each root the group's smallest rank, and parents always
 point to smaller ranks, so one ascending pass resolves every root.
 
@@ -328,11 +331,40 @@ def _union(parent: np.ndarray, a: Int, b: Int) -> None:
 
 
 @kernel
-def _link_moves_right_and_down(members: np.ndarray, codes: np.ndarray, automaton: np.ndarray,
-                               heads: np.ndarray, parent: np.ndarray) -> None:
-    for i in range(members.shape[0]):
-        rank = members[i]
-        board = code_to_board(codes[rank])
+def searched_members(class_key: np.ndarray, searched: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """The ranks of the searched classes grouped by class, ascending within each (a counting
+    sort): (ranks, starts) with class ``key``'s ranks at ``ranks[starts[key]:starts[key + 1]]``
+    (empty for a class not searched)."""
+    keys = searched.shape[0]
+    starts = np.zeros(keys + 1, dtype=np.int64)
+    for rank in range(class_key.shape[0]):
+        key = class_key[rank]
+        if searched[key]:
+            starts[key + 1] += 1
+    for key in range(keys):
+        starts[key + 1] += starts[key]
+    filled = starts[:keys].copy()
+    ranks = np.empty(starts[keys], dtype=np.int32)
+    for rank in range(class_key.shape[0]):
+        key = class_key[rank]
+        if searched[key]:
+            ranks[filled[key]] = rank
+            filled[key] += 1
+    return ranks, starts
+
+
+@kernel
+def _link_class(members: np.ndarray, codes: np.ndarray, automaton: np.ndarray,
+                heads: np.ndarray, parent: np.ndarray, local: np.ndarray) -> None:
+    """Union-find over one class (``members``: its ranks, ascending) in the class-local
+    array ``local`` (cache-resident), through its moves right and down.  On entry
+    ``parent[rank]`` holds each member's position in ``members``; on exit its root rank."""
+    size = members.shape[0]
+    for i in range(size):
+        local[i] = i
+    for i in range(size):
+        board = code_to_board(codes[members[i]])
         occupied = occupied_cells(board)
         for address in range(CELLS):
             value = (board >> (3 * address)) & 7
@@ -358,23 +390,44 @@ def _link_moves_right_and_down(members: np.ndarray, codes: np.ndarray, automaton
                 if FLAT_MASK[base + target] & others:
                     continue
                 moved = board_to_code(lifted | FLAT_PATTERN[base + target])
-                _union(parent, rank, rank_of(moved, automaton, heads))
+                _union(local, i, parent[rank_of(moved, automaton, heads)])
+    # The smallest position of a set is its root, and positions follow ranks.
+    for i in range(size):
+        parent[members[i]] = members[_find(local, i)]
 
 
 @parallel_kernel
-def group_roots(codes: np.ndarray, members: np.ndarray, bounds: np.ndarray,
-                automaton: np.ndarray, heads: np.ndarray) -> np.ndarray:
+def group_roots(codes: np.ndarray, class_key: np.ndarray, searched: np.ndarray,
+                members: np.ndarray, starts: np.ndarray, shares: np.ndarray,
+                share_bounds: np.ndarray, automaton: np.ndarray, heads: np.ndarray
+                ) -> np.ndarray:
     """The smallest rank of every layout's group.
 
-    ``members[bounds[k]:bounds[k + 1]]`` are the ranks one worker links; steps never leave a
-    jiang-bing class, so workers given whole classes never touch the same layouts."""
+    ``searched[class_key[rank]]`` tells whether a layout's jiang-bing-style class holds more
+    than one group: the layouts of the other classes take the class's smallest rank as root
+    with no search.  ``members``/``starts`` are :func:`searched_members`; worker ``k`` links
+    the classes ``shares[share_bounds[k]:share_bounds[k + 1]]``.  Steps never leave a class,
+    so workers given whole classes never touch the same layouts."""
     n = codes.shape[0]
-    parent = np.arange(n).astype(np.int32)
-    for worker in prange(bounds.shape[0] - 1):
-        _link_moves_right_and_down(members[bounds[worker]:bounds[worker + 1]], codes,
-                                   automaton, heads, parent)
+    parent = np.empty(n, dtype=np.int32)
+    first = np.full(searched.shape[0], -1, dtype=np.int64)
     for rank in range(n):
-        parent[rank] = parent[parent[rank]]
+        key = class_key[rank]
+        if first[key] < 0:
+            first[key] = rank
+        parent[rank] = first[key]
+    for key in range(searched.shape[0]):
+        for i in range(starts[key], starts[key + 1]):
+            parent[members[i]] = i - starts[key]
+    largest = 0
+    for key in range(searched.shape[0]):
+        largest = max(largest, starts[key + 1] - starts[key])
+    for worker in prange(share_bounds.shape[0] - 1):
+        local = np.empty(largest, dtype=np.int32)
+        for k in range(share_bounds[worker], share_bounds[worker + 1]):
+            key = shares[k]
+            _link_class(members[starts[key]:starts[key + 1]], codes, automaton, heads, parent,
+                        local)
     return parent
 
 

@@ -388,9 +388,9 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
     parents[0] = NO_PARENT
     depth[0] = 0
     _add(keys, bits, start_board)
-    head = np.int64(0)
-    size = np.int64(1)
-    found = np.int64(-1)
+    head: Int = np.int64(0)
+    size: Int = np.int64(1)
+    found: Int = np.int64(-1)
     if (stop_mode == STOP_AT_GOAL and is_goal_board(start_board)) or (
         start_board == target_board
     ):

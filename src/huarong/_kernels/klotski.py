@@ -42,14 +42,12 @@ _CELL_VALUES = (
 )
 
 
-def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per kind and top-left address: the board pattern, the cell mask, and the mask of the
-    cells around the piece (where an empty cell lets it move); 0 when off the board.
-    Masks are *spaced*: cell ``a`` is bit ``3a``, lined up with the board's cells.
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per kind and top-left address: the board pattern and the cell mask; 0 when off the
+    board.  Masks are *spaced*: cell ``a`` is bit ``3a``, lined up with the board's cells.
     Plus the row packer: a 12-bit board row to (code items, item count)."""
     pattern = np.zeros((4, CELLS), dtype=np.int64)
     mask = np.zeros((4, CELLS), dtype=np.int64)
-    around = np.zeros((4, CELLS), dtype=np.int64)
     for kind in range(4):
         width, height = int(_WIDTH[kind]), int(_HEIGHT[kind])
         for address in range(CELLS):
@@ -60,13 +58,6 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.
             for cell, value in zip(cells, _CELL_VALUES[kind], strict=True):
                 pattern[kind, address] |= value << (3 * cell)
                 mask[kind, address] |= 1 << (3 * cell)
-            for cell in cells:
-                cell_row, cell_col = divmod(cell, COLS)
-                for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    r, c = cell_row + d_row, cell_col + d_col
-                    if 0 <= r < ROWS and 0 <= c < COLS:
-                        around[kind, address] |= 1 << (3 * (r * COLS + c))
-            around[kind, address] &= ~mask[kind, address]
     row_items = np.zeros(1 << 12, dtype=np.int64)
     row_count = np.zeros(1 << 12, dtype=np.int64)
     item_of_value = {0: 0, 1: 3, 2: 1, 4: 2}
@@ -78,10 +69,10 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.
                 items = (items << 2) | item_of_value[value]
                 count += 1
         row_items[row_bits], row_count[row_bits] = items, count
-    return pattern, mask, around, row_items, row_count
+    return pattern, mask, row_items, row_count
 
 
-PATTERN, MASK, AROUND, ROW_ITEMS, ROW_COUNT = _build_tables()
+PATTERN, MASK, ROW_ITEMS, ROW_COUNT = _build_tables()
 ALL_CELLS = sum(1 << (3 * cell) for cell in range(CELLS))
 
 

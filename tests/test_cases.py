@@ -212,9 +212,11 @@ def test_min_steps_of_standard_layouts_match_the_solver_and_analysis() -> None:
 def test_searched_members_group_ranks_by_class_ascending() -> None:
     from huarong._kernels import cases as kernels
 
-    class_key = np.array([3, 1, 3, 2, 1, 3, 0], dtype=np.int32)
+    # Classes 0-0-0 .. 0-0-4 (keys 0..4) of seven layouts; 0-0-1 and 0-0-3 searched.
+    style = np.array([3, 1, 3, 2, 1, 3, 0], dtype=np.int8)
+    zeros = np.zeros_like(style)
     searched = np.array([False, True, False, True, False], dtype=np.bool_)
-    ranks, starts = kernels.searched_members(class_key, searched)
+    ranks, starts = kernels.searched_members(zeros, zeros, style, searched)
     assert starts.tolist() == [0, 0, 2, 2, 5, 5]
     assert ranks.tolist() == [1, 4, 0, 2, 5]
     shares, bounds = cases._worker_shares(starts, 2)

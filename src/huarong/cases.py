@@ -224,21 +224,21 @@ def _label_groups(progress: Progress | None) -> Groups:
 
     kernels = _kernels()
     codes = all_codes()
-    class_key = classes().key()
+    cls = classes()
     searched = _searched_keys()
-    members, starts = kernels.searched_members(class_key, searched)
+    members, starts = kernels.searched_members(cls.jiang, cls.bing, cls.style, searched)
     shares, share_bounds = _worker_shares(starts, numba.get_num_threads())
     if progress:
         progress(0, 3)
-    roots = kernels.group_roots(codes, class_key, searched, members, starts, shares,
-                                share_bounds, *_rank_index())
+    roots = kernels.group_roots(codes, cls.jiang, cls.bing, cls.style, searched, members, starts,
+                                shares, share_bounds, *_rank_index())
     if progress:
         progress(1, 3)
     group, group_index, sizes, firsts = kernels.number_groups(roots)
     if progress:
         progress(2, 3)
     # Within a class: size descending, then smallest code (= smallest id) ascending.
-    group_class = class_key[firsts]
+    group_class = Classes(cls.jiang[firsts], cls.bing[firsts], cls.style[firsts]).key()
     order = np.lexsort((firsts, -sizes.astype(np.int64), group_class))
     sorted_class = group_class[order]
     class_start = np.searchsorted(sorted_class, sorted_class, side="left")

@@ -331,23 +331,30 @@ def _union(parent: np.ndarray, a: Int, b: Int) -> None:
 
 
 @kernel
-def searched_members(class_key: np.ndarray, searched: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def _class_key(jiang: np.ndarray, bing: np.ndarray, style: np.ndarray, rank: Int) -> Int:
+    """``huarong.cases.Classes.key`` of one layout."""
+    return (np.int64(jiang[rank]) << 8) | (np.int64(bing[rank]) << 4) | np.int64(style[rank])
+
+
+@kernel
+def searched_members(jiang: np.ndarray, bing: np.ndarray, style: np.ndarray,
+                     searched: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The ranks of the searched classes grouped by class, ascending within each (a counting
     sort): (ranks, starts) with class ``key``'s ranks at ``ranks[starts[key]:starts[key + 1]]``
-    (empty for a class not searched)."""
+    (empty for a class not searched).  ``searched[key]``: whether class ``key`` (as
+    ``Classes.key`` numbers them) is searched."""
     keys = searched.shape[0]
     starts = np.zeros(keys + 1, dtype=np.int64)
-    for rank in range(class_key.shape[0]):
-        key = class_key[rank]
+    for rank in range(jiang.shape[0]):
+        key = _class_key(jiang, bing, style, rank)
         if searched[key]:
             starts[key + 1] += 1
     for key in range(keys):
         starts[key + 1] += starts[key]
     filled = starts[:keys].copy()
     ranks = np.empty(starts[keys], dtype=np.int32)
-    for rank in range(class_key.shape[0]):
-        key = class_key[rank]
+    for rank in range(jiang.shape[0]):
+        key = _class_key(jiang, bing, style, rank)
         if searched[key]:
             ranks[filled[key]] = rank
             filled[key] += 1
@@ -397,22 +404,23 @@ def _link_class(members: np.ndarray, codes: np.ndarray, automaton: np.ndarray,
 
 
 @parallel_kernel
-def group_roots(codes: np.ndarray, class_key: np.ndarray, searched: np.ndarray,
-                members: np.ndarray, starts: np.ndarray, shares: np.ndarray,
+def group_roots(codes: np.ndarray, jiang: np.ndarray, bing: np.ndarray, style: np.ndarray,
+                searched: np.ndarray, members: np.ndarray, starts: np.ndarray, shares: np.ndarray,
                 share_bounds: np.ndarray, automaton: np.ndarray, heads: np.ndarray
                 ) -> np.ndarray:
     """The smallest rank of every layout's group.
 
-    ``searched[class_key[rank]]`` tells whether a layout's jiang-bing-style class holds more
-    than one group: the layouts of the other classes take the class's smallest rank as root
-    with no search.  ``members``/``starts`` are :func:`searched_members`; worker ``k`` links
-    the classes ``shares[share_bounds[k]:share_bounds[k + 1]]``.  Steps never leave a class,
-    so workers given whole classes never touch the same layouts."""
+    ``searched[key]`` tells whether a jiang-bing-style class (``jiang``, ``bing``, ``style``
+    of each rank, keyed as ``Classes.key`` does) holds more than one group: the layouts of the
+    other classes take the class's smallest rank as root with no search.
+    ``members``/``starts`` are :func:`searched_members`; worker ``k`` links the classes
+    ``shares[share_bounds[k]:share_bounds[k + 1]]``.  Steps never leave a class, so workers
+    given whole classes never touch the same layouts."""
     n = codes.shape[0]
     parent = np.empty(n, dtype=np.int32)
     first = np.full(searched.shape[0], -1, dtype=np.int64)
     for rank in range(n):
-        key = class_key[rank]
+        key = _class_key(jiang, bing, style, rank)
         if first[key] < 0:
             first[key] = rank
         parent[rank] = first[key]

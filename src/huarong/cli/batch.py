@@ -61,7 +61,7 @@ def _target_of(error: OSError, *targets: str) -> str:
 def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral: bool,
                   quiet: bool) -> None:
     """Farthest and solution figures of every layout of LAYOUT's group, written to
-    FARTHEST_CSV and SOLUTION_CSV (columns: docs/batch.md)."""
+    FARTHEST_CSV and SOLUTION_CSV (columns: see the README)."""
     from huarong import group_analysis
 
     with progress_bar(not quiet) as progress:

@@ -4,7 +4,8 @@
 answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
 solution with its steps) without one search per layout: the searches run 64 at a time as
 bit-parallel sweeps over the group's step graph, on every core.  :func:`write_csvs` writes the
-two tables of the original engine's ``--analy-group`` (columns in the README, "Batch analysis of whole groups").
+two tables of the original engine's ``--analy-group`` (columns: the README's "Batch
+analysis of whole groups").
 """
 
 from __future__ import annotations

@@ -220,14 +220,14 @@ def label_groups(progress: Progress | None = None) -> Groups:
 
 
 def _label_groups(progress: Progress | None) -> Groups:
-    import numba
+    from huarong._kernels._jit import thread_count
 
     kernels = _kernels()
     codes = all_codes()
     cls = classes()
     searched = _searched_keys()
     members, starts = kernels.searched_members(cls.jiang, cls.bing, cls.style, searched)
-    shares, share_bounds = _worker_shares(starts, numba.get_num_threads())
+    shares, share_bounds = _worker_shares(starts, thread_count())
     if progress:
         progress(0, 3)
     roots = kernels.group_roots(codes, cls.jiang, cls.bing, cls.style, searched, members, starts,

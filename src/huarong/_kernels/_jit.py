@@ -58,3 +58,8 @@ def parallel_kernel(function: F) -> F:
 
 
 prange = numba.prange
+
+
+def thread_count() -> int:
+    """How many threads parallel kernels use (numba's setting, NUMBA_NUM_THREADS)."""
+    return int(numba.get_num_threads())

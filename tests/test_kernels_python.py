@@ -48,6 +48,14 @@ def test_mirror_codes_are_the_mirror_images() -> None:
     assert mirrored.tolist() == [int(layout.mirror()) for layout in layouts]
 
 
+def test_mirror_board_is_the_mirror_image() -> None:
+    for layout in random_layouts(60, 4):
+        board = klotski.code_to_board(np.int64(int(layout)))
+        mirrored = klotski.mirror_board(board)
+        assert klotski.board_to_code(mirrored) == int(layout.mirror())
+        assert klotski.canonical_board(board) == min(board, mirrored)
+
+
 def test_small_group_search_and_links() -> None:
     # 五将逼宫-like crowded layouts have small groups: check the whole pipeline on one.
     start = Layout.from_grid("H H H H\nH H C C\nV V C C\nV V H H\n. H H .")

@@ -35,7 +35,7 @@ class Solution:
     path: tuple[Layout, ...]
     """Start to goal, both included; empty when the start's group holds no goal layout."""
     explored: int
-    """How many layouts the search visited."""
+    """How many layouts the search visited, counting a layout and its mirror image once."""
 
     @property
     def solvable(self) -> bool:
@@ -67,11 +67,8 @@ def _layouts(codes: Sequence[int] | np.ndarray) -> tuple[Layout, ...]:
 
 def solve(layout: Layout) -> Solution:
     """A minimum-step solution: the path to the nearest goal layout (2x2 at the exit)."""
-    kernels = _kernels()
-    boards, parents, _, found = kernels.bfs(
-        np.int64(int(layout)), kernels.STOP_AT_GOAL, np.int64(0), np.int64(_SIZE_HINT))
-    path = _layouts(kernels.path_codes(boards, parents, found)) if found >= 0 else ()
-    return Solution(start=layout, path=path, explored=len(boards))
+    codes, explored = _kernels().solve_codes(np.int64(int(layout)), np.int64(_SIZE_HINT))
+    return Solution(start=layout, path=_layouts(codes), explored=int(explored))
 
 
 def shortest_path(start: Layout, target: Layout) -> tuple[Layout, ...]:

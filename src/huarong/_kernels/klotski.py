@@ -73,6 +73,24 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 PATTERN, MASK, ROW_ITEMS, ROW_COUNT = _build_tables()
+
+
+def _build_mirror_rows() -> np.ndarray:
+    """A 12-bit board row mirrored left-right: cells reversed, then the halves of each
+    horizontal piece and the 2x2's top row put back in left-right order."""
+    mirrored = np.zeros(1 << 12, dtype=np.int64)
+    halves = {(3, 2): (2, 3), (7, 6): (6, 7)}
+    for row_bits in range(1 << 12):
+        cells = [(row_bits >> (3 * col)) & 7 for col in range(COLS)][::-1]
+        for col in range(COLS - 1):
+            pair = (cells[col], cells[col + 1])
+            if pair in halves:
+                cells[col], cells[col + 1] = halves[pair]
+        mirrored[row_bits] = sum(value << (3 * col) for col, value in enumerate(cells))
+    return mirrored
+
+
+MIRROR_ROW = _build_mirror_rows()
 ALL_CELLS = sum(1 << (3 * cell) for cell in range(CELLS))
 
 
@@ -330,19 +348,35 @@ _MAX_NEIGHBOURS = 68
 
 
 @kernel
+def mirror_board(board: Int) -> Int:
+    mirrored = np.int64(0)
+    for row in range(ROWS):
+        mirrored |= MIRROR_ROW[(board >> (12 * row)) & 0xFFF] << (12 * row)
+    return mirrored
+
+
+@kernel
+def canonical_board(board: Int) -> Int:
+    """One board of each mirror pair: the smaller.  Steps commute with mirroring and the goal
+    is symmetric, so a search for a goal may visit mirror pairs once."""
+    return min(board, mirror_board(board))
+
+
+@kernel
 def _bfs_run(boards: np.ndarray, parents: np.ndarray, depth: np.ndarray, keys: np.ndarray,
-             bits: Int, head: Int, size: Int, stop_mode: Int, target_board: Int
-             ) -> tuple[Int, Int, Int]:
+             bits: Int, head: Int, size: Int, stop_mode: Int, target_board: Int,
+             by_mirror_pairs: bool) -> tuple[Int, Int, Int]:
     """Expand layouts from ``head`` on until the search ends or the arrays or the hash table
     could overflow; returns (head, size, found index or -1).  The caller grows the storage and
-    calls again, so the hot loop itself never reallocates."""
+    calls again, so the hot loop itself never reallocates.  ``by_mirror_pairs``: store one
+    board of each mirror pair (see :func:`canonical_board`)."""
     out = np.empty(80, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)
     room = min(boards.shape[0], keys.shape[0] // 2) - _MAX_NEIGHBOURS
     while head < size and size <= room:
         n = board_neighbours(boards[head], out, stack)
         for i in range(n):
-            child = out[i]
+            child = canonical_board(out[i]) if by_mirror_pairs else out[i]
             if not _add(keys, bits, child):
                 continue
             boards[size] = child
@@ -366,7 +400,8 @@ def _rehashed(keys: np.ndarray, bits: Int) -> np.ndarray:
 
 @kernel
 def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint: Int,
-                 limit: Int) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int, Int]:
+                 limit: Int, by_mirror_pairs: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int, Int]:
     """Breadth-first search from a board, growing its storage as needed; gives up (size -1)
     once more than ``limit`` layouts are found (limit < 0: no limit)."""
     capacity = max(size_hint, np.int64(1024))
@@ -388,7 +423,7 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
         found = np.int64(0)
     while found < 0 and head < size and not 0 <= limit < size:
         head, size, found = _bfs_run(boards, parents, depth, keys, bits, head, size,
-                                     stop_mode, target_board)
+                                     stop_mode, target_board, by_mirror_pairs)
         if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
             keys = _rehashed(keys, bits)
             bits += 1
@@ -414,6 +449,45 @@ def bfs(start: Int, stop_mode: Int, target: Int, size_hint: Int
     boards, parents, depth, size, found = _bfs_limited(
         code_to_board(start), stop_mode, target_board, size_hint, np.int64(-1))
     return boards[:size], parents[:size], depth[:size], found
+
+
+@kernel
+def solve_codes(start: Int, size_hint: Int) -> tuple[np.ndarray, Int]:
+    """A minimum-step path from code ``start`` to a goal layout (codes, start first; empty
+    when the group holds no goal), and how many mirror pairs the search visited.
+
+    The search runs over mirror pairs (:func:`canonical_board`), which halves the layouts it
+    visits in most groups; the real path is then walked from the start, each step taking the
+    child whose pair is the next one on the chain."""
+    start_board = code_to_board(start)
+    boards, parents, _, size, found = _bfs_limited(
+        canonical_board(start_board), STOP_AT_GOAL, np.int64(-1), size_hint, np.int64(-1),
+        True)
+    if found < 0:
+        return np.empty(0, dtype=np.int64), size
+    length = 1
+    node = found
+    while parents[node] != NO_PARENT:
+        node = parents[node]
+        length += 1
+    chain = np.empty(length, dtype=np.int64)
+    node = found
+    for i in range(length - 1, -1, -1):
+        chain[i] = boards[node]
+        node = parents[node]
+    path = np.empty(length, dtype=np.int64)
+    out = np.empty(80, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+    current = start_board
+    path[0] = start
+    for i in range(1, length):
+        n = board_neighbours(current, out, stack)
+        for j in range(n):
+            if canonical_board(out[j]) == chain[i]:
+                current = out[j]
+                break
+        path[i] = board_to_code(current)
+    return path, size
 
 
 @kernel

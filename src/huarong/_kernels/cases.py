@@ -30,8 +30,6 @@ a stamp per goal (no sort either).
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
-
 import numpy as np
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
@@ -43,14 +41,13 @@ from huarong._kernels.klotski import (
     FLAT_PATTERN,
     GOAL_HEAD,
     ROWS,
+    Int,
+    _grow,
     board_neighbours,
     board_to_code,
     code_to_board,
     occupied_cells,
 )
-
-Int: TypeAlias = int | np.integer[Any]
-"""A scalar as kernels see it: numba passes numpy integers, Python callers ints."""
 
 FULL = (1 << CELLS) - 1
 HEADS = np.array([h for h in range(CELLS) if h % COLS < COLS - 1 and h // COLS < ROWS - 1],
@@ -477,15 +474,6 @@ def _position(code: Int, codes: np.ndarray, automaton: np.ndarray, heads: np.nda
     if all_layouts:
         return rank_of(code, automaton, heads)
     return np.searchsorted(codes, code)
-
-
-@kernel
-def _grow(array: np.ndarray, needed: Int) -> np.ndarray:
-    if needed <= array.shape[0]:
-        return array
-    bigger = np.empty(max(needed, 2 * array.shape[0]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
 
 
 @parallel_kernel

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 # Most groups are far smaller than this; larger searches grow their tables as they go.
-_SIZE_HINT = 1 << 14
+_SIZE_HINT = 1 << 15
 
 
 def _kernels() -> ModuleType:

@@ -363,7 +363,7 @@ def canonical_board(board: Int) -> Int:
 
 
 @kernel
-def _bfs_run(boards: np.ndarray, parents: np.ndarray, depth: np.ndarray, keys: np.ndarray,
+def _bfs_run(boards: np.ndarray, parents: np.ndarray, keys: np.ndarray,
              bits: Int, head: Int, size: Int, stop_mode: Int, target_board: Int,
              by_mirror_pairs: bool) -> tuple[Int, Int, Int]:
     """Expand layouts from ``head`` on until the search ends or the arrays or the hash table
@@ -381,7 +381,6 @@ def _bfs_run(boards: np.ndarray, parents: np.ndarray, depth: np.ndarray, keys: n
                 continue
             boards[size] = child
             parents[size] = head
-            depth[size] = depth[head] + 1
             size += 1
             if (stop_mode == STOP_AT_GOAL and is_goal_board(child)) or child == target_board:
                 return head, size, size - 1
@@ -401,18 +400,16 @@ def _rehashed(keys: np.ndarray, bits: Int) -> np.ndarray:
 @kernel
 def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint: Int,
                  limit: Int, by_mirror_pairs: bool = False
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Int, Int]:
+                 ) -> tuple[np.ndarray, np.ndarray, Int, Int]:
     """Breadth-first search from a board, growing its storage as needed; gives up (size -1)
     once more than ``limit`` layouts are found (limit < 0: no limit)."""
     capacity = max(size_hint, np.int64(1024))
     boards = np.empty(capacity, dtype=np.int64)
     parents = np.empty(capacity, dtype=np.int64)
-    depth = np.empty(capacity, dtype=np.int64)
     bits = _table_bits(capacity)
     keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
     boards[0] = start_board
     parents[0] = NO_PARENT
-    depth[0] = 0
     _add(keys, bits, start_board)
     head: Int = np.int64(0)
     size: Int = np.int64(1)
@@ -422,7 +419,7 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
     ):
         found = np.int64(0)
     while found < 0 and head < size and not 0 <= limit < size:
-        head, size, found = _bfs_run(boards, parents, depth, keys, bits, head, size,
+        head, size, found = _bfs_run(boards, parents, keys, bits, head, size,
                                      stop_mode, target_board, by_mirror_pairs)
         if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
             keys = _rehashed(keys, bits)
@@ -430,10 +427,19 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
         if size + _MAX_NEIGHBOURS > boards.shape[0]:
             boards = _grow(boards, 2 * boards.shape[0])
             parents = _grow(parents, 2 * parents.shape[0])
-            depth = _grow(depth, 2 * depth.shape[0])
     if 0 <= limit < size:
         size = np.int64(-1)
-    return boards, parents, depth, size, found
+    return boards, parents, size, found
+
+
+@kernel
+def depths(parents: np.ndarray) -> np.ndarray:
+    """Steps from the start of each layout of a search, from the parent links (a parent
+    always comes before its children)."""
+    depth = np.zeros(parents.shape[0], dtype=np.int64)
+    for i in range(1, parents.shape[0]):
+        depth[i] = depth[parents[i]] + 1
+    return depth
 
 
 @kernel
@@ -446,9 +452,9 @@ def bfs(start: Int, stop_mode: Int, target: Int, size_hint: Int
     address 13) is first reached; STOP_AT_TARGET: stop when code ``target`` is first reached.
     The found index is -1 when the stop condition never held."""
     target_board = code_to_board(target) if stop_mode == STOP_AT_TARGET else np.int64(-1)
-    boards, parents, depth, size, found = _bfs_limited(
+    boards, parents, size, found = _bfs_limited(
         code_to_board(start), stop_mode, target_board, size_hint, np.int64(-1))
-    return boards[:size], parents[:size], depth[:size], found
+    return boards[:size], parents[:size], depths(parents[:size]), found
 
 
 @kernel
@@ -460,7 +466,7 @@ def solve_codes(start: Int, size_hint: Int) -> tuple[np.ndarray, Int]:
     visits in most groups; the real path is then walked from the start, each step taking the
     child whose pair is the next one on the chain."""
     start_board = code_to_board(start)
-    boards, parents, _, size, found = _bfs_limited(
+    boards, parents, size, found = _bfs_limited(
         canonical_board(start_board), STOP_AT_GOAL, np.int64(-1), size_hint, np.int64(-1),
         True)
     if found < 0:
@@ -493,7 +499,7 @@ def solve_codes(start: Int, size_hint: Int) -> tuple[np.ndarray, Int]:
 @kernel
 def group_size_within(start: Int, limit: Int) -> Int:
     """The size of the group of ``start``, or -1 as soon as it exceeds ``limit``."""
-    _, _, _, size, _ = _bfs_limited(code_to_board(start), EXPLORE_ALL, np.int64(-1),
+    _, _, size, _ = _bfs_limited(code_to_board(start), EXPLORE_ALL, np.int64(-1),
                                     min(limit + 1, np.int64(1 << 14)), limit)
     return size
 

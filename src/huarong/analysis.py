@@ -56,7 +56,8 @@ class Analysis:
         """The layouts at exactly ``number`` steps from the start, by code."""
         if not 0 <= number < self.layer_count:
             raise IndexError(f"layer {number} does not exist: layers are 0..{self.layer_count - 1}")
-        return _layouts(self.codes[self.layer_offsets[number]:self.layer_offsets[number + 1]])
+        first, stop = self.layer_offsets[number:number + 2]
+        return layouts_of_codes(self.codes[first:stop])
 
     @property
     def farthest_steps(self) -> int:
@@ -117,11 +118,13 @@ class Analysis:
     def _links(self, layout: Layout, layer_delta: int) -> list[Layout]:
         position = self.position(layout)
         layer = self.layer_of_position(position)
-        first, stop = self.layer_offsets[layer + layer_delta: layer + layer_delta + 2] if (
-            0 <= layer + layer_delta < self.layer_count) else (0, 0)
+        linked_layer = layer + layer_delta
+        if not 0 <= linked_layer < self.layer_count:
+            return []
+        first, stop = self.layer_offsets[linked_layer:linked_layer + 2]
         adjacent = self.edge_targets[self.edge_offsets[position]:self.edge_offsets[position + 1]]
         linked = np.sort(adjacent[(adjacent >= first) & (adjacent < stop)])
-        return _layouts(self.codes[linked])
+        return layouts_of_codes(self.codes[linked])
 
     def parents(self, layout: Layout) -> list[Layout]:
         """Adjacent layouts one layer nearer the start."""
@@ -144,10 +147,6 @@ class Analysis:
                 yield (layer, position - first,
                        adjacent[(adjacent >= previous) & (adjacent < first)],
                        adjacent[(adjacent >= stop) & (adjacent < following)])
-
-
-def _layouts(codes: np.ndarray) -> list[Layout]:
-    return layouts_of_codes(codes)
 
 
 def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:

@@ -101,7 +101,7 @@ def group_size(layout: Layout, limit: int | None = None) -> int | None:
 
 def group(layout: Layout) -> list[Layout]:
     """Every layout of ``layout``'s group (its connected component), sorted by code."""
-    return list(_layouts(group_codes(layout)))
+    return layouts_of_codes(group_codes(layout))
 
 
 def children_codes(layout: Layout) -> np.ndarray:
@@ -114,4 +114,4 @@ def children_codes(layout: Layout) -> np.ndarray:
 
 def children(layout: Layout) -> list[Layout]:
     """Every layout one step from ``layout`` (one piece moved any distance), sorted."""
-    return list(_layouts(children_codes(layout)))
+    return layouts_of_codes(children_codes(layout))

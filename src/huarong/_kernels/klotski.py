@@ -305,7 +305,7 @@ def _add(keys: np.ndarray, bits: Int, key: Int) -> bool:
 
 
 @kernel
-def _index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
+def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
     """A map from each of ``boards`` to its position in the array."""
     bits = _table_bits(boards.shape[0])
     keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
@@ -536,12 +536,6 @@ def group_codes(start: Int) -> np.ndarray:
 
 
 @kernel
-def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
-    """A hash map from each board of ``boards`` to its position, for :func:`adjacency_rows`."""
-    return _index_table(boards)
-
-
-@kernel
 def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
                    first: Int, stop: Int) -> tuple[np.ndarray, np.ndarray]:
     """Rows ``first..stop-1`` of :func:`adjacency`: (edge counts per row, neighbour indices)."""
@@ -564,7 +558,7 @@ def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bit
 def adjacency(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The step graph over ``boards`` (a whole group) in CSR form: the neighbours of
     ``boards[i]`` are ``boards[targets[offsets[i]:offsets[i + 1]]]``."""
-    keys, values, bits = _index_table(boards)
+    keys, values, bits = index_table(boards)
     counts, targets = adjacency_rows(boards, keys, values, bits, 0, boards.shape[0])
     offsets = np.zeros(boards.shape[0] + 1, dtype=np.int64)
     offsets[1:] = np.cumsum(counts)

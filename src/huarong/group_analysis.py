@@ -3,9 +3,9 @@
 :func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.analysis.analyze`
 answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
 solution with its steps) without one search per layout: the searches run 64 at a time as
-bit-parallel sweeps over the group's step graph, on every core.  :func:`write_csvs` writes the
-two tables of the original engine's ``--analy-group`` (columns: the README's "Batch
-analysis of whole groups").
+bit-parallel sweeps over the group's step graph, on every core.  :func:`sweep_batches` yields
+the same figures batch by batch, for :mod:`huarong.group_tables` to stream the tables of the
+original engine's ``--analy-group`` to disk.
 """
 
 from __future__ import annotations
@@ -16,20 +16,12 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TypeVar, cast
+from typing import TypeVar, cast
 
 import numpy as np
 
 from huarong.analysis import Progress
-from huarong.fileio import atomic_writer
 from huarong.layout import Layout, LayoutError
-
-CODE_SEPARATOR = "-"
-"""Joins the codes listed inside one CSV field."""
-
-FARTHEST_HEADER = ("code", "farthest_steps", "farthest_count", "farthest_layouts")
-SOLUTION_HEADER = ("code", "min_steps", "min_step_solutions", "solution_count")
-INTEGRAL_HEADER = (*SOLUTION_HEADER, "solutions")
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -314,66 +306,3 @@ def read_seeds(path: str | os.PathLike[str]) -> list[Layout]:
             raise SeedFileError(f"seeds file {os.fspath(path)!r}, line {number}: "
                                 f"{error}") from None
     return seeds
-
-
-# ----- CSV tables ----------------------------------------------------------------------------
-def write_csvs(analyses: GroupAnalysis | Iterable[GroupAnalysis],
-               farthest_path: str | os.PathLike[str], solution_path: str | os.PathLike[str],
-               *, integral: bool = False) -> None:
-    """Write both tables, streaming the groups one after the other; each file appears only
-    when complete (written beside it, then renamed)."""
-    with atomic_writer(farthest_path) as farthest, atomic_writer(solution_path) as solution:
-        farthest.write(",".join(FARTHEST_HEADER) + "\n")
-        solution.write(",".join(INTEGRAL_HEADER if integral else SOLUTION_HEADER) + "\n")
-        for analysis in _each(analyses):
-            _farthest_rows(analysis, farthest)
-            _solution_rows(analysis, solution, integral)
-
-
-def write_farthest_csv(analyses: GroupAnalysis | Iterable[GroupAnalysis],
-                       path: str | os.PathLike[str]) -> None:
-    with atomic_writer(path) as stream:
-        stream.write(",".join(FARTHEST_HEADER) + "\n")
-        for analysis in _each(analyses):
-            _farthest_rows(analysis, stream)
-
-
-def write_solution_csv(analyses: GroupAnalysis | Iterable[GroupAnalysis],
-                       path: str | os.PathLike[str], *, integral: bool = False) -> None:
-    with atomic_writer(path) as stream:
-        stream.write(",".join(INTEGRAL_HEADER if integral else SOLUTION_HEADER) + "\n")
-        for analysis in _each(analyses):
-            _solution_rows(analysis, stream, integral)
-
-
-def _each(analyses: GroupAnalysis | Iterable[GroupAnalysis]) -> Iterable[GroupAnalysis]:
-    return [analyses] if isinstance(analyses, GroupAnalysis) else analyses
-
-
-def _farthest_rows(analysis: GroupAnalysis, stream: IO[str]) -> None:
-    names = [f"{code:09X}" for code in analysis.codes.tolist()]
-    offsets = analysis.farthest_offsets.tolist()
-    layouts = analysis.farthest_layouts.tolist()
-    steps = analysis.farthest_steps.tolist()
-    join = CODE_SEPARATOR.join
-    stream.writelines(
-        f"{names[i]},{steps[i]},{offsets[i + 1] - offsets[i]},"
-        f"{join([names[j] for j in layouts[offsets[i]:offsets[i + 1]]])}\n"
-        for i in range(len(names)))
-
-
-def _solution_rows(analysis: GroupAnalysis, stream: IO[str], integral: bool) -> None:
-    names = [f"{code:09X}" for code in analysis.codes.tolist()]
-    offsets = analysis.solution_offsets.tolist()
-    layouts = analysis.solution_layouts.tolist()
-    steps = analysis.solution_steps.tolist()
-    min_steps = analysis.min_steps.tolist()
-    join = CODE_SEPARATOR.join
-    for i, name in enumerate(names):
-        first, stop = offsets[i], offsets[i + 1]
-        nearest = join([names[layouts[s]] for s in range(first, stop)
-                        if steps[s] == min_steps[i]])
-        row = f"{name},{min_steps[i]},{nearest},{stop - first}"
-        if integral:
-            row += "," + join([f"{names[layouts[s]]}({steps[s]})" for s in range(first, stop)])
-        stream.write(row + "\n")

@@ -4,10 +4,11 @@ the batch analysis and the CSV writing, one thread against every core.
     python benchmarks/bench_group_analysis.py [CODE ...]
 
 Prints one table row per (group, threads): the in-memory analysis (search, sweeps), then
-``tables s``, the streamed ``--analy-group-integral`` run (analysis again, and the CSVs).  ``cpu s`` is the processor time of the whole
-run, all threads together: on a shared machine it shows the work done when the wall-clock
-figures are stretched by other processes.  The first run compiles the kernels; it is done
-once on a small group before anything is timed."""
+``tables s``, the streamed ``--analy-group-integral`` run (analysis again, and the CSVs).
+``cpu s`` is the processor time of the whole run, all threads together: on a shared
+machine it shows the work done when the wall-clock figures are stretched by other processes.
+The first run compiles the kernels; it is done once on a small group before anything is
+timed."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def main(codes: list[str]) -> None:
     analyze_group(Layout.from_code("636F53400"))  # compile or load the kernels
     cores = os.cpu_count() or 1
     header = (f"{'group':<10} {'layouts':>8} {'threads':>7} {'search s':>8} {'sweep s':>8} "
-              f"{'tables s':>8} {'total s':>8} {'cpu s':>7} {'farthest MB':>11} {'solution MB':>11}")
+              f"{'tables s':>8} {'total s':>8} {'cpu s':>7} {'farthest MB':>11} "
+              f"{'solution MB':>11}")
     print(header)
     print("-" * len(header))
     marks: dict[str, float] = {}

@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from huarong.fileio import atomic_writer, write_text_atomically
 from huarong.layout import Layout
 
 PhaseProgress = Callable[[str, int, int], None]
@@ -279,68 +278,3 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
     if progress:
         progress("writing the database", 1, 1)
     return target
-
-
-def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
-    """Write ``%09X`` per line, atomically; formatted as one byte array, not line by line."""
-    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-    text = np.empty((codes.shape[0], 10), dtype=np.uint8)
-    for position in range(9):
-        text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
-    text[:, 9] = ord("\n")
-    with atomic_writer(path, "wb") as stream:
-        stream.write(text.data)
-
-
-def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None
-                    ) -> list[Path]:
-    """The original engine's ``--all`` output in ``directory``: ``All_Case.txt`` (every
-    code), ``main.csv`` (every code with its class and label) and per jiang-bing-style class
-    ``J-B-S.txt`` (the seed, i.e. smallest code, of each group in group_num order).
-    Returns the files written."""
-    folder = Path(directory)
-    columns = layout_columns(progress, min_steps=False)
-    first = columns["groups_first_id"]
-    seeds: dict[str, list[tuple[int, int]]] = {}
-    for jiang, bing, style, num, code in zip(
-            columns["jiang"][first].tolist(), columns["bing"][first].tolist(),
-            columns["style"][first].tolist(), columns["groups_num"].tolist(),
-            columns["code"][first].tolist(), strict=True):
-        seeds.setdefault(f"{jiang}-{bing}-{style}", []).append((num, code))
-    total = 2 + len(seeds)
-    phase = "writing files"
-    if progress:
-        progress(phase, 0, total)
-    written = [folder / "All_Case.txt", folder / "main.csv"]
-    write_codes(columns["code"], written[0])
-    if progress:
-        progress(phase, 1, total)
-    _write_main_csv(columns, written[1])
-    for name, groups in seeds.items():
-        written.append(folder / f"{name}.txt")
-        write_text_atomically(written[-1], "".join(f"{code:09X}\n" for _, code in sorted(groups)))
-        if progress:
-            progress(phase, len(written), total)
-    return written
-
-
-def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
-    """Every code with its class and label; DuckDB formats the 29 million rows."""
-    import duckdb
-    import pyarrow as pa
-
-    names = ("id", "code", "jiang", "bing", "style", "group_num", "group_index")
-    rows = pa.table({name: columns[name] for name in names})
-    with _temporary_beside(path) as temporary:
-        connection = duckdb.connect()
-        try:
-            connection.execute(_QUIET)
-            connection.register("layout_rows", rows)
-            connection.execute(
-                "COPY (SELECT id, printf('%09X', code) AS code, jiang AS jiang_num, "
-                "bing AS bing_num, style AS style_num, group_num, group_index, "
-                "concat_ws('-', jiang, bing, style, group_num, group_index) AS label "
-                f"FROM layout_rows ORDER BY id) TO '{_quoted(temporary)}' (FORMAT CSV, HEADER)")
-        finally:
-            connection.close()
-        os.replace(temporary, path)

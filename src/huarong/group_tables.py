@@ -35,6 +35,7 @@ from typing import IO, Literal
 
 import numpy as np
 
+from huarong.all_files import hex_digits
 from huarong.analysis import Progress
 from huarong.fileio import atomic_writer
 from huarong.group_analysis import GroupGraph, SweepBatch, group_graph, sweep_batches
@@ -157,11 +158,7 @@ def _write_group(seed: Layout, farthest: IO[bytes], solution: IO[bytes], *,
 
 def _names(codes: np.ndarray) -> np.ndarray:
     """Each code as 9 upper-case hex digits (a bytes array, one entry per code)."""
-    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-    text = np.empty((codes.shape[0], 9), dtype=np.uint8)
-    for position in range(9):
-        text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
-    return text.view("S9").reshape(-1)
+    return hex_digits(codes).view("S9").reshape(-1)
 
 
 def _batch_rows(batch: SweepBatch, graph: GroupGraph, names: np.ndarray, *, integral: bool,

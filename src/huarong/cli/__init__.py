@@ -51,8 +51,8 @@ _LEGACY: dict[str, tuple[str, tuple[str | None, ...], tuple[str, ...]]] = {
     "--analy-multi-group": ("analyze-multi-group", (None, None, None), _ORIGINAL),
     "--analy-multi-group-integral": ("analyze-multi-group", (None, None, None),
                                      (*_ORIGINAL, "--integral")),
-    "--all": ("all", (), ()),
-    "--all-code": ("all-code", (None,), ()),
+    "--all": ("all", (), _ORIGINAL),
+    "--all-code": ("all-code", (None,), _ORIGINAL),
 }
 
 

@@ -139,20 +139,29 @@ def _output_error(path: Path, error: OSError) -> InputError:
     return InputError(f"cannot write {str(path)!r}: {error.strerror or error}")
 
 
+_file_format = click.option(
+    "--format", "file_format", type=click.Choice(["huarong", "original"]), default="huarong",
+    show_default=True, help="original: the original engine's files byte for byte (no header, "
+                            "no newline after the last row).")
+
+
 @click.command("all")
 @click.option("-d", "--output-dir", type=click.Path(file_okay=False), default=".",
               show_default=True, help="Directory for All_Case.txt, main.csv and J-B-S.txt.")
-def all_cases(output_dir: str) -> None:
+@_file_format
+def all_cases(output_dir: str, file_format: str) -> None:
     """Enumerate and classify every layout: All_Case.txt (every code), main.csv (every code
     with its class and label) and per jiang-bing-style class J-B-S.txt (one seed code per
     group, in group_num order)."""
-    from huarong.database import write_all_files
+    from huarong.all_files import write_all_files
 
     directory = Path(output_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with progress_bar() as progress:
-            written = write_all_files(directory, progress)
+            written = write_all_files(directory, progress,
+                                      file_format="original" if file_format == "original"
+                                      else "huarong")
     except OSError as error:
         raise _output_error(directory, error) from None
     click.echo(f"written to {directory}: All_Case.txt, main.csv and {len(written) - 2} "
@@ -161,13 +170,15 @@ def all_cases(output_dir: str) -> None:
 
 @click.command("all-code")
 @click.argument("file", type=click.Path(dir_okay=False))
-def all_code(file: str) -> None:
+@_file_format
+def all_code(file: str, file_format: str) -> None:
     """Write the code of every layout, ascending, one per line."""
+    from huarong.all_files import write_codes
     from huarong.cases import all_codes
-    from huarong.database import write_codes
 
     try:
-        write_codes(all_codes(), Path(file))
+        write_codes(all_codes(), Path(file),
+                    file_format="original" if file_format == "original" else "huarong")
     except OSError as error:
         raise _output_error(Path(file), error) from None
     click.echo(f"written to {file}", err=True)

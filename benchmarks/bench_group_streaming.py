@@ -57,7 +57,7 @@ def whole_runs() -> None:
                 command = (_cli(spelling, code, str(farthest), str(solution)) if spelling
                            else [sys.executable, "-c", in_memory, code])
                 started = time.perf_counter()
-                process = subprocess.Popen(command)
+                process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
                 status, peak = _wait(process)
                 wall = time.perf_counter() - started
                 size = (sum(p.stat().st_size for p in (farthest, solution)) / 1e6
@@ -80,7 +80,7 @@ def largest_streamed(seconds: float) -> None:
     print(f"\n{LARGEST} streamed for {seconds:.0f} s (resident MB every few seconds):")
     with tempfile.TemporaryDirectory(dir=".") as directory:
         process = subprocess.Popen(_cli("--analy-group", LARGEST, f"{directory}/f.csv",
-                                        f"{directory}/s.csv"))
+                                        f"{directory}/s.csv"), stderr=subprocess.DEVNULL)
         started = time.perf_counter()
         samples = []
         while time.perf_counter() - started < seconds:

@@ -1,7 +1,7 @@
 """The group tables stream in bounded memory, stop at once on Ctrl-C or SIGTERM, and leave no
 file behind, however the run ends.
 
-Expected values: the issue's limits (stop within 2 s, no temporary file), exit statuses
+Expected values: the promised limits (stop within 2 s, no temporary file), exit statuses
 128 + signal number, and the figures of huarong.analysis.analyze (one search per layout)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The original engine's files, byte for byte.
 
 Expected values: the MD5 checksums the original database publishes for its farthest and
-solution CSVs (issue 9) and for all codes, its file formats (rows, separators, final
-newlines) as the issue states them, the class sizes of seed 000, and seeds and labels
+solution CSVs and for all codes, its file formats (rows, separators, final newlines) as
+the README states them, the published class sizes, and seeds and labels
 computed here by the pure-Python grouping of tests/test_cases.py (plain BFS over
 klotski_reference), never by huarong."""
 
@@ -42,7 +42,7 @@ def horizontal_pieces(code: int) -> int:
 
 def reference_seeds(name: str) -> list[int]:
     """The seed of every group of class ``J-B-S``: its smallest code, groups by size
-    descending, then by seed (SPEC §4)."""
+    descending, then by seed (the group_num order)."""
     jiang, bing, style = map(int, name.split("-"))
     groups = [members for members in reference_groups(reference_layouts(jiang, bing))
               if horizontal_pieces(members[0]) == style]

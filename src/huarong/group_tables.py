@@ -97,11 +97,15 @@ def _holds(sorted_codes: np.ndarray, code: int) -> bool:
 
 @contextlib.contextmanager
 def _unnamed_beside(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
-    """An unnamed temporary file in ``path``'s directory (so that copying it into place
-    stays on one file system); an OSError names ``path``."""
+    """An unnamed temporary file in the directory of ``path`` (of its target when it is a
+    symbolic link), so that a directory that cannot be written fails at once; for a FIFO or
+    a device, in the default temporary directory.  An OSError names ``path``."""
     target = Path(path)
+    if target.exists():
+        target = target.resolve()
+    directory = target.parent if target.is_file() or not target.exists() else None
     try:
-        stream = tempfile.TemporaryFile(dir=target.parent)  # noqa: SIM115 (closed below)
+        stream = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115 (closed below)
     except OSError as error:
         raise OSError(error.errno, error.strerror, os.fspath(path)) from None
     with stream:

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from huarong.fileio import atomic_writer, write_text_atomically
+from huarong.fileio import (
+    atomic_writer,
+    check_writable,
+    file_written_by_others,
+    temporary_beside,
+    write_text_atomically,
+)
 from huarong.layout import Layout
 
 PhaseProgress = Callable[[str, int, int], None]
@@ -174,11 +178,10 @@ class Database:
         if file_format not in options:
             raise DatabaseError(f"unknown export format {file_format!r}: "
                                 "choose parquet or csv")
-        with _temporary_beside(Path(output)) as temporary:
+        with file_written_by_others(output) as temporary:
             self._connection.execute(
                 f"COPY (SELECT * FROM layouts ORDER BY id) TO '{_quoted(temporary)}' "
                 f"({options[file_format]})")
-            os.replace(temporary, output)
 
 
 def _first_line(error: BaseException) -> str:
@@ -187,17 +190,6 @@ def _first_line(error: BaseException) -> str:
 
 def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
-
-
-@contextlib.contextmanager
-def _temporary_beside(target: Path) -> Iterator[Path]:
-    """A path that does not exist yet, in a fresh directory beside ``target`` (which is
-    removed with whatever is left in it)."""
-    directory = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
-    try:
-        yield directory / target.name
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
@@ -247,18 +239,20 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
         raise DatabaseError(f"a database already exists at {target}: "
                             "use --force to rebuild it")
     target.parent.mkdir(parents=True, exist_ok=True)
-    columns = layout_columns(progress)
-    first = columns["groups_first_id"]
-    layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
-    groups = pa.table({
-        "jiang": columns["jiang"][first], "bing": columns["bing"][first],
-        "style": columns["style"][first], "group_num": columns["groups_num"],
-        "size": columns["groups_size"], "seed": columns["code"][first],
-        "has_solution": columns["groups_has_solution"],
-    })
-    if progress:
-        progress("writing the database", 0, 1)
-    with _temporary_beside(target) as temporary:
+    with _build_lock(target), temporary_beside(target) as temporary:
+        check_writable(target)
+        columns = layout_columns(progress)
+        first = columns["groups_first_id"]
+        layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
+        groups = pa.table({
+            "jiang": columns["jiang"][first], "bing": columns["bing"][first],
+            "style": columns["style"][first], "group_num": columns["groups_num"],
+            "size": columns["groups_size"], "seed": columns["code"][first],
+            "has_solution": columns["groups_has_solution"],
+        })
+        del columns
+        if progress:
+            progress("writing the database", 0, 1)
         connection = duckdb.connect(str(temporary))
         try:
             connection.execute(_QUIET)
@@ -279,6 +273,41 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
     if progress:
         progress("writing the database", 1, 1)
     return target
+
+
+class DatabaseBusyError(DatabaseError):
+    def __init__(self, target: Path, lock: Path) -> None:
+        super().__init__(f"another build of {target} is running (it holds the lock {lock}); "
+                         "wait for it to finish")
+
+
+@contextlib.contextmanager
+def _build_lock(target: Path) -> Iterator[None]:
+    """Hold ``TARGET.lock`` for the whole build, so two builds of one file cannot race; the
+    lock file is removed when the build ends, however it ends."""
+    import fcntl
+
+    lock = target.with_name(f"{target.name}.lock")
+    while True:
+        handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(handle)
+            raise DatabaseBusyError(target, lock) from None
+        try:
+            # The previous holder may have removed the file between our open and our lock.
+            if os.path.samestat(os.fstat(handle), os.stat(lock)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(handle)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)
+        os.close(handle)
 
 
 def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
@@ -331,7 +360,7 @@ def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
 
     names = ("id", "code", "jiang", "bing", "style", "group_num", "group_index")
     rows = pa.table({name: columns[name] for name in names})
-    with _temporary_beside(path) as temporary:
+    with file_written_by_others(path) as temporary:
         connection = duckdb.connect()
         try:
             connection.execute(_QUIET)
@@ -343,4 +372,3 @@ def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
                 f"FROM layout_rows ORDER BY id) TO '{_quoted(temporary)}' (FORMAT CSV, HEADER)")
         finally:
             connection.close()
-        os.replace(temporary, path)

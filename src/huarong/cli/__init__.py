@@ -106,15 +106,26 @@ class _LazyGroup(click.Group):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """Run the command; any bad input ends with one line on stderr and exit status 2."""
+        from huarong.cli._common import (
+            INTERRUPTED_EXIT,
+            TERMINATED_EXIT,
+            Terminated,
+            sigterm_unwinds,
+        )
+
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            return super().main(args, prog_name, complete_var, False, **extra)
+            with sigterm_unwinds():
+                return super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
-        except click.Abort:
+        except (click.Abort, KeyboardInterrupt):
             click.echo("huarong: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(INTERRUPTED_EXIT)
+        except Terminated:
+            click.echo("huarong: terminated", err=True)
+            sys.exit(TERMINATED_EXIT)
         except click.ClickException as error:
             message = error.format_message().replace("\n", " ")
             click.echo(f"huarong: error: {message}", err=True)

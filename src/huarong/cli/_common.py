@@ -6,7 +6,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -38,24 +41,60 @@ class LayoutParam(click.ParamType):  # type: ignore[type-arg]
 
 LAYOUT = LayoutParam()
 
+SUBJECT_FILE = "%"
+"""The output name that means ``CODE.txt``, CODE being the layout's common code."""
+
+
+class OutputParam(click.ParamType):  # type: ignore[type-arg]
+    """An output file, checked when the command line is read so that a missing or read-only
+    directory fails before any work starts; ``-`` is stdout, ``%`` is ``CODE.txt``."""
+
+    name = "FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+                ) -> str:
+        from huarong.fileio import check_writable
+
+        text = str(os.fspath(value))
+        if text != SUBJECT_FILE:
+            try:
+                check_writable(text)
+            except OSError as error:
+                self.fail(f"cannot write {text!r}: {error.strerror or error}", param, ctx)
+        return text
+
+
+OUTPUT = OutputParam()
+
 
 def output_option(function: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("-o", "--output", type=click.Path(dir_okay=False, writable=False),
-                        help="Write the result to this file (atomically) instead of stdout.")(
-        function)
+    return click.option("-o", "--output", type=OUTPUT,
+                        help="Write the result to this file (atomically) instead of stdout; "
+                             "`-` is stdout, `%` is CODE.txt.")(function)
 
 
 def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
 
 
+def _subject_file() -> str:
+    """``CODE.txt`` for the layout the running command is about."""
+    params = click.get_current_context().params
+    subject = params.get("layout", params.get("start"))
+    if not isinstance(subject, Layout):
+        raise InputError(f"{SUBJECT_FILE!r} as a file name needs a layout")
+    return f"{subject.code}.txt"
+
+
 def emit(text: str, output: str | None) -> None:
     """Print ``text``, or write it to ``output`` atomically."""
-    from huarong.fileio import write_text_atomically
+    from huarong.fileio import STDOUT, write_text_atomically
 
-    if output is None:
+    if output is None or output == STDOUT:
         click.echo(text)
         return
+    if output == SUBJECT_FILE:
+        output = _subject_file()
     try:
         write_text_atomically(output, text if text.endswith("\n") else text + "\n")
     except OSError as error:
@@ -83,12 +122,41 @@ def announce_first_compile() -> None:
 ProgressCallback = Callable[[str, int, int], None]
 
 
+PROGRESS_INTERVAL = 5.0
+"""Seconds between progress lines when stderr is not a terminal (a log file, a pipe)."""
+
+
 @contextlib.contextmanager
 def progress_bar(enabled: bool = True) -> Iterator[ProgressCallback]:
-    """A rich progress bar on stderr, driven by ``callback(phase, done, total)``."""
+    """Progress on stderr, driven by ``callback(phase, done, total)``: a rich bar on a
+    terminal (or with ``HUARONG_PROGRESS=1``), else a plain line every
+    :data:`PROGRESS_INTERVAL` seconds; nothing when not ``enabled`` (``-q``)."""
     if not enabled:
         yield lambda phase, done, total: None
-        return
+    elif sys.stderr.isatty() or os.environ.get("HUARONG_PROGRESS"):
+        with _rich_progress() as update:
+            yield update
+    else:
+        yield _progress_lines()
+
+
+def _progress_lines() -> ProgressCallback:
+    last = time.monotonic()
+
+    def update(phase: str, done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last < PROGRESS_INTERVAL:
+            return
+        last = now
+        share = f" ({100 * done // total}%)" if total > 0 else ""
+        click.echo(f"huarong: {phase}: {done:,}/{total:,}{share}", err=True)
+
+    return update
+
+
+@contextlib.contextmanager
+def _rich_progress() -> Iterator[ProgressCallback]:
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -102,9 +170,7 @@ def progress_bar(enabled: bool = True) -> Iterator[ProgressCallback]:
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn())
-    # A bar redrawn into a log file or a pipe is noise; HUARONG_PROGRESS=1 forces it on.
-    shown = sys.stderr.isatty() or bool(os.environ.get("HUARONG_PROGRESS"))
-    with Progress(*columns, console=console, transient=True, disable=not shown) as progress:
+    with Progress(*columns, console=console, transient=True) as progress:
         tasks: dict[str, Any] = {}
 
         def update(phase: str, done: int, total: int) -> None:
@@ -113,3 +179,29 @@ def progress_bar(enabled: bool = True) -> Iterator[ProgressCallback]:
             progress.update(tasks[phase], completed=done, total=total)
 
         yield update
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that every ``finally`` and ``with`` block runs
+    (temporary files are removed, locks released) before the process exits with 143."""
+
+
+TERMINATED_EXIT = 128 + signal.SIGTERM
+INTERRUPTED_EXIT = 128 + signal.SIGINT
+
+
+@contextlib.contextmanager
+def sigterm_unwinds() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`Terminated` instead of killing the process."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

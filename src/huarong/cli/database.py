@@ -43,13 +43,14 @@ def db() -> None:
 @db.command()
 @db_option
 @click.option("--force", is_flag=True, help="Rebuild over an existing database.")
-def build(db_path: str | None, force: bool) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress.")
+def build(db_path: str | None, force: bool, quiet: bool) -> None:
     """Compute every layout's class, group and minimum steps into the database."""
     from huarong.database import DatabaseError
     from huarong.database import build as build_database
 
     try:
-        with progress_bar() as progress:
+        with progress_bar(not quiet) as progress:
             path = build_database(db_path, progress=progress, force=force)
     except DatabaseError as error:
         raise InputError(str(error)) from None

@@ -115,6 +115,15 @@ class QueryResult:
     rows: list[tuple[Any, ...]]
 
 
+@dataclass(frozen=True)
+class QueryStream:
+    """The result of :meth:`Database.stream`: column names and an iterator of
+    ``pyarrow.RecordBatch`` (read it once)."""
+
+    columns: list[str]
+    batches: Iterator[Any]
+
+
 class Database:
     """A read-only connection to a built database."""
 
@@ -129,11 +138,22 @@ class Database:
         target = Path(path) if path is not None else default_path()
         if not target.is_file():
             raise DatabaseMissingError(target)
+        _check_duckdb_header(target)
         try:
-            connection = duckdb.connect(str(target), read_only=True)
+            # A foreign file must not make DuckDB fetch a reader for it from the network.
+            connection = duckdb.connect(str(target), read_only=True, config={
+                "autoinstall_known_extensions": False, "autoload_known_extensions": False})
+            tables = {name for (name,) in connection.execute(
+                "SELECT table_name FROM information_schema.tables").fetchall()}
         except duckdb.Error as error:
             raise DatabaseError(f"cannot open database {target}: "
-                                f"{_first_line(error)}") from None
+                                f"{_first_line(error)} (not a huarong database?)") from None
+        missing = sorted({"layouts", "groups"} - tables)
+        if missing:
+            connection.close()
+            raise DatabaseError(f"{target} is not a huarong database: no table "
+                                f"{' and no table '.join(missing)}; rebuild it with "
+                                "`huarong db build --force`")
         return cls(connection, target)
 
     def close(self) -> None:
@@ -171,6 +191,30 @@ class Database:
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, rows)
 
+    def stream(self, sql: str, batch_rows: int = 8192) -> QueryStream:
+        """Run one SQL statement (read-only) and stream its rows in Arrow record batches of
+        at most ``batch_rows``, so a result of any size takes bounded memory;
+        :class:`DatabaseError` on bad SQL, now or while the batches are read."""
+        import duckdb
+
+        try:
+            relation = self._connection.cursor().sql(sql)
+            if relation is None:  # a statement without a result
+                return QueryStream([], iter(()))
+            # DuckDB 1.x spells it fetch_record_batch, 2.x to_arrow_reader.
+            reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_record_batch
+            batches = reader(batch_rows)
+        except duckdb.Error as error:
+            raise DatabaseError(f"bad query {sql!r}: {_first_line(error)}") from None
+
+        def checked() -> Iterator[Any]:
+            try:
+                yield from batches
+            except (duckdb.Error, OSError) as error:  # Arrow hands DuckDB's errors as OSError
+                raise DatabaseError(f"query {sql!r} failed: {_first_line(error)}") from None
+
+        return QueryStream(list(relation.columns), checked())
+
     def export(self, output: str | os.PathLike[str], file_format: str) -> None:
         """Write the ``layouts`` table to ``output`` as ``parquet`` or ``csv``, atomically."""
         options = {"parquet": "FORMAT PARQUET, COMPRESSION ZSTD",
@@ -182,6 +226,22 @@ class Database:
             self._connection.execute(
                 f"COPY (SELECT * FROM layouts ORDER BY id) TO '{_quoted(temporary)}' "
                 f"({options[file_format]})")
+
+
+_DUCKDB_MAGIC = (8, b"DUCK")
+"""Where every DuckDB file says what it is (after an 8-byte checksum)."""
+
+
+def _check_duckdb_header(path: Path) -> None:
+    offset, magic = _DUCKDB_MAGIC
+    try:
+        with path.open("rb") as stream:
+            header = stream.read(offset + len(magic))
+    except OSError as error:
+        raise DatabaseError(f"cannot read database {path}: {error.strerror or error}") from None
+    if header[offset:] != magic:
+        raise DatabaseError(f"{path} is not a DuckDB database file (a huarong database is "
+                            "made by `huarong db build`)")
 
 
 def _first_line(error: BaseException) -> str:

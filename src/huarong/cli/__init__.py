@@ -7,7 +7,9 @@ spellings (``--cal CODE [FILE]`` ...) are accepted too and rewritten to the subc
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -72,6 +74,10 @@ def translate_legacy(args: Sequence[str]) -> list[str]:
     return translated
 
 
+class _StdoutClosed(BaseException):
+    """The reader of stdout went away (``huarong db query ... | head``)."""
+
+
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(_COMMANDS)
@@ -99,6 +105,13 @@ class _LazyGroup(click.Group):
                 ("--all", "all"), ("--all-code FILE", "all-code"),
             ])
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # Past click's own handler of EPIPE, which would exit with status 1.
+            raise _StdoutClosed from None
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, translate_legacy(args))
 
@@ -107,6 +120,7 @@ class _LazyGroup(click.Group):
              **extra: Any) -> Any:
         """Run the command; any bad input ends with one line on stderr and exit status 2."""
         from huarong.cli._common import (
+            BROKEN_PIPE_EXIT,
             INTERRUPTED_EXIT,
             TERMINATED_EXIT,
             Terminated,
@@ -126,6 +140,12 @@ class _LazyGroup(click.Group):
         except Terminated:
             click.echo("huarong: terminated", err=True)
             sys.exit(TERMINATED_EXIT)
+        except _StdoutClosed:
+            # The reader stopped early (`| head`): not an error worth a word. Point stdout at
+            # /dev/null so the interpreter's last flush does not complain either.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(BROKEN_PIPE_EXIT)
         except click.ClickException as error:
             message = error.format_message().replace("\n", " ")
             click.echo(f"huarong: error: {message}", err=True)

@@ -188,6 +188,7 @@ class Terminated(BaseException):
 
 TERMINATED_EXIT = 128 + signal.SIGTERM
 INTERRUPTED_EXIT = 128 + signal.SIGINT
+BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 
 
 @contextlib.contextmanager

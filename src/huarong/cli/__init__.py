@@ -20,6 +20,7 @@ import click
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("huarong.cli.core", "show", "Draw a layout."),
     "solve": ("huarong.cli.core", "solve", "Minimum-step solution of a layout."),
+    "hint": ("huarong.cli.core", "hint", "The best next steps from a layout, in words."),
     "path": ("huarong.cli.core", "path", "Shortest path between two layouts."),
     "group": ("huarong.cli.core", "group", "Every layout of a layout's group."),
     "analyze": ("huarong.cli.core", "analyze", "The layer model of a layout."),
@@ -72,6 +73,12 @@ def translate_legacy(args: Sequence[str]) -> list[str]:
         translated += [value] if slot is None else [slot, value]
     translated += options
     return translated
+
+
+# click >= 8.2 raises this for a group called without a subcommand; older click prints
+# the help itself.
+_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHelpError",
+                                                   type("_NeverRaised", (click.UsageError,), {}))
 
 
 class _StdoutClosed(BaseException):
@@ -134,6 +141,10 @@ class _LazyGroup(click.Group):
                 return super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
+        except _NO_ARGS_IS_HELP as bare:
+            # A bare `huarong`, `huarong db` or `huarong npuzzle`: their usage, as --help.
+            bare.show()
+            sys.exit(bare.exit_code)
         except (click.Abort, KeyboardInterrupt):
             click.echo("huarong: interrupted", err=True)
             sys.exit(INTERRUPTED_EXIT)

@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -25,7 +25,8 @@ class InputError(click.ClickException):
 
 
 class LayoutParam(click.ParamType):  # type: ignore[type-arg]
-    """A layout in any notation: common code, klotski.online id or grid text."""
+    """A layout in any notation: common code, klotski.online id or grid text; a classic's
+    name (横刀立马, "Sword on Horseback"); ``-`` reads any of these from stdin."""
 
     name = "LAYOUT"
 
@@ -33,10 +34,33 @@ class LayoutParam(click.ParamType):  # type: ignore[type-arg]
                 ) -> Layout:
         if isinstance(value, Layout):
             return value
+        text = str(value)
+        if text == "-":
+            text = sys.stdin.read()
+        classic = classic_named(text)
+        if classic is not None:
+            return classic
         try:
-            return Layout.parse(str(value))
+            return Layout.parse(text)
         except LayoutError as error:
             self.fail(str(error), param, ctx)
+
+
+def classic_named(name: str) -> Layout | None:
+    """The classic layout of that Chinese or English name (any case), if there is one."""
+    from huarong.classics import CLASSICS
+
+    wanted = name.strip().casefold()
+    return next((classic.layout for classic in CLASSICS
+                 if wanted in (classic.name, classic.name_en.casefold())), None)
+
+
+NO_SOLUTION_EXIT = 1
+"""Exit status when the layout has no solution or there is no path."""
+
+
+def exit_without_solution() -> NoReturn:
+    sys.exit(NO_SOLUTION_EXIT)
 
 
 LAYOUT = LayoutParam()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from huarong.cli._common import LAYOUT, InputError, progress_bar
+from huarong.cli._common import LAYOUT, OUTPUT, InputError, progress_bar
 from huarong.layout import Layout
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 _integral = click.option("--integral", is_flag=True,
                          help="List every solution with its steps in SOLUTION_CSV.")
 _quiet = click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-_output = click.Path(dir_okay=False)
+_output = OUTPUT
 
 
 def _write(groups: Iterable[GroupAnalysis], farthest_csv: str, solution_csv: str,
@@ -72,7 +72,7 @@ def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral
 
 
 @click.command("analyze-multi-group")
-@click.argument("seeds_file", type=click.Path(dir_okay=False))
+@click.argument("seeds_file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.argument("farthest_csv", type=_output)
 @click.argument("solution_csv", type=_output)
 @_integral
@@ -80,11 +80,13 @@ def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral
 def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, integral: bool,
                         quiet: bool) -> None:
     """analyze-group for the group of every seed in SEEDS_FILE (one common code a line, as
-    in the 5-4-0.txt files of `huarong all`), the groups one after another in both tables."""
+    in the 5-4-0.txt files of `huarong all`; `-` reads stdin), the groups one after another
+    in both tables."""
     from huarong import group_analysis
 
     try:
-        seeds = group_analysis.read_seeds(seeds_file)
+        # `-` reads the seeds from stdin.
+        seeds = group_analysis.read_seeds("/dev/stdin" if seeds_file == "-" else seeds_file)
     except group_analysis.SeedFileError as error:
         raise InputError(str(error)) from None
     with progress_bar(not quiet) as progress:

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from huarong import npuzzle
+from huarong.cli._common import exit_without_solution
 from huarong.npuzzle import Algorithm, Board, NPuzzleError, SolveResult
 
 _ALGORITHM_CHOICES = [a.value for a in Algorithm] + ["all"]
@@ -169,11 +170,13 @@ def solve_command(board: str, goal: str | None, size: str | None, algorithm: str
             "cols": start.cols, "solvable": npuzzle.is_solvable(start, target),
             "results": [_result_json(r) for r in results],
         }, indent=2))
+        if not npuzzle.is_solvable(start, target):
+            exit_without_solution()
         return
     click.echo(f"input:\n{start.grid()}\ngoal:\n{target.grid()}")
     if not npuzzle.is_solvable(start, target):
         click.echo("No solution!")
-        return
+        exit_without_solution()
     if algorithm == "all":
         _print_table(results, show_path)
     else:

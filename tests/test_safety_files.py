@@ -167,3 +167,34 @@ def test_a_signalled_build_leaves_nothing_behind(tmp_path: Path, signum: int,
     assert time.monotonic() - started < 5
     assert list(folder.iterdir()) == []
     assert "Traceback" not in err and len(err.split()) == 2  # "huarong: terminated"
+
+
+# ----- all / all-code: where, how much, --dir ----------------------------------------------
+def test_all_says_where_and_how_much_first(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[Path] = []
+
+    def fake_write_all_files(directory: Path, progress: object) -> list[Path]:
+        written.append(Path(directory))
+        return [Path(directory) / "All_Case.txt", Path(directory) / "main.csv"]
+
+    monkeypatch.setattr(database, "write_all_files", fake_write_all_files)
+    target = tmp_path / "new" / "place"
+    code, _, err = run("all", "--dir", str(target))
+    assert code == 0 and written == [target] and target.is_dir()
+    assert err.splitlines()[0] == (f"huarong: writing All_Case.txt, main.csv and 203 class "
+                                   f"files to {target} (about 1.6 GB)")
+
+
+def test_all_code_refuses_a_disk_too_small_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from huarong import cases
+
+    monkeypatch.setattr(cases, "all_codes", must_not_compute)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(  # type: ignore[attr-defined]
+        10**10, 10**10 - 10**6, 10**6))
+    code, _, err = run("all-code", "codes.txt", "--dir", str(tmp_path))
+    assert code == 2 and err.count("\n") == 1 and "0.3 GB" in err and "--dir" in err
+    assert list(tmp_path.iterdir()) == []

@@ -202,19 +202,49 @@ def _output_error(path: Path, error: OSError) -> InputError:
     return InputError(f"cannot write {str(path)!r}: {error.strerror or error}")
 
 
+_ALL_BYTES = 1_600_000_000
+"""What ``huarong all`` writes: All_Case.txt (293 MB), main.csv (about 1.3 GB) and the class
+files (a few MB)."""
+
+
+def _announce(what: str, directory: Path, size: int) -> None:
+    """Say where a big output goes and how big it is, and refuse at once when the disk
+    cannot hold it (instead of failing after minutes of work)."""
+    import shutil
+
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError as error:
+        raise _output_error(directory, error) from None
+    if free < size:
+        raise InputError(f"{what} needs about {size / 1e9:.1f} GB but only "
+                         f"{free / 1e9:.1f} GB are free in {str(directory)!r}: choose "
+                         "another place with --dir")
+    click.echo(f"huarong: writing {what} to {directory.resolve()} (about "
+               f"{size / 1e9:.1f} GB)", err=True)
+
+
+_dir_help = "Directory to write into (created if missing)."
+
+
 @click.command("all")
-@click.option("-d", "--output-dir", type=click.Path(file_okay=False), default=".",
-              show_default=True, help="Directory for All_Case.txt, main.csv and J-B-S.txt.")
-def all_cases(output_dir: str) -> None:
+@click.option("-d", "--dir", "--output-dir", "output_dir", type=click.Path(file_okay=False),
+              default=".", show_default=True, help=_dir_help)
+@click.option("-q", "--quiet", is_flag=True, help="No progress.")
+def all_cases(output_dir: str, quiet: bool) -> None:
     """Enumerate and classify every layout: All_Case.txt (every code), main.csv (every code
     with its class and label) and per jiang-bing-style class J-B-S.txt (one seed code per
-    group, in group_num order)."""
+    group, in group_num order); about 1.6 GB in all."""
     from huarong.database import write_all_files
 
     directory = Path(output_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        with progress_bar() as progress:
+    except OSError as error:
+        raise _output_error(directory, error) from None
+    _announce("All_Case.txt, main.csv and 203 class files", directory, _ALL_BYTES)
+    try:
+        with progress_bar(not quiet) as progress:
             written = write_all_files(directory, progress)
     except OSError as error:
         raise _output_error(directory, error) from None
@@ -223,14 +253,29 @@ def all_cases(output_dir: str) -> None:
 
 
 @click.command("all-code")
-@click.argument("file", type=click.Path(dir_okay=False))
-def all_code(file: str) -> None:
-    """Write the code of every layout, ascending, one per line."""
-    from huarong.cases import all_codes
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True),
+                default="All_Case.txt")
+@click.option("-d", "--dir", "directory", type=click.Path(file_okay=False), default=".",
+              help=_dir_help)
+def all_code(file: str, directory: str) -> None:
+    """Write the code of every layout, ascending, one per line, to FILE (default
+    All_Case.txt; 293 MB)."""
+    from huarong.cases import LAYOUT_COUNT, all_codes
     from huarong.database import write_codes
+    from huarong.fileio import check_writable, real_target
 
+    target = Path(file) if file == STDOUT else Path(directory) / file
     try:
-        write_codes(all_codes(), Path(file))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        check_writable(target)
+        regular = real_target(target) is not None
     except OSError as error:
-        raise _output_error(Path(file), error) from None
-    click.echo(f"written to {file}", err=True)
+        raise _output_error(target, error) from None
+    if regular:
+        _announce(f"every code ({LAYOUT_COUNT:,} lines)", target.parent, LAYOUT_COUNT * 10)
+    try:
+        write_codes(all_codes(), target)
+    except OSError as error:
+        raise _output_error(target, error) from None
+    if regular:
+        click.echo(f"written to {target}", err=True)

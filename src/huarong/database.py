@@ -1,4 +1,4 @@
-"""The database of all 29,334,498 layouts (SPEC §4): one DuckDB file, one row per layout.
+"""The database of all 29,334,498 layouts (docs §4): one DuckDB file, one row per layout.
 
 Table ``layouts``: ``id`` (rank of the code), ``code`` (BIGINT), ``jiang``, ``bing``,
 ``style``, ``group_num``, ``group_index``, ``group_size``, ``min_steps`` (NULL when the group

@@ -1,6 +1,6 @@
 """The Klotski layout: one 4x5 board, as an immutable value with every notation.
 
-A :class:`Layout` wraps its 36-bit common code (SPEC §3), the canonical key everywhere in the
+A :class:`Layout` wraps its 36-bit common code (docs §3), the canonical key everywhere in the
 package.  It parses and formats the common code, grid text and the klotski.online 20-digit id,
 each pair round-tripping, and renders itself for a terminal or as SVG.
 

@@ -187,3 +187,25 @@ def test_layout_imports_no_search_module() -> None:
                  if isinstance(node, ast.Import) for alias in node.names}
     ours = {name for name in imported if name.startswith("huarong")}
     assert ours <= {"huarong._kernels", "huarong._kernels.klotski"}, ours
+
+
+# ----- the first-compile notice -------------------------------------------------------------
+def test_compile_notice_only_when_compiling_and_once(tmp_path: Path) -> None:
+    import os
+
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+
+    def notices() -> int:
+        done = subprocess.run([sys.executable, "-m", "huarong", "solve", "1A9BF0C00", "-c"],
+                              capture_output=True, text=True, env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stderr.count("compiling the numba kernels")
+
+    assert notices() == 1  # several kernels compile: one notice
+    assert notices() == 0  # all of them come from the cache
+
+
+def test_shell_completion_lists_subcommands() -> None:
+    result = CliRunner().invoke(main, [], prog_name="huarong", env={
+        "_HUARONG_COMPLETE": "bash_complete", "COMP_WORDS": "huarong db q", "COMP_CWORD": "2"})
+    assert result.exit_code == 0 and result.output.split() == ["plain,query"]

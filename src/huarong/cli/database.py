@@ -266,7 +266,7 @@ def all_code(file: str, directory: str) -> None:
 
     target = Path(file) if file == STDOUT else Path(directory) / file
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        Path(directory).mkdir(parents=True, exist_ok=True)
         check_writable(target)
         regular = real_target(target) is not None
     except OSError as error:

@@ -166,15 +166,17 @@ def progress_bar(enabled: bool = True) -> Iterator[ProgressCallback]:
 
 def _progress_lines() -> ProgressCallback:
     last = time.monotonic()
+    said = ""
 
     def update(phase: str, done: int, total: int) -> None:
-        nonlocal last
+        nonlocal last, said
         now = time.monotonic()
-        if now - last < PROGRESS_INTERVAL:
-            return
-        last = now
         share = f" ({100 * done // total}%)" if total > 0 else ""
-        click.echo(f"huarong: {phase}: {done:,}/{total:,}{share}", err=True)
+        line = f"huarong: {phase}: {done:,}/{total:,}{share}"
+        if now - last < PROGRESS_INTERVAL or line == said:
+            return
+        last, said = now, line
+        click.echo(line, err=True)
 
     return update
 

@@ -80,6 +80,8 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
     width = max(map(len, fields))
     for name, value in fields.items():
         shown = "no solution" if value is None and name == "min_steps" else value
+        if value is None and name in ("farthest_steps", "farthest_count", "solution_count"):
+            shown = "not computed (huarong db layers)"
         click.echo(f"{name:<{width}}  {shown}")
 
 

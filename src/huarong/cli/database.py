@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from huarong.cli._common import LAYOUT, InputError, json_option, progress_bar
+from huarong.cli.layers import layers
 from huarong.layout import Layout
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ def _open(db_path: str | None) -> Database:
 @click.group()
 def db() -> None:
     """The database of all 29,334,498 layouts: build it once, then look up and query."""
+
+
+db.add_command(layers)
 
 
 @db.command()

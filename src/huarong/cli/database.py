@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from huarong.cli._common import LAYOUT, OUTPUT, InputError, json_option, progress_bar
+from huarong.cli.layers import layers
 from huarong.fileio import STDOUT
 from huarong.layout import Layout
 
@@ -41,6 +42,9 @@ def _open(db_path: str | None) -> Database:
 @click.group()
 def db() -> None:
     """The database of all 29,334,498 layouts: build it once, then look up and query."""
+
+
+db.add_command(layers)
 
 
 @db.command()
@@ -84,6 +88,8 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
     width = max(map(len, fields))
     for name, value in fields.items():
         shown = "no solution" if value is None and name == "min_steps" else value
+        if value is None and name in ("farthest_steps", "farthest_count", "solution_count"):
+            shown = "not computed (huarong db layers)"
         click.echo(f"{name:<{width}}  {shown}")
 
 

@@ -2,7 +2,7 @@
 spellings, through click's CliRunner.
 
 Expected figures come from huarong.analysis.analyze (one layer-model search per layout, a
-different algorithm from the batch sweep) and from the SPEC's definitions."""
+different algorithm from the batch sweep) and from the docs. definitions."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``huarong db ...``, ``huarong all`` and ``huarong all-code`` through click's CliRunner.
 
-Expected values: the MD5 of all codes (the issue), SPEC §4 counts, seed 000's file layout,
+Expected values: the MD5 of all codes (the issue), docs §4 counts, seed 000's file layout,
 and a pure-Python grouping of class 7-0 (tests/test_cases.py)."""
 
 from __future__ import annotations

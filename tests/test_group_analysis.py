@@ -1,4 +1,4 @@
-"""The bit-parallel batch analysis against SPEC §5 written out directly.
+"""The bit-parallel batch analysis against docs §5 written out directly.
 
 The reference below shares nothing with huarong: groups, steps and goals come from
 ``klotski_reference`` (dicts and frozensets), every layout gets its own breadth-first search,
@@ -47,7 +47,7 @@ def _code(state: ref.State) -> int:
 
 
 def reference(seed: str) -> dict[int, Expected]:
-    """Every layout of the seed's group with its SPEC §5 figures, by brute force."""
+    """Every layout of the seed's group with its docs §5 figures, by brute force."""
     start = ref.from_grid(Layout.from_code(seed).grid())
     states = list(ref.distances(start))
     code = {state: _code(state) for state in states}

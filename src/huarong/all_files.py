@@ -18,14 +18,13 @@ column (``jiang-bing-style-group_num-group_index``).  Every file is written atom
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from huarong.database import PhaseProgress, layout_columns
-from huarong.fileio import atomic_writer
+from huarong.fileio import atomic_writer, file_written_by_others
 
 FileFormat = Literal["huarong", "original"]
 
@@ -73,9 +72,7 @@ def write_main_csv(columns: dict[str, np.ndarray], path: str | os.PathLike[str],
               "style AS style_num, group_num, group_index")
     if not original:
         select += ", concat_ws('-', jiang, bing, style, group_num, group_index) AS label"
-    target = Path(path)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{target.name}.") as folder:
-        temporary = Path(folder) / target.name
+    with file_written_by_others(path) as temporary:
         connection = duckdb.connect()
         try:
             connection.execute("SET enable_progress_bar = false")
@@ -87,7 +84,6 @@ def write_main_csv(columns: dict[str, np.ndarray], path: str | os.PathLike[str],
             connection.close()
         if original:
             _drop_final_newline(temporary)
-        os.replace(temporary, target)
 
 
 def _drop_final_newline(path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Batch analysis of whole groups: the farthest and solution figures (SPEC §5) of every layout.
+"""Batch analysis of whole groups: the farthest and solution figures (docs §5) of every layout.
 
 :func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.analysis.analyze`
 answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
@@ -42,7 +42,7 @@ class LayoutFigures:
     """Steps to the nearest goal layout; None when the group holds no goal layout."""
     min_step_solutions: tuple[Layout, ...]
     solutions: tuple[tuple[Layout, int], ...]
-    """Every solution (SPEC §5) with its steps, nearest first, then by code."""
+    """Every solution (docs §5) with its steps, nearest first, then by code."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -3,15 +3,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
-from huarong.cli._common import LAYOUT, InputError, progress_bar
+from huarong.cli._common import LAYOUT, OUTPUT, InputError, progress_bar
 from huarong.layout import Layout
 
 _integral = click.option("--integral", is_flag=True,
@@ -22,7 +18,7 @@ _format = click.option(
     show_default=True,
     help="original: the original engine's files byte for byte (no header, a "
          "min_solution_num column, every seed's group even if repeated).")
-_output = click.Path(dir_okay=False)
+_output = OUTPUT
 
 
 def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: bool,
@@ -32,7 +28,7 @@ def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: 
     from huarong.group_tables import write_group_tables
 
     try:
-        with _sigterm_exits(), progress_bar(not quiet) as progress:
+        with progress_bar(not quiet) as progress:
             return write_group_tables(seeds, farthest_csv, solution_csv, integral=integral,
                                       table_format="original" if table_format == "original"
                                       else "huarong", progress=progress)
@@ -48,25 +44,6 @@ def _target_of(error: OSError, *targets: str) -> str:
         if failed == Path(target) or failed.name.startswith(f".{Path(target).name}."):
             return target
     return str(error.filename or targets[0])
-
-
-@contextlib.contextmanager
-def _sigterm_exits() -> Iterator[None]:
-    """SIGTERM ends the run like Ctrl-C does (every ``finally`` runs, so no temporary file
-    is left), with exit status 143; a handler already installed is left in charge."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
-        yield
-        return
-
-    def terminate(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @click.command("analyze-group")
@@ -86,7 +63,7 @@ def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral
 
 
 @click.command("analyze-multi-group")
-@click.argument("seeds_file", type=click.Path(dir_okay=False))
+@click.argument("seeds_file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.argument("farthest_csv", type=_output)
 @click.argument("solution_csv", type=_output)
 @_integral
@@ -95,11 +72,13 @@ def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral
 def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, integral: bool,
                         table_format: str, quiet: bool) -> None:
     """analyze-group for the group of every seed in SEEDS_FILE (one common code a line, as
-    in the 5-4-0.txt files of `huarong all`), the groups one after another in both tables."""
+    in the 5-4-0.txt files of `huarong all`; `-` reads stdin), the groups one after another
+    in both tables."""
     from huarong import group_analysis
 
     try:
-        seeds = group_analysis.read_seeds(seeds_file)
+        # `-` reads the seeds from stdin.
+        seeds = group_analysis.read_seeds("/dev/stdin" if seeds_file == "-" else seeds_file)
     except group_analysis.SeedFileError as error:
         raise InputError(str(error)) from None
     size = _write(seeds, farthest_csv, solution_csv, integral, table_format, quiet)

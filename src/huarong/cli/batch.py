@@ -3,11 +3,22 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from huarong.cli._common import LAYOUT, OUTPUT, InputError, progress_bar
+from huarong.cli._common import (
+    INTERRUPTED_EXIT,
+    LAYOUT,
+    OUTPUT,
+    TERMINATED_EXIT,
+    InputError,
+    Terminated,
+    progress_bar,
+)
 from huarong.layout import Layout
 
 _integral = click.option("--integral", is_flag=True,
@@ -35,6 +46,19 @@ def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: 
     except OSError as error:
         raise InputError(f"cannot write {_target_of(error, farthest_csv, solution_csv)!r}: "
                          f"{error.strerror or error}") from None
+    except (KeyboardInterrupt, Terminated) as stop:
+        _exit_at_once(stop)
+
+
+def _exit_at_once(stop: BaseException) -> NoReturn:
+    """End an interrupted run now.  Every output and spool is closed and gone once the
+    exception has come this far, but batches may still be running on the worker threads, and
+    the interpreter's own shutdown beside them took seconds on a loaded machine."""
+    interrupted = isinstance(stop, KeyboardInterrupt)
+    click.echo("huarong: interrupted" if interrupted else "huarong: terminated", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(INTERRUPTED_EXIT if interrupted else TERMINATED_EXIT)
 
 
 def _target_of(error: OSError, *targets: str) -> str:

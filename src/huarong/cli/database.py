@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import csv
-import itertools
 import json
 import re
 import sys
@@ -122,7 +121,7 @@ def query(sql: str, db_path: str | None, as_json: bool, as_csv: bool,
             elif as_csv:
                 _print_separated(result.columns, batches, ",")
             elif _stdout_is_terminal():
-                _print_table(result.columns, _rows(batches))
+                _print_table(result.columns, batches)
             else:
                 _print_separated(result.columns, batches, "\t")
         except DatabaseError as error:
@@ -192,16 +191,21 @@ def _print_json(columns: list[str], rows: Iterator[tuple[Any, ...]]) -> None:
     sys.stdout.write("[]\n" if separator.startswith("[") else "\n]\n")
 
 
-def _print_table(columns: list[str], rows: Iterator[tuple[Any, ...]]) -> None:
+def _print_table(columns: list[str], batches: Iterator[Any]) -> None:
+    """The first rows as a table, then how many more there are (counted batch by batch,
+    never turned into Python values)."""
     from rich.console import Console
     from rich.table import Table
 
     table = Table(*columns)
-    for row in itertools.islice(rows, TERMINAL_ROWS):
-        table.add_row(*("NULL" if v is None else str(v) for v in row))
+    more = 0
+    for batch in batches:
+        room = TERMINAL_ROWS - table.row_count
+        for row in _rows(iter([batch.slice(0, room)])):
+            table.add_row(*("NULL" if v is None else str(v) for v in row))
+        more += max(0, batch.num_rows - room)
     console = Console(soft_wrap=True)
     console.print(table)
-    more = sum(1 for _ in rows)
     if more:
         console.print(f"... and {more:,} more rows (all of them with --csv, --json or "
                       "through a pipe)", highlight=False)

@@ -2,7 +2,10 @@
 
 Table ``layouts``: ``id`` (rank of the code), ``code`` (BIGINT), ``jiang``, ``bing``,
 ``style``, ``group_num``, ``group_index``, ``group_size``, ``min_steps`` (NULL when the group
-holds no goal layout), ``min_step_solutions`` (goal layouts at that distance, 0 when none), and
+holds no goal layout), ``min_step_solutions`` (goal layouts at that distance, 0 when none),
+the layer figures ``farthest_steps``, ``farthest_count`` and ``solution_count`` (NULL until
+computed: ``db build`` computes them for the standard layouts, ``db layers`` for the rest),
+``symmetric`` (the layout is its own mirror image) and ``mirror_id``, and
 two generated columns: ``hex`` (the 9-digit code) and ``label``
 (``jiang-bing-style-group_num-group_index``).  Table ``groups``: one row per group with its
 class, ``group_num``, ``size`` and ``seed`` (its smallest code).  The macro ``hex(code)``
@@ -24,11 +27,9 @@ from typing import Any
 import numpy as np
 
 from huarong.fileio import (
-    atomic_writer,
     check_writable,
     file_written_by_others,
     temporary_beside,
-    write_text_atomically,
 )
 from huarong.layout import Layout
 
@@ -36,7 +37,16 @@ PhaseProgress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: one bar per phase of a long computation."""
 
 LAYOUT_COLUMNS = ("id", "code", "jiang", "bing", "style", "group_num", "group_index",
-                  "group_size", "min_steps", "min_step_solutions")
+                  "group_size", "min_steps", "min_step_solutions", "farthest_steps",
+                  "farthest_count", "solution_count", "symmetric", "mirror_id")
+
+
+def _quoted_columns(exclude: str = "") -> str:
+    """The column list for SQL (``symmetric`` is a keyword of DuckDB's, so quoted)."""
+    return ", ".join(f'"{name}"' for name in LAYOUT_COLUMNS if name != exclude)
+
+
+_NULL_WHEN_NEGATIVE = ("min_steps", "farthest_steps", "farthest_count", "solution_count")
 _SCHEMA = """
 CREATE MACRO hex(code) AS printf('%09X', code);
 CREATE TABLE layouts (
@@ -44,6 +54,8 @@ CREATE TABLE layouts (
     jiang TINYINT NOT NULL, bing TINYINT NOT NULL, style TINYINT NOT NULL,
     group_num INTEGER NOT NULL, group_index INTEGER NOT NULL, group_size INTEGER NOT NULL,
     min_steps SMALLINT, min_step_solutions INTEGER NOT NULL,
+    farthest_steps SMALLINT, farthest_count INTEGER, solution_count INTEGER,
+    "symmetric" BOOLEAN NOT NULL, mirror_id INTEGER NOT NULL,
     hex VARCHAR GENERATED ALWAYS AS (printf('%09X', code)) VIRTUAL,
     label VARCHAR GENERATED ALWAYS AS (
         concat_ws('-', jiang, bing, style, group_num, group_index)) VIRTUAL
@@ -93,6 +105,12 @@ class LayoutRecord:
     min_steps: int | None
     """None when the layout's group holds no goal layout."""
     min_step_solutions: int
+    farthest_steps: int | None
+    """None (like the two counts below) until the layer figures are computed."""
+    farthest_count: int | None
+    solution_count: int | None
+    symmetric: bool
+    mirror_id: int
 
     @property
     def code(self) -> str:
@@ -172,8 +190,8 @@ class Database:
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
         row = self._connection.execute(
-            "SELECT id, jiang, bing, style, group_num, group_index, group_size, min_steps, "
-            "min_step_solutions FROM layouts WHERE id = ?", [layout_id(layout)]).fetchone()
+            f"SELECT {_quoted_columns(exclude='code')} FROM layouts WHERE id = ?",
+            [layout_id(layout)]).fetchone()
         if row is None:
             raise DatabaseError(f"layout {layout.code} is missing from the database "
                                 f"{self.path}: rebuild it with `huarong db build --force`")
@@ -284,7 +302,24 @@ def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
         columns["min_steps"] = steps
         columns["min_step_solutions"] = solutions
         columns["groups_has_solution"] = steps[groups.first_ids] >= 0
+        columns.update(_mirror_and_layer_columns(codes, progress))
     return columns
+
+
+def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
+                              ) -> dict[str, np.ndarray]:
+    """``mirror_id`` and ``symmetric`` of every layout, and the layer figures of the standard
+    layouts (the other layouts' are left to ``huarong db layers``)."""
+    from huarong import layers
+
+    mirror_id = layers.mirror_ids(codes)
+    phase = "layer figures of the standard layouts"
+    figures = layers.class_layer_columns(
+        *layers.STANDARD_CLASS, mirror_id,
+        progress=None if progress is None else lambda done, total: progress(phase, done, total))
+    return {"mirror_id": mirror_id, "symmetric": mirror_id == np.arange(codes.shape[0]),
+            **{name: figures[name] for name in ("farthest_steps", "farthest_count",
+                                                 "solution_count")}}
 
 
 def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | None = None,
@@ -320,9 +355,9 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
             connection.register("layout_rows", layouts)
             connection.register("group_rows", groups)
             # Rows go in id order, so DuckDB's per-block min/max finds one id quickly.
-            values = ", ".join("NULLIF(min_steps, -1)" if name == "min_steps" else name
-                               for name in LAYOUT_COLUMNS)
-            connection.execute(f"INSERT INTO layouts ({', '.join(LAYOUT_COLUMNS)}) "
+            values = ", ".join(f"NULLIF({name}, -1)" if name in _NULL_WHEN_NEGATIVE
+                               else f'"{name}"' for name in LAYOUT_COLUMNS)
+            connection.execute(f"INSERT INTO layouts ({_quoted_columns()}) "
                                f"SELECT {values} FROM layout_rows")
             connection.execute("INSERT INTO groups SELECT * FROM group_rows "
                                "ORDER BY jiang, bing, style, group_num")
@@ -369,66 +404,3 @@ def _build_lock(target: Path) -> Iterator[None]:
             os.unlink(lock)
         os.close(handle)
 
-
-def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
-    """Write ``%09X`` per line, atomically; formatted as one byte array, not line by line."""
-    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-    text = np.empty((codes.shape[0], 10), dtype=np.uint8)
-    for position in range(9):
-        text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
-    text[:, 9] = ord("\n")
-    with atomic_writer(path, "wb") as stream:
-        stream.write(text.data)
-
-
-def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None
-                    ) -> list[Path]:
-    """The original engine's ``--all`` output in ``directory``: ``All_Case.txt`` (every
-    code), ``main.csv`` (every code with its class and label) and per jiang-bing-style class
-    ``J-B-S.txt`` (the seed, i.e. smallest code, of each group in group_num order).
-    Returns the files written."""
-    folder = Path(directory)
-    columns = layout_columns(progress, min_steps=False)
-    first = columns["groups_first_id"]
-    seeds: dict[str, list[tuple[int, int]]] = {}
-    for jiang, bing, style, num, code in zip(
-            columns["jiang"][first].tolist(), columns["bing"][first].tolist(),
-            columns["style"][first].tolist(), columns["groups_num"].tolist(),
-            columns["code"][first].tolist(), strict=True):
-        seeds.setdefault(f"{jiang}-{bing}-{style}", []).append((num, code))
-    total = 2 + len(seeds)
-    phase = "writing files"
-    if progress:
-        progress(phase, 0, total)
-    written = [folder / "All_Case.txt", folder / "main.csv"]
-    write_codes(columns["code"], written[0])
-    if progress:
-        progress(phase, 1, total)
-    _write_main_csv(columns, written[1])
-    for name, groups in seeds.items():
-        written.append(folder / f"{name}.txt")
-        write_text_atomically(written[-1], "".join(f"{code:09X}\n" for _, code in sorted(groups)))
-        if progress:
-            progress(phase, len(written), total)
-    return written
-
-
-def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
-    """Every code with its class and label; DuckDB formats the 29 million rows."""
-    import duckdb
-    import pyarrow as pa
-
-    names = ("id", "code", "jiang", "bing", "style", "group_num", "group_index")
-    rows = pa.table({name: columns[name] for name in names})
-    with file_written_by_others(path) as temporary:
-        connection = duckdb.connect()
-        try:
-            connection.execute(_QUIET)
-            connection.register("layout_rows", rows)
-            connection.execute(
-                "COPY (SELECT id, printf('%09X', code) AS code, jiang AS jiang_num, "
-                "bing AS bing_num, style AS style_num, group_num, group_index, "
-                "concat_ws('-', jiang, bing, style, group_num, group_index) AS label "
-                f"FROM layout_rows ORDER BY id) TO '{_quoted(temporary)}' (FORMAT CSV, HEADER)")
-        finally:
-            connection.close()

@@ -40,6 +40,9 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
 }
 
+# The original spellings write the original engine's files byte for byte.
+_ORIGINAL = ("--format", "original")
+
 # The original engine's options: spelling -> (subcommand, positional argument names that
 # become options, in the seed's order; None keeps an argument positional; extra flags).
 _LEGACY: dict[str, tuple[str, tuple[str | None, ...], tuple[str, ...]]] = {
@@ -49,18 +52,19 @@ _LEGACY: dict[str, tuple[str, tuple[str | None, ...], tuple[str, ...]]] = {
     "--group": ("group", (None, "--output"), ()),
     "--analy": ("analyze", (None, "--output"), ()),
     "--analy-quiet": ("analyze", (None, "--output"), ("--quiet",)),
-    "--analy-group": ("analyze-group", (None, None, None), ()),
-    "--analy-group-integral": ("analyze-group", (None, None, None), ("--integral",)),
-    "--analy-multi-group": ("analyze-multi-group", (None, None, None), ()),
+    "--analy-group": ("analyze-group", (None, None, None), _ORIGINAL),
+    "--analy-group-integral": ("analyze-group", (None, None, None),
+                               (*_ORIGINAL, "--integral")),
+    "--analy-multi-group": ("analyze-multi-group", (None, None, None), _ORIGINAL),
     "--analy-multi-group-integral": ("analyze-multi-group", (None, None, None),
-                                     ("--integral",)),
+                                     (*_ORIGINAL, "--integral")),
     "--cal-path": ("solve", (None, "--output"), ("--compact",)),
     "--cal-target-path": ("path", (None, None, "--output"), ("--compact",)),
     "--cal-solution-path": ("paths", (None, "--output"), ("--to", "solutions")),
     "--cal-farthest-path": ("paths", (None, "--output"), ("--to", "farthest")),
     "--group-path": ("shortest-paths", (None, "--output"), ()),
-    "--all": ("all", (), ()),
-    "--all-code": ("all-code", (None,), ()),
+    "--all": ("all", (), _ORIGINAL),
+    "--all-code": ("all-code", (None,), _ORIGINAL),
 }
 
 

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from huarong.cli._common import LAYOUT, OUTPUT, InputError, json_option, progress_bar
+from huarong.cli.layers import layers
 from huarong.fileio import STDOUT
 from huarong.layout import Layout
 
 if TYPE_CHECKING:
+    from huarong.all_files import FileFormat
     from huarong.database import Database
 
 
@@ -40,6 +42,9 @@ def _open(db_path: str | None) -> Database:
 @click.group()
 def db() -> None:
     """The database of all 29,334,498 layouts: build it once, then look up and query."""
+
+
+db.add_command(layers)
 
 
 @db.command()
@@ -83,6 +88,8 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
     width = max(map(len, fields))
     for name, value in fields.items():
         shown = "no solution" if value is None and name == "min_steps" else value
+        if value is None and name in ("farthest_steps", "farthest_count", "solution_count"):
+            shown = "not computed (huarong db layers)"
         click.echo(f"{name:<{width}}  {shown}")
 
 
@@ -247,6 +254,16 @@ def _output_error(path: Path, error: OSError) -> InputError:
     return InputError(f"cannot write {str(path)!r}: {error.strerror or error}")
 
 
+_file_format = click.option(
+    "--format", "file_format", type=click.Choice(["huarong", "original"]), default="huarong",
+    show_default=True, help="original: the original engine's files byte for byte (no header, "
+                            "no newline after the last row).")
+
+
+def _chosen(file_format: str) -> FileFormat:
+    return "original" if file_format == "original" else "huarong"
+
+
 _ALL_BYTES = 1_600_000_000
 """What ``huarong all`` writes: All_Case.txt (293 MB), main.csv (about 1.3 GB) and the class
 files (a few MB)."""
@@ -276,11 +293,12 @@ _dir_help = "Directory to write into (created if missing)."
 @click.option("-d", "--dir", "--output-dir", "output_dir", type=click.Path(file_okay=False),
               default=".", show_default=True, help=_dir_help)
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
-def all_cases(output_dir: str, quiet: bool) -> None:
+@_file_format
+def all_cases(output_dir: str, quiet: bool, file_format: str) -> None:
     """Enumerate and classify every layout: All_Case.txt (every code), main.csv (every code
     with its class and label) and per jiang-bing-style class J-B-S.txt (one seed code per
     group, in group_num order); about 1.6 GB in all."""
-    from huarong.database import write_all_files
+    from huarong.all_files import write_all_files
 
     directory = Path(output_dir)
     try:
@@ -290,7 +308,7 @@ def all_cases(output_dir: str, quiet: bool) -> None:
     _announce("All_Case.txt, main.csv and 203 class files", directory, _ALL_BYTES)
     try:
         with progress_bar(not quiet) as progress:
-            written = write_all_files(directory, progress)
+            written = write_all_files(directory, progress, file_format=_chosen(file_format))
     except OSError as error:
         raise _output_error(directory, error) from None
     click.echo(f"written to {directory}: All_Case.txt, main.csv and {len(written) - 2} "
@@ -302,11 +320,12 @@ def all_cases(output_dir: str, quiet: bool) -> None:
                 default="All_Case.txt")
 @click.option("-d", "--dir", "directory", type=click.Path(file_okay=False), default=".",
               help=_dir_help)
-def all_code(file: str, directory: str) -> None:
+@_file_format
+def all_code(file: str, directory: str, file_format: str) -> None:
     """Write the code of every layout, ascending, one per line, to FILE (default
     All_Case.txt; 293 MB)."""
+    from huarong.all_files import write_codes
     from huarong.cases import LAYOUT_COUNT, all_codes
-    from huarong.database import write_codes
     from huarong.fileio import check_writable, real_target
 
     target = Path(file) if file == STDOUT else Path(directory) / file
@@ -319,7 +338,7 @@ def all_code(file: str, directory: str) -> None:
     if regular:
         _announce(f"every code ({LAYOUT_COUNT:,} lines)", target.parent, LAYOUT_COUNT * 10)
     try:
-        write_codes(all_codes(), target)
+        write_codes(all_codes(), target, file_format=_chosen(file_format))
     except OSError as error:
         raise _output_error(target, error) from None
     if regular:

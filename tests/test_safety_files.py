@@ -178,8 +178,8 @@ def test_all_says_where_and_how_much_first(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     written: list[Path] = []
 
-    def fake_write_all_files(directory: Path, progress: object, **options: object
-                             ) -> list[Path]:
+    def fake_write_all_files(directory: Path, progress: object,
+                             file_format: str = "huarong") -> list[Path]:
         written.append(Path(directory))
         return [Path(directory) / "All_Case.txt", Path(directory) / "main.csv"]
 

@@ -3,7 +3,7 @@
 The reference shares nothing with huarong's kernels: groups and steps come from
 ``klotski_reference`` (frozensets), every source gets its own plain breadth-first search over
 dicts, and a goal S counts as a solution from A exactly when no other goal G lies on a
-shortest path, i.e. no G with dist(A, G) + dist(G, S) == dist(A, S) (SPEC §5, the definition
+shortest path, i.e. no G with dist(A, G) + dist(G, S) == dist(A, S) (docs §5, the definition
 itself rather than the propagation the kernel uses).
 """
 

@@ -1,4 +1,4 @@
-"""The layer figures of every layout (SPEC §5) at scale: farthest steps and how many layouts
+"""The layer figures of every layout (docs §5) at scale: farthest steps and how many layouts
 lie that far, minimum solution steps, solutions at that distance and solutions in all.
 
 The figures of a group come from counts-only bit-parallel sweeps

@@ -430,6 +430,20 @@ def compact_pattern_files(goal: Board, groups: tuple[tuple[int, ...], ...] | Non
     return [(group, _compact_cache_path(goal, group, directory)) for group in groups]
 
 
+def compact_entries(goal: Board, group: tuple[int, ...]) -> int:
+    """Entries (bytes) of one group's compact database: ``C(cells, k) * k!``."""
+    return _compact_size(goal.cells, len(group))
+
+
+def compact_file_status(goal: Board, group: tuple[int, ...], path: Path) -> str:
+    """``"missing"``, ``"ok"`` (size and SHA-256 hold) or ``"corrupt"`` (rebuilt on use)."""
+    if not path.exists():
+        return "missing"
+    if _read_pattern(path, compact_entries(goal, group), _COMPACT_FORMAT) is None:
+        return "corrupt"
+    return "ok"
+
+
 _loaded_compact: dict[tuple[Board, tuple[tuple[int, ...], ...], Path],
                       CompactPatternDatabase] = {}
 

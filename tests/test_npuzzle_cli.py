@@ -103,7 +103,8 @@ def test_pdb_build_then_info_for_a_small_goal() -> None:
     assert code == 0 and "pdb-7-8 databases (3 + 4 tiles, 2,016 bytes)" in out
     code, out, _ = run("pdb", "info", "--size", "2x4", "--goal", "standard")
     assert code == 0 and out.count(", ok, ") == 2
-    code, out, _ = run("solve", "1 2 3 4 5 6 0 7", "--goal", "standard", "--json")
+    code, out, _ = run("solve", "1 2 3 4 5 6 0 7", "--size", "2x4", "--goal", "standard",
+                       "--json")
     (result,) = json.loads(out)["results"]
     assert result["algorithm"] == "pdb-7-8" and result["steps"] == 1
     assert result["nodes_expanded"] >= 1

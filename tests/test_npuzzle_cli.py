@@ -95,15 +95,15 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(args: tuple[str, ...],
 
 
 def test_pdb_build_then_info_for_a_small_goal() -> None:
-    code, out, _ = run("pdb", "info", "--size", "2x4", "--goal", "standard", "--json")
+    code, out, _ = run("pdb", "info", "--size", "3x4", "--goal", "standard", "--json")
     assert code == 0
     before = json.loads(out)["databases"]
-    assert [d["entries"] for d in before] == [8 * 7 * 6, 8 * 7 * 6 * 5]
-    code, out, _ = run("pdb", "build", "--size", "2x4", "--goal", "standard", "--kind", "all")
-    assert code == 0 and "pdb-7-8 databases (3 + 4 tiles, 2,016 bytes)" in out
-    code, out, _ = run("pdb", "info", "--size", "2x4", "--goal", "standard")
+    assert [d["entries"] for d in before] == [95_040, 665_280]
+    code, out, _ = run("pdb", "build", "--size", "3x4", "--goal", "standard", "--kind", "all")
+    assert code == 0 and "pdb-7-8 databases (5 + 6 tiles, 760,320 bytes)" in out
+    code, out, _ = run("pdb", "info", "--size", "3x4", "--goal", "standard")
     assert code == 0 and out.count(", ok, ") == 2
-    code, out, _ = run("solve", "1 2 3 4 5 6 0 7", "--size", "2x4", "--goal", "standard",
+    code, out, _ = run("solve", "1 2 3 4 5 6 7 8 9 10 0 11", "--size", "3x4", "--goal", "standard",
                        "--json")
     (result,) = json.loads(out)["results"]
     assert result["algorithm"] == "pdb-7-8" and result["steps"] == 1

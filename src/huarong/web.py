@@ -1,7 +1,7 @@
 """The HTTP API and the solution viewer: :func:`create_app` builds the FastAPI application.
 
 Every layout parameter takes any notation :meth:`Layout.parse` reads.  ``/solution`` answers
-exactly as klotski.online does (SPEC §7): one member of each mirror pair, the one with the
+exactly as klotski.online does (docs §7): one member of each mirror pair, the one with the
 smaller common code, stores the solution; the other answers ``"mirror": "1"`` with the
 solution written for its mirror image.  Bad queries answer 400 with
 ``{"error": "<one line>", "input": "<the bad value>"}``.
@@ -109,6 +109,18 @@ def _layout_json(layout: Layout) -> dict[str, Any]:
     }
 
 
+def _database_row(layout: Layout) -> dict[str, Any] | None:
+    """The layout's row of the database (``$HUARONG_DB``: its group label, minimum steps,
+    layer figures, mirror id; figures not computed yet are null), or None without one."""
+    from huarong.database import Database, DatabaseError
+
+    try:
+        with Database.open() as database:
+            return database.info(layout).to_dict()
+    except DatabaseError:
+        return None
+
+
 def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
     return {
         "path": _codes(path),
@@ -200,7 +212,8 @@ def create_app() -> FastAPI:
 
     @app.get("/api/layout", summary="Everything about one layout")
     def layout_info(code: LayoutQuery) -> dict[str, Any]:
-        return _layout_json(_layout(code, "code"))
+        layout = _layout(code, "code")
+        return {**_layout_json(layout), "database": _database_row(layout)}
 
     @app.get("/api/solve", summary="A minimum-step solution")
     def solve_layout(code: LayoutQuery) -> dict[str, Any]:

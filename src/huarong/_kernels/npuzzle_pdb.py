@@ -304,6 +304,7 @@ def compact_goal_rank(goal_cells: Array, ranks: Array, popcount: Array,
 
 
 FRONTIER_EVEN = 1
+_LOW_BITS = 0x5555_5555
 FRONTIER_ODD = 2
 DONE = 3
 """Codes of a (tiles arrangement, blank) state while building: 0 unseen, then the frontier of an
@@ -417,17 +418,14 @@ def _expand_block(
     found = 0
     for order in range(block):
         while True:
+            # The low bit of every two-bit field whose code is ``current``.
             word = np.int64(codes[base + order])
-            ordinal = -1
-            spare = 0
-            while word != 0:
-                if word & 3 == current:
-                    ordinal = spare
-                    break
-                word >>= 2
-                spare += 1
-            if ordinal < 0:
+            low = word & ~(word >> 1) if current == FRONTIER_EVEN else (word >> 1) & ~word
+            low &= _LOW_BITS
+            if low == 0:
                 break
+            below = (low & -low) - 1
+            ordinal = (popcount[below & 0xFFFF] + popcount[below >> 16]) // 2
             region = np.int64(1) << select[mask, ordinal]
             while True:
                 grown = (region | ((region << 1) & ~first_column)

@@ -38,7 +38,5 @@ def test_ordinal_shifts_undo_each_other() -> None:
 def test_tiny_compact_search_is_optimal() -> None:
     database = npuzzle.compact_pattern_database(GOAL, GROUPS, cache=False)
     start = GOAL.moved("U").moved("L").moved("L").moved("D")
-    geometry = patterns._geometry(GOAL)
-    found = search._run_ida_star(start, search._COMPACT, geometry,
-                                 geometry.tables(None, database), 10_000)
+    found = search._run_compact_ida_star(start, patterns._geometry(GOAL), database, 10_000)
     assert len(found.path) == 5 and found.path[-1] == GOAL

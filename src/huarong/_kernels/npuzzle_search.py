@@ -9,8 +9,7 @@ Conventions shared by every kernel here:
   for up to 20 cells, and keep their nodes in growable arrays indexed through an
   open-addressing hash table of node numbers;
 * heuristic tables travel as one tuple ``(goal_cell_of_tile, distance, group_of_tile,
-  slot_of_tile, pattern_values, pattern_offsets, mirror_tile, mirror_cell, compact)``
-  (``compact``: the compact databases' tables, described before :func:`_compact_state`);
+  slot_of_tile, pattern_values, pattern_offsets, mirror_tile, mirror_cell)``;
   ``distance[tile, cell]`` is the Manhattan distance of ``tile`` standing on ``cell`` from its
   goal cell; when the goal is symmetric about the main diagonal, putting ``mirror_tile[t]``
   on ``mirror_cell[c]`` for every tile ``t`` on cell ``c`` gives a board exactly as far from
@@ -18,8 +17,7 @@ Conventions shared by every kernel here:
   empty).
 
 Heuristic kinds: 0 none, 1 misplaced tiles, 2 Manhattan, 3 Manhattan + linear conflicts,
-4 additive pattern database, 5 compact additive pattern database.  Everything is ``int64``
-except the pattern-database bytes and the compact rank tables (``int32``).
+4 additive pattern database.  Everything is ``int64`` except the pattern-database bytes.
 """
 
 from __future__ import annotations
@@ -40,7 +38,6 @@ MISPLACED = 1
 MANHATTAN = 2
 LINEAR_CONFLICT = 3
 PATTERN_DATABASE = 4
-COMPACT_PATTERN_DATABASE = 5
 
 UNREACHED = 255
 _HASH_MULTIPLIER = 0x5851F42D4C957F2D
@@ -507,8 +504,6 @@ def heuristic(board: Array, kind: int, tables: Any, rows: int, cols: int) -> int
             if tile != 0 and goal_cell_of_tile[tile] != cell:
                 total += 1
         return total
-    if kind == COMPACT_PATTERN_DATABASE:
-        return compact_heuristic(board, tables[8])  # type: ignore[no-any-return]
     if kind == PATTERN_DATABASE:
         indexes = np.empty(2 * tables[5].size, np.int64)
         _pattern_indexes(board, tables, indexes)
@@ -648,8 +643,7 @@ def a_star(
 def _after_move(
     board: Array, tile: int, source: int, destination: int, kind: int, tables: Any,
     rows: int, cols: int, counters: Array, row_conflicts: Array, column_conflicts: Array,
-    pattern_index: Array, order: Array, longest: Array, masks: Array, orders: Array,
-    parts: Array, sums: Array,
+    pattern_index: Array, order: Array, longest: Array,
 ) -> int:
     """Update the running figures after ``tile`` slid from ``source`` to ``destination`` (the
     board already shows the move) and return the new heuristic value.
@@ -664,9 +658,6 @@ def _after_move(
         counters[0] += 1
     if destination == goal_cell:
         counters[0] -= 1
-    if kind == COMPACT_PATTERN_DATABASE:
-        return _compact_slide(tile, source, destination, tables[8], masks, orders, parts,
-                              sums)
     if kind == PATTERN_DATABASE:
         group = group_of_tile[tile]
         old_index = pattern_index[group]
@@ -735,11 +726,6 @@ def ida_star_iteration(
     row_conflicts = np.zeros(rows, np.int64)
     column_conflicts = np.zeros(cols, np.int64)
     pattern_index = np.zeros(2 * tables[5].size, np.int64)
-    groups = tables[8][2].size
-    masks = np.zeros(2 * groups, np.int64)
-    orders = np.zeros(2 * groups, np.int64)
-    parts = np.zeros(2 * groups, np.int64)
-    sums = np.zeros(2, np.int64)
     blank = 0
     for cell in range(cells):
         tile = board[cell]
@@ -759,8 +745,6 @@ def ida_star_iteration(
     if kind == PATTERN_DATABASE:
         _pattern_indexes(board, tables, pattern_index)
         counters[3], counters[4] = _pattern_sums(pattern_index, tables)
-    if kind == COMPACT_PATTERN_DATABASE:
-        _compact_state(board, tables[8], masks, orders, parts, sums)
     h = heuristic(board, kind, tables, rows, cols)
     if counters[0] == 0:
         return FOUND, 0, bound, 0, 0
@@ -779,8 +763,7 @@ def ida_star_iteration(
             came_from = neighbours[blank, moves[depth] ^ 2]
             tile = _slide_tile(board, came_from, blank)
             _after_move(board, tile, came_from, blank, kind, tables, rows, cols, counters,
-                        row_conflicts, column_conflicts, pattern_index, order, longest, masks,
-                        orders, parts, sums)
+                        row_conflicts, column_conflicts, pattern_index, order, longest)
             blank = came_from
             continue
         direction = next_direction[depth]
@@ -792,8 +775,7 @@ def ida_star_iteration(
             continue
         tile = _slide_tile(board, target, blank)
         child_h = _after_move(board, tile, target, blank, kind, tables, rows, cols, counters,
-                              row_conflicts, column_conflicts, pattern_index, order, longest,
-                              masks, orders, parts, sums)
+                              row_conflicts, column_conflicts, pattern_index, order, longest)
         expanded += 1
         f = depth + 1 + child_h
         if f > bound:
@@ -801,8 +783,7 @@ def ida_star_iteration(
                 next_bound = f
             _slide_tile(board, blank, target)
             _after_move(board, tile, blank, target, kind, tables, rows, cols, counters,
-                        row_conflicts, column_conflicts, pattern_index, order, longest, masks,
-                        orders, parts, sums)
+                        row_conflicts, column_conflicts, pattern_index, order, longest)
             continue
         moves[depth] = direction
         blank = target
@@ -926,3 +907,66 @@ def compact_heuristic(board: Array, compact: Any) -> int:
     sums = np.zeros(2, np.int64)
     _compact_state(board, compact, masks, orders, parts, sums)
     return max(sums[0], sums[1])  # type: ignore[no-any-return]
+
+
+@kernel
+def compact_ida_star_iteration(
+    board: Array, neighbours: Array, compact: Any, bound: int, node_budget: int, moves: Array,
+) -> tuple[int, int, int, int, int]:
+    """One depth-first pass of IDA* with cost bound ``bound`` on compact databases; the same
+    contract as :func:`ida_star_iteration`.  Nothing is allocated inside the loop, and the
+    move straight back to the parent is never tried."""
+    groups = compact[2].size
+    masks = np.zeros(2 * groups, np.int64)
+    orders = np.zeros(2 * groups, np.int64)
+    parts = np.zeros(2 * groups, np.int64)
+    sums = np.zeros(2, np.int64)
+    _compact_state(board, compact, masks, orders, parts, sums)
+    h = max(sums[0], sums[1])
+    blank = _blank_cell(board)
+    if h == 0:
+        return FOUND, 0, bound, 0, 0
+    if h > bound:
+        return EXHAUSTED, 0, h, 0, 0
+    next_bound = -1
+    next_direction = np.zeros(bound + 2, np.int64)
+    depth = 0
+    expanded = 0
+    deepest = 0
+    while True:
+        if next_direction[depth] == 4:
+            if depth == 0:
+                break
+            depth -= 1
+            came_from = neighbours[blank, moves[depth] ^ 2]
+            tile = _slide_tile(board, came_from, blank)
+            h = _compact_slide(tile, came_from, blank, compact, masks, orders, parts, sums)
+            blank = came_from
+            continue
+        direction = next_direction[depth]
+        next_direction[depth] += 1
+        if depth > 0 and direction == (moves[depth - 1] ^ 2):
+            continue
+        target = neighbours[blank, direction]
+        if target < 0:
+            continue
+        tile = _slide_tile(board, target, blank)
+        child_h = _compact_slide(tile, target, blank, compact, masks, orders, parts, sums)
+        expanded += 1
+        f = depth + 1 + child_h
+        if f > bound:
+            if next_bound < 0 or f < next_bound:
+                next_bound = f
+            _slide_tile(board, blank, target)
+            _compact_slide(tile, blank, target, compact, masks, orders, parts, sums)
+            continue
+        moves[depth] = direction
+        blank = target
+        depth += 1
+        deepest = max(deepest, depth)
+        if child_h == 0:
+            return FOUND, depth, bound, expanded, deepest
+        if expanded >= node_budget:
+            return LIMIT_REACHED, 0, next_bound, expanded, deepest
+        next_direction[depth] = 0
+    return EXHAUSTED, 0, next_bound, expanded, deepest

@@ -54,27 +54,15 @@ class _Geometry:
     mirror_tile: IntArray
     mirror_cell: IntArray
 
-    def tables(self, patterns: PatternDatabase | None = None,
-               compact: CompactPatternDatabase | None = None) -> tuple[Any, ...]:
-        """The heuristic tables of the search kernels (one tuple type for every kind)."""
-        cells = self.rows * self.cols
-        compact_tables = (compact.kernel_tables if compact is not None
-                          else _no_compact_tables(cells))
+    def tables(self, patterns: PatternDatabase | None = None) -> tuple[Any, ...]:
         if patterns is None:
+            cells = self.rows * self.cols
             return (self.goal_cell_of_tile, self.distance, np.full(cells, -1, np.int64),
                     np.zeros(cells, np.int64), np.zeros(1, np.uint8), np.zeros(0, np.int64),
-                    self.mirror_tile, self.mirror_cell, compact_tables)
+                    self.mirror_tile, self.mirror_cell)
         return (self.goal_cell_of_tile, self.distance, patterns.group_of_tile,
                 patterns.slot_of_tile, patterns.values, patterns.offsets, self.mirror_tile,
-                self.mirror_cell, compact_tables)
-
-
-def _no_compact_tables(cells: int) -> tuple[Any, ...]:
-    """Compact tables of no group, with the dtypes of real ones (one kernel signature)."""
-    empty = np.zeros(0, np.int64)
-    return (np.full(cells, -1, np.int64), np.zeros(cells, np.int64), empty,
-            np.zeros(0, np.uint8), empty, np.zeros(0, np.int32), empty, np.zeros(0, np.int32),
-            np.zeros(0, np.uint8), empty, empty, empty)
+                self.mirror_cell)
 
 
 def _diagonal_mirror(goal: Board) -> tuple[IntArray, IntArray]:

@@ -33,6 +33,7 @@ from huarong.npuzzle.board import (
 )
 from huarong.npuzzle.patterns import (
     MAX_PATTERN_CELLS,
+    CompactPatternDatabase,
     IntArray,
     PatternDatabase,
     Progress,
@@ -186,8 +187,6 @@ def _path_from_moves(start: Board, directions: Iterable[int]) -> tuple[Board, ..
 
 
 _OUTCOME_OF_STATUS = {0: Outcome.SOLVED, 1: Outcome.NOT_FOUND, 2: Outcome.LIMIT_REACHED}
-_COMPACT = 5
-"""The kernels' heuristic kind of the compact (7-8) databases."""
 _HEURISTIC_OF = {
     Algorithm.ASTAR_MISPLACED: 1, Algorithm.ASTAR_MANHATTAN: 2, Algorithm.ASTAR_LINEAR: 3,
     Algorithm.IDDFS: 0, Algorithm.IDASTAR: 3, Algorithm.PDB: 4,
@@ -262,6 +261,19 @@ def _run_ida_star(start: Board, heuristic_kind: int, geometry: _Geometry,
     return _run_iterative_deepening(start, first, iteration, max_nodes)
 
 
+def _run_compact_ida_star(start: Board, geometry: _Geometry,
+                          database: CompactPatternDatabase, max_nodes: int) -> _Search:
+    kernels = _kernels()
+    tables = database.kernel_tables
+
+    def iteration(board: IntArray, bound: int, budget: int, moves: IntArray) -> Any:
+        return kernels.compact_ida_star_iteration(board, geometry.neighbours, tables, bound,
+                                                  budget, moves)
+
+    first = int(kernels.compact_heuristic(_board_array(start), tables))
+    return _run_iterative_deepening(start, first, iteration, max_nodes)
+
+
 def _search(algorithm: Algorithm, start: Board, goal: Board, depth_bound: int,
             max_nodes: int, progress: Progress | None) -> _Search:
     geometry = _geometry(goal)
@@ -272,9 +284,8 @@ def _search(algorithm: Algorithm, start: Board, goal: Board, depth_bound: int,
     if algorithm is Algorithm.DFS:
         return _run_keyed("bounded_depth_first", start, goal, geometry, depth_bound, max_nodes)
     if algorithm is Algorithm.PDB78:
-        compact = compact_pattern_database(goal, progress=progress)
-        return _run_ida_star(start, _COMPACT, geometry, geometry.tables(None, compact),
-                             max_nodes)
+        return _run_compact_ida_star(start, geometry,
+                                     compact_pattern_database(goal, progress=progress), max_nodes)
     kind = _HEURISTIC_OF[algorithm]
     if algorithm in (Algorithm.ASTAR_MISPLACED, Algorithm.ASTAR_MANHATTAN,
                      Algorithm.ASTAR_LINEAR):
@@ -301,7 +312,7 @@ def _warm_up(algorithm: Algorithm) -> None:
         _run_ida_star(start, 4, _geometry(goal), _geometry(goal).tables(uninformed), 10)
     elif algorithm is Algorithm.PDB78:
         tiny = compact_pattern_database(goal, ((1, 2, 3),), cache=False)
-        _run_ida_star(start, _COMPACT, _geometry(goal), _geometry(goal).tables(None, tiny), 10)
+        _run_compact_ida_star(start, _geometry(goal), tiny, 10)
     else:
         _search(algorithm, start, goal, 1, 10, None)
     _warmed.add(algorithm)

@@ -915,7 +915,9 @@ def compact_ida_star_iteration(
 ) -> tuple[int, int, int, int, int]:
     """One depth-first pass of IDA* with cost bound ``bound`` on compact databases; the same
     contract as :func:`ida_star_iteration`.  Nothing is allocated inside the loop, and the
-    move straight back to the parent is never tried."""
+    move straight back to the parent is never tried.  A loop of its own on purpose: sending
+    these moves through :func:`_after_move` (eighteen array arguments a call) made Korf's 100
+    instances four times slower."""
     groups = compact[2].size
     masks = np.zeros(2 * groups, np.int64)
     orders = np.zeros(2 * groups, np.int64)

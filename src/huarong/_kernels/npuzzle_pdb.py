@@ -14,7 +14,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
-from huarong._kernels.npuzzle_search import UNREACHED, _grown
+from huarong._kernels.npuzzle_search import UNREACHED, _grown, rank_board, unrank_board
 
 PATTERN_UNREACHED = 0x7F
 PATTERN_EXPANDED = 0x80
@@ -67,6 +67,31 @@ def _partial_unrank(rank: int, count: int, cells: int, select: Array, positions:
 
 
 @kernel
+def _edge_columns(cells: int, cols: int) -> tuple[int, int]:
+    """Bitmasks of the first and of the last column's cells."""
+    first_column = 0
+    last_column = 0
+    for cell in range(cells):
+        if cell % cols == 0:
+            first_column |= 1 << cell
+        if cell % cols == cols - 1:
+            last_column |= 1 << cell
+    return first_column, last_column
+
+
+@kernel
+def _region(seed: int, free: int, cols: int, first_column: int, last_column: int) -> int:
+    """The cells of ``free`` that the blank reaches from ``seed`` (bitmasks), by flooding."""
+    region = seed
+    while True:
+        grown = (region | ((region << 1) & ~first_column) | ((region >> 1) & ~last_column)
+                 | (region << cols) | (region >> cols)) & free
+        if grown == region:
+            return region  # type: ignore[no-any-return]
+        region = grown
+
+
+@kernel
 def pattern_start(goal_positions: Array, cells: int, distances: Array, popcount: Array) -> Array:
     """Seed a pattern-database build: ``goal_positions`` lists the pattern tiles' goal cells
     and then the blank's.  Marks that state at distance 0 and returns it as the first layer."""
@@ -95,13 +120,7 @@ def pattern_layer(
     """
     count = tile_count + 1
     all_cells = (1 << cells) - 1
-    first_column = 0
-    last_column = 0
-    for cell in range(cells):
-        if cell % cols == 0:
-            first_column |= 1 << cell
-        if cell % cols == cols - 1:
-            last_column |= 1 << cell
+    first_column, last_column = _edge_columns(cells, cols)
     positions = np.empty(count, np.int64)
     next_layer = np.empty(max(16, layer_size), np.int64)
     next_size = 0
@@ -115,13 +134,7 @@ def pattern_layer(
         blank = positions[tile_count]
         tiles_used = used & ~(1 << blank)
         free = all_cells & ~tiles_used
-        region = 1 << blank
-        while True:
-            grown = (region | ((region << 1) & ~first_column) | ((region >> 1) & ~last_column)
-                     | (region << cols) | (region >> cols)) & free
-            if grown == region:
-                break
-            region = grown
+        region = _region(1 << blank, free, cols, first_column, last_column)
         # The blank is the last, least significant digit of the rank.
         arrangement_base = state - (blank - popcount[tiles_used & ((1 << blank) - 1)])
         rest = region
@@ -229,40 +242,6 @@ def subsets_by_rank(cells: int, size: int, ranks: Array, popcount: Array) -> Arr
 
 
 @kernel
-def order_rank(ordinals: Array, size: int, factorials: Array) -> int:
-    """Lehmer rank of the permutation ``ordinals[:size]`` of ``0 .. size - 1``."""
-    rank = 0
-    used = 0
-    for i in range(size):
-        ordinal = ordinals[i]
-        smaller_used = 0
-        for j in range(ordinal):
-            smaller_used += (used >> j) & 1
-        rank += (ordinal - smaller_used) * factorials[size - 1 - i]
-        used |= 1 << ordinal
-    return rank
-
-
-@kernel
-def order_unrank(rank: int, size: int, factorials: Array, ordinals: Array) -> None:
-    """Inverse of :func:`order_rank`, written into ``ordinals[:size]``."""
-    used = 0
-    for i in range(size):
-        weight = factorials[size - 1 - i]
-        skip = rank // weight
-        rank -= skip * weight
-        ordinal = 0
-        while True:
-            if (used >> ordinal) & 1 == 0:
-                if skip == 0:
-                    break
-                skip -= 1
-            ordinal += 1
-        used |= 1 << ordinal
-        ordinals[i] = ordinal
-
-
-@kernel
 def ordinal_shifts(size: int, factorials: Array) -> Array:
     """``shifts[r * size + r2, order]``: the order after the tile of ordinal ``r`` takes
     ordinal ``r2`` and the tiles between close up (a flat ``int32`` array)."""
@@ -274,7 +253,7 @@ def ordinal_shifts(size: int, factorials: Array) -> Array:
         for new in range(size):
             row = (old * size + new) * count
             for order in range(count):
-                order_unrank(order, size, factorials, ordinals)
+                unrank_board(order, factorials, ordinals)
                 for i in range(size):
                     ordinal = ordinals[i]
                     if ordinal == old:
@@ -285,7 +264,7 @@ def ordinal_shifts(size: int, factorials: Array) -> Array:
                         moved[i] = ordinal + 1
                     else:
                         moved[i] = ordinal
-                shifts[row + order] = order_rank(moved, size, factorials)
+                shifts[row + order] = rank_board(moved, factorials)
     return shifts
 
 
@@ -300,7 +279,8 @@ def compact_goal_rank(goal_cells: Array, ranks: Array, popcount: Array,
     ordinals = np.empty(size, np.int64)
     for i in range(size):
         ordinals[i] = popcount[mask & ((1 << goal_cells[i]) - 1)]
-    return ranks[mask] * factorials[size] + order_rank(ordinals, size, factorials)  # type: ignore[no-any-return]
+    order = rank_board(ordinals, factorials)
+    return ranks[mask] * factorials[size] + order  # type: ignore[no-any-return]
 
 
 FRONTIER_EVEN = 1
@@ -380,13 +360,7 @@ def _expand_block(
     :func:`compact_layer`; returns how many states were settled."""
     cells = neighbours.shape[0]
     all_cells = (1 << cells) - 1
-    first_column = 0
-    last_column = 0
-    for cell in range(cells):
-        if cell % cols == 0:
-            first_column |= 1 << cell
-        if cell % cols == cols - 1:
-            last_column |= 1 << cell
+    first_column, last_column = _edge_columns(cells, cols)
     mask = np.int64(subsets[subset])
     free = all_cells & ~mask
     base = np.int64(subset) * block
@@ -426,14 +400,8 @@ def _expand_block(
                 break
             below = (low & -low) - 1
             ordinal = (popcount[below & 0xFFFF] + popcount[below >> 16]) // 2
-            region = np.int64(1) << select[mask, ordinal]
-            while True:
-                grown = (region | ((region << 1) & ~first_column)
-                         | ((region >> 1) & ~last_column) | (region << cols)
-                         | (region >> cols)) & free
-                if grown == region:
-                    break
-                region = grown
+            region = _region(np.int64(1) << select[mask, ordinal], free, cols, first_column,
+                             last_column)
             done_bits = 0
             rest = region
             while rest != 0:

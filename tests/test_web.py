@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from huarong import cases
 from huarong.classics import CLASSICS
 from huarong.layout import Layout
 from huarong.notation import replay
@@ -26,9 +27,31 @@ HENGDAO_ID = "24422442233221121001"  # SPEC §7
 HENGDAO = "1A9BF0C00"  # SPEC §3
 
 
+NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
+GAME_LAYOUTS = 121_285  # SPEC §7: solvable standard layouts, one of each mirror pair
+HARDEST = ("4FEA13400", 138)  # 峰回路转, the hardest game layout
+
+
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(NO_DATABASE))
+
+
+@pytest.fixture(scope="module")
+def standard_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding only the standard class, in the columns of ``layouts`` the level
+    picker reads: building all 29 million layouts is a slow test."""
+    import duckdb
+    import pyarrow as pa
+
+    codes, min_steps, _ = cases.min_steps_of_class(5, 4)
+    path = tmp_path_factory.mktemp("standard") / "standard.duckdb"
+    rows = pa.table({"code": codes, "min_steps": min_steps})
+    with duckdb.connect(str(path)) as connection:
+        connection.register("rows", rows)
+        connection.execute("CREATE TABLE layouts AS SELECT code, 5::TINYINT AS jiang, "
+                           "4::TINYINT AS bing, NULLIF(min_steps, -1) AS min_steps FROM rows")
+    return path
 
 
 def state_of(code: str) -> ref.State:
@@ -113,14 +136,14 @@ def test_path_between_two_layouts_of_a_group(client: TestClient) -> None:
     distances = ref.distances(state_of(start.code))
     target = sorted((d, ref.to_grid(s)) for s, d in distances.items() if d == 9)[0][1]
     target_code = Layout.from_grid(target).code
-    answer = client.get("/api/path", params={"from": start.code, "to": target_code}).json()
-    assert (answer["from"], answer["to"], answer["steps"]) == (start.code, target_code, 9)
+    answer = client.get("/api/path", params={"start": start.code, "target": target_code}).json()
+    assert (answer["start"], answer["target"], answer["steps"]) == (start.code, target_code, 9)
     assert answer["path"][0] == start.code and answer["path"][-1] == target_code
     assert_steps_are_moves(answer["path"], answer["moves"])
 
 
 def test_path_to_another_group_is_a_bad_query(client: TestClient) -> None:
-    answer = client.get("/api/path", params={"from": HENGDAO, "to": "4FEA134"})
+    answer = client.get("/api/path", params={"start": HENGDAO, "target": "4FEA134"})
     assert answer.status_code == 400
     assert answer.json()["input"] == "4FEA134" and "not in the group" in answer.json()["error"]
 
@@ -161,7 +184,8 @@ def test_classics_endpoint_lists_them_with_their_steps(client: TestClient) -> No
     ("/api/solve", {"code": "24422442233221121009"}, "24422442233221121009"),
     ("/api/analysis", {"code": "CCCC/..../..../..../...."}, "CCCC/..../..../..../...."),
     ("/api/next", {"code": ""}, ""),
-    ("/api/path", {"from": "zz", "to": HENGDAO}, "zz"),
+    ("/api/path", {"start": "zz", "target": HENGDAO}, "zz"),
+    ("/api/levels", {"limit": "0"}, "0"),
     ("/solution", {"t": "json", "q": "2442244223322112100"}, "2442244223322112100"),
     ("/api/layout", {"code": "1" * 500}, "1" * 500),
 ])
@@ -175,7 +199,7 @@ def test_bad_queries_answer_400_naming_the_input(client: TestClient, url: str,
 
 
 @pytest.mark.parametrize(("url", "name"), [("/api/solve", "code"), ("/solution", "q"),
-                                           ("/api/path?from=1A9BF0C", "to")])
+                                           ("/api/path?start=1A9BF0C", "target")])
 def test_missing_parameters_answer_400(client: TestClient, url: str, name: str) -> None:
     answer = client.get(url)
     assert answer.status_code == 400
@@ -189,3 +213,84 @@ def test_viewer_and_documentation_are_served(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert {"/solution", "/api/layout", "/api/solve", "/api/analysis", "/api/path",
             "/api/next", "/api/classics"} <= set(schema["paths"])
+
+
+def test_unknown_addresses_answer_the_error_shape(client: TestClient) -> None:
+    answer = client.get("/api/nothing-here")
+    assert answer.status_code == 404
+    assert answer.json() == {"error": "no such page: /api/nothing-here",
+                             "input": "/api/nothing-here"}
+    assert client.post("/api/solve").json()["input"] == "/api/solve"
+
+
+def test_heavy_work_is_refused_with_503_when_every_slot_is_taken() -> None:
+    app = create_app(NO_DATABASE, heavy_slots=1)
+    client = TestClient(app)
+    with app.state.heavy.slot(Layout.from_code(HENGDAO)):
+        for url, params in [("/api/analysis", {"code": HENGDAO}),
+                            ("/api/next", {"code": HENGDAO}),
+                            ("/api/path", {"start": HENGDAO, "target": HENGDAO})]:
+            answer = client.get(url, params=params)
+            assert answer.status_code == 503, url
+            assert answer.headers["retry-after"].isdigit()
+            assert set(answer.json()) == {"error", "input"} and "busy" in answer.json()["error"]
+        assert client.get("/api/solve", params={"code": HENGDAO}).status_code == 200
+    assert client.get("/api/next", params={"code": HENGDAO}).json()["min_steps"] == 81
+
+
+def test_groups_over_the_size_limit_answer_422() -> None:
+    # 前呼后拥's group is small enough for the reference engine to count
+    code = Layout.from_grid("SSCC/HHCC/HHHH/HHHH/..SS").code
+    size = len(ref.distances(state_of(code)))
+    refusing = TestClient(create_app(NO_DATABASE, max_group_size=size - 1))
+    answer = refusing.get("/api/analysis", params={"code": code})
+    assert answer.status_code == 422
+    assert answer.json()["input"] == code and f"{size - 1:,}" in answer.json()["error"]
+    accepting = TestClient(create_app(NO_DATABASE, max_group_size=size))
+    assert accepting.get("/api/analysis", params={"code": code}).json()["group_size"] == size
+
+
+def test_documentation_needs_no_internet(client: TestClient) -> None:
+    import re
+
+    for page in ("/docs", "/redoc"):
+        html = client.get(page).text
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+        assert assets, page
+        for asset in assets:
+            assert asset.startswith("/"), f"{page} loads {asset} from elsewhere"
+            assert client.get(asset).status_code == 200, asset
+        assert "fonts.googleapis" not in html
+
+
+def test_levels_without_a_database_say_how_to_build_one(client: TestClient) -> None:
+    answer = client.get("/api/levels")
+    assert answer.status_code == 404
+    assert "huarong db build" in answer.json()["error"]
+
+
+def test_levels_page_through_the_game_layouts(standard_database: Path) -> None:
+    client = TestClient(create_app(standard_database))
+    first = client.get("/api/levels", params={"limit": 5}).json()
+    assert first["total"] == GAME_LAYOUTS and first["offset"] == 0
+    assert len(first["levels"]) == 5 and first["levels"][0]["min_steps"] >= 1
+    last = client.get("/api/levels", params={"offset": GAME_LAYOUTS - 3}).json()["levels"]
+    assert len(last) == 3 and {level["min_steps"] for level in last} == {HARDEST[1]}
+    assert HARDEST[0] in {level["code"] for level in last}
+    jump = client.get("/api/levels", params={"min_steps": 81, "limit": 200}).json()
+    steps = [level["min_steps"] for level in jump["levels"]]
+    assert steps == sorted(steps) and steps[0] == 81
+    before = client.get("/api/levels", params={"offset": jump["offset"] - 1, "limit": 1})
+    assert before.json()["levels"][0]["min_steps"] == 80
+    for level in jump["levels"][:10]:
+        layout = Layout.from_code(level["code"])
+        assert layout.is_standard and not layout.is_solved
+        assert layout <= layout.mirror()
+        assert solve(layout).steps == level["min_steps"] == 81
+
+
+@pytest.mark.slow
+def test_levels_from_the_whole_database(database_path: Path) -> None:
+    client = TestClient(create_app(database_path))
+    answer = client.get("/api/levels", params={"offset": GAME_LAYOUTS - 1}).json()
+    assert answer["total"] == GAME_LAYOUTS and answer["levels"][-1]["min_steps"] == HARDEST[1]

@@ -134,8 +134,8 @@ def _screenshot(page: Page, name: str) -> None:
 
 def _load(page: Page, text: str) -> None:
     page.fill("#code-input", text)
-    # the layout may already be on the board: wait for this load's own hint request
-    with page.expect_response(lambda response: "/api/next?" in response.url):
+    # the layout may already be on the board: wait for this load's own request
+    with page.expect_response(lambda response: "/api/layout?" in response.url):
         page.click("#load-button")
     _wait_ready(page, Layout.parse(text).code)
 

@@ -75,7 +75,7 @@ def _error(message: str, value: str, status: int,
 class HeavyWork:
     """A fixed number of slots for work that searches whole groups: a request that finds them
     all taken is answered 503 at once instead of queueing, and a group larger than
-    ``max_group_size`` is refused (422) before it is searched."""
+    ``max_group_size`` is refused (422) before it is analysed."""
 
     def __init__(self, slots: int, max_group_size: int) -> None:
         self.slots = slots
@@ -83,12 +83,14 @@ class HeavyWork:
         self._free = threading.BoundedSemaphore(slots)
 
     @contextlib.contextmanager
-    def slot(self, layout: Layout) -> Iterator[None]:
+    def slot(self, layout: Layout, sized: bool = True) -> Iterator[None]:
+        """Holds a slot while searching ``layout``'s group; ``sized``: refuse a group over the
+        size limit (hints while playing search any group: a player never sees a refusal)."""
         if not self._free.acquire(blocking=False):
             raise ServerBusy(f"the server is busy with {self.slots} group searches: "
                              f"try again in {RETRY_AFTER_SECONDS} s", layout.code)
         try:
-            if group_size(layout, self.max_group_size) is None:
+            if sized and group_size(layout, self.max_group_size) is None:
                 raise BadQuery(f"layout {layout.code}: its group holds more than "
                                f"{self.max_group_size:,} layouts, the largest this server "
                                "searches (huarong serve --max-group-size)", layout.code, 422)
@@ -135,7 +137,7 @@ class _GroupTables:
                 if layout in table:
                     self._tables.move_to_end(key)
                     return table
-        with self._heavy.slot(layout):
+        with self._heavy.slot(layout, sized=False):
             table = group_min_steps(layout)
         with self._lock:
             self._tables[int(table.codes[0])] = table

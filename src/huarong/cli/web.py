@@ -135,7 +135,7 @@ def _check_free(host: str, port: int) -> None:
 @click.option("--heavy-slots", default=2, show_default=True, type=click.IntRange(1),
               help="Requests that may search whole groups at once; more answer 503.")
 @click.option("--max-group-size", default=300_000, show_default=True, type=click.IntRange(1),
-              help="Largest group searched for /api/analysis, /api/path and /api/next.")
+              help="Largest group analysed by /api/analysis and /api/path.")
 @click.option("--db", "database", type=click.Path(dir_okay=False),
               help="Database for the level picker [default: $HUARONG_DB or "
                    "~/.local/share/huarong/huarong.duckdb].")

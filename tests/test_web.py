@@ -1,4 +1,4 @@
-"""The HTTP API (web contract) and the classic layouts, against SPEC facts, the recorded
+"""The HTTP API (web contract) and the classic layouts, against docs facts, the recorded
 klotski.online responses, the literature's step counts and the reference engine."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from huarong import cases
 from huarong.classics import CLASSICS
 from huarong.layout import Layout
 from huarong.notation import replay
@@ -23,35 +22,16 @@ from . import klotski_reference as ref
 # Real klotski.online answers, copied from the project's shared fixtures.
 RESPONSES = json.loads(
     (Path(__file__).parent / "data" / "klotski_online_responses.json").read_text("utf-8"))
-HENGDAO_ID = "24422442233221121001"  # SPEC §7
-HENGDAO = "1A9BF0C00"  # SPEC §3
-
-
+HENGDAO_ID = "24422442233221121001"  # docs §7
+HENGDAO = "1A9BF0C00"  # docs §3
 NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
-GAME_LAYOUTS = 121_285  # SPEC §7: solvable standard layouts, one of each mirror pair
+GAME_LAYOUTS = 121_285  # docs §7: solvable standard layouts, one of each mirror pair
 HARDEST = ("4FEA13400", 138)  # 峰回路转, the hardest game layout
 
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     return TestClient(create_app(NO_DATABASE))
-
-
-@pytest.fixture(scope="module")
-def standard_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database holding only the standard class, in the columns of ``layouts`` the level
-    picker reads: building all 29 million layouts is a slow test."""
-    import duckdb
-    import pyarrow as pa
-
-    codes, min_steps, _ = cases.min_steps_of_class(5, 4)
-    path = tmp_path_factory.mktemp("standard") / "standard.duckdb"
-    rows = pa.table({"code": codes, "min_steps": min_steps})
-    with duckdb.connect(str(path)) as connection:
-        connection.register("rows", rows)
-        connection.execute("CREATE TABLE layouts AS SELECT code, 5::TINYINT AS jiang, "
-                           "4::TINYINT AS bing, NULLIF(min_steps, -1) AS min_steps FROM rows")
-    return path
 
 
 def state_of(code: str) -> ref.State:

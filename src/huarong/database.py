@@ -1,8 +1,11 @@
-"""The database of all 29,334,498 layouts (SPEC §4): one DuckDB file, one row per layout.
+"""The database of all 29,334,498 layouts (docs §4): one DuckDB file, one row per layout.
 
 Table ``layouts``: ``id`` (rank of the code), ``code`` (BIGINT), ``jiang``, ``bing``,
 ``style``, ``group_num``, ``group_index``, ``group_size``, ``min_steps`` (NULL when the group
-holds no goal layout), ``min_step_solutions`` (goal layouts at that distance, 0 when none), and
+holds no goal layout), ``min_step_solutions`` (goal layouts at that distance, 0 when none),
+the layer figures ``farthest_steps``, ``farthest_count`` and ``solution_count`` (NULL until
+computed: ``db build`` computes them for the standard layouts, ``db layers`` for the rest),
+``symmetric`` (the layout is its own mirror image) and ``mirror_id``, and
 two generated columns: ``hex`` (the 9-digit code) and ``label``
 (``jiang-bing-style-group_num-group_index``).  Table ``groups``: one row per group with its
 class, ``group_num``, ``size`` and ``seed`` (its smallest code).  The macro ``hex(code)``
@@ -16,8 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -25,14 +26,27 @@ from typing import Any
 
 import numpy as np
 
-from huarong.fileio import atomic_writer, write_text_atomically
+from huarong.fileio import (
+    check_writable,
+    file_written_by_others,
+    temporary_beside,
+)
 from huarong.layout import Layout
 
 PhaseProgress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: one bar per phase of a long computation."""
 
 LAYOUT_COLUMNS = ("id", "code", "jiang", "bing", "style", "group_num", "group_index",
-                  "group_size", "min_steps", "min_step_solutions")
+                  "group_size", "min_steps", "min_step_solutions", "farthest_steps",
+                  "farthest_count", "solution_count", "symmetric", "mirror_id")
+
+
+def _quoted_columns(exclude: str = "") -> str:
+    """The column list for SQL (``symmetric`` is a keyword of DuckDB's, so quoted)."""
+    return ", ".join(f'"{name}"' for name in LAYOUT_COLUMNS if name != exclude)
+
+
+_NULL_WHEN_NEGATIVE = ("min_steps", "farthest_steps", "farthest_count", "solution_count")
 _SCHEMA = """
 CREATE MACRO hex(code) AS printf('%09X', code);
 CREATE TABLE layouts (
@@ -40,6 +54,8 @@ CREATE TABLE layouts (
     jiang TINYINT NOT NULL, bing TINYINT NOT NULL, style TINYINT NOT NULL,
     group_num INTEGER NOT NULL, group_index INTEGER NOT NULL, group_size INTEGER NOT NULL,
     min_steps SMALLINT, min_step_solutions INTEGER NOT NULL,
+    farthest_steps SMALLINT, farthest_count INTEGER, solution_count INTEGER,
+    "symmetric" BOOLEAN NOT NULL, mirror_id INTEGER NOT NULL,
     hex VARCHAR GENERATED ALWAYS AS (printf('%09X', code)) VIRTUAL,
     label VARCHAR GENERATED ALWAYS AS (
         concat_ws('-', jiang, bing, style, group_num, group_index)) VIRTUAL
@@ -89,6 +105,12 @@ class LayoutRecord:
     min_steps: int | None
     """None when the layout's group holds no goal layout."""
     min_step_solutions: int
+    farthest_steps: int | None
+    """None (like the two counts below) until the layer figures are computed."""
+    farthest_count: int | None
+    solution_count: int | None
+    symmetric: bool
+    mirror_id: int
 
     @property
     def code(self) -> str:
@@ -111,6 +133,15 @@ class QueryResult:
     rows: list[tuple[Any, ...]]
 
 
+@dataclass(frozen=True)
+class QueryStream:
+    """The result of :meth:`Database.stream`: column names and an iterator of
+    ``pyarrow.RecordBatch`` (read it once)."""
+
+    columns: list[str]
+    batches: Iterator[Any]
+
+
 class Database:
     """A read-only connection to a built database."""
 
@@ -125,11 +156,22 @@ class Database:
         target = Path(path) if path is not None else default_path()
         if not target.is_file():
             raise DatabaseMissingError(target)
+        _check_duckdb_header(target)
         try:
-            connection = duckdb.connect(str(target), read_only=True)
+            # A foreign file must not make DuckDB fetch a reader for it from the network.
+            connection = duckdb.connect(str(target), read_only=True, config={
+                "autoinstall_known_extensions": False, "autoload_known_extensions": False})
+            tables = {name for (name,) in connection.execute(
+                "SELECT table_name FROM information_schema.tables").fetchall()}
         except duckdb.Error as error:
             raise DatabaseError(f"cannot open database {target}: "
-                                f"{_first_line(error)}") from None
+                                f"{_first_line(error)} (not a huarong database?)") from None
+        missing = sorted({"layouts", "groups"} - tables)
+        if missing:
+            connection.close()
+            raise DatabaseError(f"{target} is not a huarong database: no table "
+                                f"{' and no table '.join(missing)}; rebuild it with "
+                                "`huarong db build --force`")
         return cls(connection, target)
 
     def close(self) -> None:
@@ -148,8 +190,8 @@ class Database:
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
         row = self._connection.execute(
-            "SELECT id, jiang, bing, style, group_num, group_index, group_size, min_steps, "
-            "min_step_solutions FROM layouts WHERE id = ?", [layout_id(layout)]).fetchone()
+            f"SELECT {_quoted_columns(exclude='code')} FROM layouts WHERE id = ?",
+            [layout_id(layout)]).fetchone()
         if row is None:
             raise DatabaseError(f"layout {layout.code} is missing from the database "
                                 f"{self.path}: rebuild it with `huarong db build --force`")
@@ -167,6 +209,30 @@ class Database:
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, rows)
 
+    def stream(self, sql: str, batch_rows: int = 8192) -> QueryStream:
+        """Run one SQL statement (read-only) and stream its rows in Arrow record batches of
+        at most ``batch_rows``, so a result of any size takes bounded memory;
+        :class:`DatabaseError` on bad SQL, now or while the batches are read."""
+        import duckdb
+
+        try:
+            relation = self._connection.cursor().sql(sql)
+            if relation is None:  # a statement without a result
+                return QueryStream([], iter(()))
+            # DuckDB 1.x spells it fetch_record_batch, 2.x to_arrow_reader.
+            reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_record_batch
+            batches = reader(batch_rows)
+        except duckdb.Error as error:
+            raise DatabaseError(f"bad query {sql!r}: {_first_line(error)}") from None
+
+        def checked() -> Iterator[Any]:
+            try:
+                yield from batches
+            except (duckdb.Error, OSError) as error:  # Arrow hands DuckDB's errors as OSError
+                raise DatabaseError(f"query {sql!r} failed: {_first_line(error)}") from None
+
+        return QueryStream(list(relation.columns), checked())
+
     def export(self, output: str | os.PathLike[str], file_format: str) -> None:
         """Write the ``layouts`` table to ``output`` as ``parquet`` or ``csv``, atomically."""
         options = {"parquet": "FORMAT PARQUET, COMPRESSION ZSTD",
@@ -174,11 +240,26 @@ class Database:
         if file_format not in options:
             raise DatabaseError(f"unknown export format {file_format!r}: "
                                 "choose parquet or csv")
-        with _temporary_beside(Path(output)) as temporary:
+        with file_written_by_others(output) as temporary:
             self._connection.execute(
                 f"COPY (SELECT * FROM layouts ORDER BY id) TO '{_quoted(temporary)}' "
                 f"({options[file_format]})")
-            os.replace(temporary, output)
+
+
+_DUCKDB_MAGIC = (8, b"DUCK")
+"""Where every DuckDB file says what it is (after an 8-byte checksum)."""
+
+
+def _check_duckdb_header(path: Path) -> None:
+    offset, magic = _DUCKDB_MAGIC
+    try:
+        with path.open("rb") as stream:
+            header = stream.read(offset + len(magic))
+    except OSError as error:
+        raise DatabaseError(f"cannot read database {path}: {error.strerror or error}") from None
+    if header[offset:] != magic:
+        raise DatabaseError(f"{path} is not a DuckDB database file (a huarong database is "
+                            "made by `huarong db build`)")
 
 
 def _first_line(error: BaseException) -> str:
@@ -187,17 +268,6 @@ def _first_line(error: BaseException) -> str:
 
 def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
-
-
-@contextlib.contextmanager
-def _temporary_beside(target: Path) -> Iterator[Path]:
-    """A path that does not exist yet, in a fresh directory beside ``target`` (which is
-    removed with whatever is left in it)."""
-    directory = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
-    try:
-        yield directory / target.name
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
@@ -232,7 +302,24 @@ def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
         columns["min_steps"] = steps
         columns["min_step_solutions"] = solutions
         columns["groups_has_solution"] = steps[groups.first_ids] >= 0
+        columns.update(_mirror_and_layer_columns(codes, progress))
     return columns
+
+
+def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
+                              ) -> dict[str, np.ndarray]:
+    """``mirror_id`` and ``symmetric`` of every layout, and the layer figures of the standard
+    layouts (the other layouts' are left to ``huarong db layers``)."""
+    from huarong import layers
+
+    mirror_id = layers.mirror_ids(codes)
+    phase = "layer figures of the standard layouts"
+    figures = layers.class_layer_columns(
+        *layers.STANDARD_CLASS, mirror_id,
+        progress=None if progress is None else lambda done, total: progress(phase, done, total))
+    return {"mirror_id": mirror_id, "symmetric": mirror_id == np.arange(codes.shape[0]),
+            **{name: figures[name] for name in ("farthest_steps", "farthest_count",
+                                                 "solution_count")}}
 
 
 def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | None = None,
@@ -247,18 +334,20 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
         raise DatabaseError(f"a database already exists at {target}: "
                             "use --force to rebuild it")
     target.parent.mkdir(parents=True, exist_ok=True)
-    columns = layout_columns(progress)
-    first = columns["groups_first_id"]
-    layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
-    groups = pa.table({
-        "jiang": columns["jiang"][first], "bing": columns["bing"][first],
-        "style": columns["style"][first], "group_num": columns["groups_num"],
-        "size": columns["groups_size"], "seed": columns["code"][first],
-        "has_solution": columns["groups_has_solution"],
-    })
-    if progress:
-        progress("writing the database", 0, 1)
-    with _temporary_beside(target) as temporary:
+    with _build_lock(target), temporary_beside(target) as temporary:
+        check_writable(target)
+        columns = layout_columns(progress)
+        first = columns["groups_first_id"]
+        layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
+        groups = pa.table({
+            "jiang": columns["jiang"][first], "bing": columns["bing"][first],
+            "style": columns["style"][first], "group_num": columns["groups_num"],
+            "size": columns["groups_size"], "seed": columns["code"][first],
+            "has_solution": columns["groups_has_solution"],
+        })
+        del columns
+        if progress:
+            progress("writing the database", 0, 1)
         connection = duckdb.connect(str(temporary))
         try:
             connection.execute(_QUIET)
@@ -266,9 +355,9 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
             connection.register("layout_rows", layouts)
             connection.register("group_rows", groups)
             # Rows go in id order, so DuckDB's per-block min/max finds one id quickly.
-            values = ", ".join("NULLIF(min_steps, -1)" if name == "min_steps" else name
-                               for name in LAYOUT_COLUMNS)
-            connection.execute(f"INSERT INTO layouts ({', '.join(LAYOUT_COLUMNS)}) "
+            values = ", ".join(f"NULLIF({name}, -1)" if name in _NULL_WHEN_NEGATIVE
+                               else f'"{name}"' for name in LAYOUT_COLUMNS)
+            connection.execute(f"INSERT INTO layouts ({_quoted_columns()}) "
                                f"SELECT {values} FROM layout_rows")
             connection.execute("INSERT INTO groups SELECT * FROM group_rows "
                                "ORDER BY jiang, bing, style, group_num")
@@ -281,66 +370,37 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
     return target
 
 
-def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
-    """Write ``%09X`` per line, atomically; formatted as one byte array, not line by line."""
-    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-    text = np.empty((codes.shape[0], 10), dtype=np.uint8)
-    for position in range(9):
-        text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
-    text[:, 9] = ord("\n")
-    with atomic_writer(path, "wb") as stream:
-        stream.write(text.data)
+class DatabaseBusyError(DatabaseError):
+    def __init__(self, target: Path, lock: Path) -> None:
+        super().__init__(f"another build of {target} is running (it holds the lock {lock}); "
+                         "wait for it to finish")
 
 
-def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None
-                    ) -> list[Path]:
-    """The original engine's ``--all`` output in ``directory``: ``All_Case.txt`` (every
-    code), ``main.csv`` (every code with its class and label) and per jiang-bing-style class
-    ``J-B-S.txt`` (the seed, i.e. smallest code, of each group in group_num order).
-    Returns the files written."""
-    folder = Path(directory)
-    columns = layout_columns(progress, min_steps=False)
-    first = columns["groups_first_id"]
-    seeds: dict[str, list[tuple[int, int]]] = {}
-    for jiang, bing, style, num, code in zip(
-            columns["jiang"][first].tolist(), columns["bing"][first].tolist(),
-            columns["style"][first].tolist(), columns["groups_num"].tolist(),
-            columns["code"][first].tolist(), strict=True):
-        seeds.setdefault(f"{jiang}-{bing}-{style}", []).append((num, code))
-    total = 2 + len(seeds)
-    phase = "writing files"
-    if progress:
-        progress(phase, 0, total)
-    written = [folder / "All_Case.txt", folder / "main.csv"]
-    write_codes(columns["code"], written[0])
-    if progress:
-        progress(phase, 1, total)
-    _write_main_csv(columns, written[1])
-    for name, groups in seeds.items():
-        written.append(folder / f"{name}.txt")
-        write_text_atomically(written[-1], "".join(f"{code:09X}\n" for _, code in sorted(groups)))
-        if progress:
-            progress(phase, len(written), total)
-    return written
+@contextlib.contextmanager
+def _build_lock(target: Path) -> Iterator[None]:
+    """Hold ``TARGET.lock`` for the whole build, so two builds of one file cannot race; the
+    lock file is removed when the build ends, however it ends."""
+    import fcntl
 
-
-def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
-    """Every code with its class and label; DuckDB formats the 29 million rows."""
-    import duckdb
-    import pyarrow as pa
-
-    names = ("id", "code", "jiang", "bing", "style", "group_num", "group_index")
-    rows = pa.table({name: columns[name] for name in names})
-    with _temporary_beside(path) as temporary:
-        connection = duckdb.connect()
+    lock = target.with_name(f"{target.name}.lock")
+    while True:
+        handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
         try:
-            connection.execute(_QUIET)
-            connection.register("layout_rows", rows)
-            connection.execute(
-                "COPY (SELECT id, printf('%09X', code) AS code, jiang AS jiang_num, "
-                "bing AS bing_num, style AS style_num, group_num, group_index, "
-                "concat_ws('-', jiang, bing, style, group_num, group_index) AS label "
-                f"FROM layout_rows ORDER BY id) TO '{_quoted(temporary)}' (FORMAT CSV, HEADER)")
-        finally:
-            connection.close()
-        os.replace(temporary, path)
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(handle)
+            raise DatabaseBusyError(target, lock) from None
+        try:
+            # The previous holder may have removed the file between our open and our lock.
+            if os.path.samestat(os.fstat(handle), os.stat(lock)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(handle)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)
+        os.close(handle)
+

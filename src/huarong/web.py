@@ -1,7 +1,7 @@
 """The HTTP API and the solution viewer: :func:`create_app` builds the FastAPI application.
 
 Every layout parameter takes any notation :meth:`Layout.parse` reads.  ``/solution`` answers
-exactly as klotski.online does (SPEC §7): one member of each mirror pair, the one with the
+exactly as klotski.online does (docs §7): one member of each mirror pair, the one with the
 smaller common code, stores the solution; the other answers ``"mirror": "1"`` with the
 solution written for its mirror image.  Every error answers one JSON shape,
 ``{"error": "<one line>", "input": "<the bad value>"}``: 400 for a bad query, 404 for an
@@ -167,6 +167,19 @@ def _layout_json(layout: Layout) -> dict[str, Any]:
     }
 
 
+def _database_row(layout: Layout, path: Path | None) -> dict[str, Any] | None:
+    """The layout's row of the database (``path``, default ``$HUARONG_DB``: its group label,
+    minimum steps, layer figures, mirror id; figures not computed yet are null), or None
+    without one."""
+    from huarong.database import Database, DatabaseError
+
+    try:
+        with Database.open(path) as database:
+            return database.info(layout).to_dict()
+    except DatabaseError:
+        return None
+
+
 def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
     return {
         "path": _codes(path),
@@ -219,7 +232,8 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     )
     heavy = HeavyWork(heavy_slots, max_group_size)
     app.state.heavy = heavy
-    level_list = _LevelList(Path(database) if database is not None else None)
+    database_path = Path(database) if database is not None else None
+    level_list = _LevelList(database_path)
 
     @functools.lru_cache(SOLUTION_CACHE_SIZE)
     def solved(code: int) -> Solution:
@@ -300,7 +314,8 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
 
     @app.get("/api/layout", summary="Everything about one layout")
     def layout_info(code: LayoutQuery) -> dict[str, Any]:
-        return _layout_json(_layout(code, "code"))
+        layout = _layout(code, "code")
+        return {**_layout_json(layout), "database": _database_row(layout, database_path)}
 
     @app.get("/api/solve", summary="A minimum-step solution")
     def solve_layout(code: LayoutQuery) -> dict[str, Any]:

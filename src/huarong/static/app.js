@@ -14,7 +14,7 @@ const PAUSE_FRACTION = 0.3;
 
 // [width, height] in cells
 const SHAPE = { cao: [2, 2], vertical: [1, 2], horizontal: [2, 1], soldier: [1, 1] };
-// The 2-bit items of the common code (SPEC §3); 0 is an empty cell.
+// The 2-bit items of the common code (docs §3); 0 is an empty cell.
 const KIND_OF_ITEM = [null, 'horizontal', 'vertical', 'soldier'];
 // klotski.online writes one digit per cell.
 const ONLINE_DIGIT = { cao: '4', vertical: '2', horizontal: '3', soldier: '1' };

@@ -1,0 +1,187 @@
+"""``huarong db layers``: the layer figures of whole classes into the database, resumable,
+in one process or on a Dask cluster (the ``cluster`` extra)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from huarong.cli._common import InputError
+
+CLUSTER_EXTRA = "huarong[cluster]"
+REPORT_EVERY = 5.0
+"""Seconds between two progress lines when stderr is not a terminal."""
+
+
+def _class_keys(classes: tuple[str, ...], standard: bool, every: bool
+                ) -> list[tuple[int, int, int]] | None:
+    from huarong import layers
+
+    if every:
+        return None
+    keys: list[tuple[int, int, int]] = []
+    try:
+        for text in classes:
+            keys += layers.parse_class(text)
+    except layers.JobError as error:
+        raise InputError(str(error)) from None
+    if standard:
+        keys += layers.parse_class("-".join(map(str, layers.STANDARD_CLASS)))
+    if not keys:
+        raise click.UsageError("name the classes (like 4-3-0 or 5-4), or give --standard "
+                               "or --all")
+    return sorted(set(keys))
+
+
+def _format_seconds(seconds: float) -> str:
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+class _Reporter:
+    """Layouts done, pairs per second and the ETA: a bar on a terminal, otherwise a line on
+    stderr every few seconds."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.last_line = 0.0
+        self.bar: Any = None
+        self.task: Any = None
+
+    @contextlib.contextmanager
+    def shown(self) -> Iterator[_Reporter]:
+        if not (sys.stderr.isatty() or os.environ.get("HUARONG_PROGRESS")):
+            yield self
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        with Progress(TextColumn("layers"), BarColumn(), TextColumn("{task.fields[line]}"),
+                      console=Console(stderr=True), transient=True) as bar:
+            self.bar = bar
+            self.task = bar.add_task("layers", total=1, line="")
+            yield self
+
+    def __call__(self, layouts: int, layouts_total: int, pairs: int, pairs_total: int) -> None:
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = pairs / elapsed
+        eta = (pairs_total - pairs) / rate if rate > 0 else float("nan")
+        line = (f"{layouts:,}/{layouts_total:,} layouts, {rate:.3g} pairs/s, eta "
+                f"{_format_seconds(eta) if eta == eta else '?'}")
+        if self.bar is not None:
+            self.bar.update(self.task, completed=layouts, total=max(layouts_total, 1),
+                            line=line)
+        elif time.monotonic() - self.last_line >= REPORT_EVERY or layouts == layouts_total:
+            self.last_line = time.monotonic()
+            click.echo(f"layers: {line}", err=True)
+
+
+@contextlib.contextmanager
+def _dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
+    """A ``distributed.Client``: a local cluster of ``workers`` processes, or the scheduler
+    at ``address``; None when neither is asked for."""
+    if workers is None and address is None:
+        yield None
+        return
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError(f"--workers and --cluster need Dask: pip install "
+                         f"'{CLUSTER_EXTRA}'") from None
+    if address is not None:
+        try:
+            client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as error:
+            raise InputError(f"cannot reach the Dask scheduler at {address!r}: "
+                             f"{error}") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                      processes=True,
+                      dashboard_address=None, silence_logs=40) as cluster, \
+            Client(cluster) as client:  # type: ignore[no-untyped-call]
+        yield client
+
+
+@click.command("layers")
+@click.argument("classes", nargs=-1)
+@click.option("--standard", is_flag=True, help="The standard classes 5-4-* (363,480 layouts).")
+@click.option("--all", "every", is_flag=True, help="Every class (29,334,498 layouts).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help=f"Run on a local Dask cluster of N worker processes ({CLUSTER_EXTRA}).")
+@click.option("--cluster", "address", default=None, metavar="ADDRESS",
+              help=f"Run on the Dask scheduler at ADDRESS, like tcp://HOST:8786 "
+                   f"({CLUSTER_EXTRA}).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Threads of the single-process run (default: every core).")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Print the groups, layouts, pairs and estimated time, and stop.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+              help="The database file (default: $HUARONG_DB, else "
+                   "~/.local/share/huarong/huarong.duckdb).")
+def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int | None,
+           address: str | None, threads: int | None, plan_only: bool,
+           db_path: str | None) -> None:
+    """Compute the layer figures (farthest steps and count, solution count) of every layout
+    of the named classes (J-B-S or J-B) into the database.
+
+    Resumable: finished pieces are checkpointed beside the database and a rerun skips them;
+    each class appears in the database at once, when it is complete."""
+    from huarong import layers as job
+    from huarong.database import default_path
+
+    if workers is not None and address is not None:
+        raise click.UsageError("choose one of --workers and --cluster")
+    keys = _class_keys(classes, standard, every)
+    database = Path(db_path) if db_path is not None else default_path()
+    try:
+        plans = job.plan(database, keys)
+    except job.JobError as error:
+        raise InputError(str(error)) from None
+    if not plans:
+        click.echo("every layout of these classes has its figures already", err=True)
+        return
+    if plan_only:
+        _print_plan(plans, workers or threads or os.cpu_count() or 1)
+        return
+    with _dask_client(workers, address) as client:
+        reporter = _Reporter()
+        try:
+            with reporter.shown():
+                job.run(database, plans, threads=threads or os.cpu_count() or 1,
+                        progress=reporter, client=client)
+        except job.JobError as error:
+            raise InputError(str(error)) from None
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: finished pieces are kept in "
+                       f"{job.checkpoint_directory(database)}; run the same command again "
+                       "to resume", err=True)
+            sys.exit(130)
+    layouts = sum(p.layouts for p in plans)
+    click.echo(f"figures of {layouts:,} layouts in {len(plans)} classes written to {database} "
+               f"in {_format_seconds(time.monotonic() - reporter.started)}", err=True)
+
+
+def _print_plan(plans: list[Any], workers: int) -> None:
+    from huarong import layers as job
+
+    header = f"{'class':<8} {'groups':>7} {'layouts':>11} {'units':>6} {'pairs':>10}"
+    click.echo(header)
+    for class_plan in plans:
+        click.echo(f"{class_plan.name:<8} {class_plan.groups:>7,} {class_plan.layouts:>11,} "
+                   f"{len(class_plan.units):>6,} {class_plan.pairs:>10.3g}")
+    seconds = job.estimate_seconds(plans, workers=workers)
+    click.echo(f"{'total':<8} {sum(p.groups for p in plans):>7,} "
+               f"{sum(p.layouts for p in plans):>11,} {sum(len(p.units) for p in plans):>6,} "
+               f"{sum(p.pairs for p in plans):>10.3g}")
+    click.echo(f"estimated time on {workers} core{'s' if workers > 1 else ''} of this machine: "
+               f"{_format_seconds(seconds)} (rates measured now on the classes with the most "
+               "work)")

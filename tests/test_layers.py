@@ -1,0 +1,188 @@
+"""Counts-only layer sweeps (``huarong.layers``) against a slow per-source search.
+
+The reference shares nothing with huarong's kernels: groups and steps come from
+``klotski_reference`` (frozensets), every source gets its own plain breadth-first search over
+dicts, and a goal S counts as a solution from A exactly when no other goal G lies on a
+shortest path, i.e. no G with dist(A, G) + dist(G, S) == dist(A, S) (SPEC §5, the definition
+itself rather than the propagation the kernel uses).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from huarong import cases, layers
+from huarong.database import Database
+from huarong.group_analysis import analyze_group
+from huarong.layout import Layout
+
+from . import klotski_reference as ref
+
+# Groups of several classes, self-mirror and not, with one goal, many, or none: 1,799 layouts.
+GROUP_SEEDS = ["000599000", "000555000", "655283000", "97A7A0000", "636F53400", "C18AEB000",
+               "8A53A3000"]
+
+
+def _bfs(graph: dict[int, list[int]], source: int) -> dict[int, int]:
+    dist = {source: 0}
+    queue = deque([source])
+    while queue:
+        node = queue.popleft()
+        for child in graph[node]:
+            if child not in dist:
+                dist[child] = dist[node] + 1
+                queue.append(child)
+    return dist
+
+
+def reference_figures(seed: str) -> dict[int, tuple[int, int, int, int, int]]:
+    """code -> (farthest steps, farthest count, min solution steps or -1, solutions at that
+    distance, solutions) for every layout of the seed's group, one search per layout."""
+    start = ref.from_grid(Layout.from_code(seed).grid())
+    states = list(ref.distances(start))
+    code = {state: int(Layout.from_grid(ref.to_grid(state))) for state in states}
+    graph = {code[state]: [code[child] for child in ref.steps_from(state)] for state in states}
+    goals = [code[state] for state in states if ref.is_goal(state)]
+    from_goal = {goal: _bfs(graph, goal) for goal in goals}  # steps are reversible
+    figures = {}
+    for source in graph:
+        dist = _bfs(graph, source)
+        farthest = max(dist.values())
+        solutions = [s for s in goals if not any(
+            g != s and dist[g] + from_goal[g][s] == dist[s] for g in goals)]
+        nearest = min((dist[s] for s in solutions), default=-1)
+        figures[source] = (farthest, sum(1 for d in dist.values() if d == farthest), nearest,
+                           sum(1 for s in solutions if dist[s] == nearest), len(solutions))
+    return figures
+
+
+@pytest.mark.parametrize("seed", GROUP_SEEDS)
+def test_group_figures_match_one_search_per_layout(seed: str) -> None:
+    expected = reference_figures(seed)
+    codes, figures = layers.group_figures(int(Layout.from_code(seed)), threads=2)
+    assert sorted(expected) == codes.tolist()
+    assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(), strict=True)} \
+        == expected
+
+
+def test_sources_cover_each_mirror_pair_once() -> None:
+    for seed in GROUP_SEEDS:
+        graph = layers.group_graph(int(Layout.from_code(seed)))
+        sources = graph.codes[graph.sources].tolist()
+
+        def pair(code: int) -> int:
+            return min(code, int(Layout(code).mirror()))
+
+        if graph.self_mirror:
+            assert sorted({pair(c) for c in sources}) == sorted(map(pair, sources))
+            assert {pair(c) for c in sources} == {pair(c) for c in graph.codes.tolist()}
+        else:
+            assert sorted(sources) == sorted(graph.codes.tolist())
+
+
+def test_mirror_group_gets_the_mirrored_figures() -> None:
+    seed = Layout.from_code("655283000")  # its mirror image lies in another group
+    codes, figures = layers.group_figures(int(seed))
+    mirror_codes, mirror_figures = layers.group_figures(int(seed.mirror()))
+    mirrored = np.array([int(Layout(code).mirror()) for code in codes.tolist()])
+    order = np.argsort(mirrored)
+    assert (mirrored[order] == mirror_codes).all()
+    assert (figures[:, order] == mirror_figures).all()
+
+
+@pytest.mark.parametrize("code", ["1A9BF0C00",
+                                  pytest.param("4FEA13400", marks=pytest.mark.slow)])
+def test_agrees_with_the_group_analysis(code: str) -> None:
+    """The group of 横刀立马 and the sparse group of 4FEA13400 (81,340 layouts), against the
+    recording sweep of ``group_analysis``."""
+    analysis = analyze_group(Layout.from_code(code))
+    codes, figures = layers.group_figures(int(Layout.from_code(code)))
+    solutions = np.diff(analysis.solution_offsets)
+    source = np.repeat(np.arange(analysis.size), solutions)
+    nearest = analysis.solution_steps == analysis.min_steps[source]
+    expected = np.stack([analysis.farthest_steps, np.diff(analysis.farthest_offsets),
+                         analysis.min_steps, np.bincount(source[nearest],
+                                                         minlength=analysis.size),
+                         solutions])
+    assert (codes == analysis.codes).all()
+    assert (figures == expected).all()
+
+
+def test_mirror_ids_against_layout_mirror() -> None:
+    codes = cases.all_codes()
+    sample = np.array(random.Random(9).sample(range(cases.LAYOUT_COUNT), 2000))
+    ids = layers.mirror_ids(codes[sample])
+    expected = [cases.layout_id(Layout(int(code)).mirror()) for code in codes[sample]]
+    assert ids.tolist() == expected
+    hengdao = cases.layout_id("1A9BF0C00")
+    assert layers.mirror_ids(codes[[hengdao]]).tolist() == [hengdao]  # symmetric
+
+
+def test_class_columns_cover_the_class_and_nothing_else() -> None:
+    codes = cases.all_codes()
+    mirror_id = layers.mirror_ids(codes)
+    columns = layers.class_layer_columns(7, 0, mirror_id)
+    cls = cases.classes()
+    in_class = (cls.jiang == 7) & (cls.bing == 0)
+    for name in layers.FIGURE_COLUMNS:
+        assert ((columns[name] != layers.NOT_COMPUTED) <= in_class).all()
+    assert (columns["farthest_steps"][in_class] >= 0).all()
+    # The existing minimum-steps pass (a backward search from every goal) agrees.
+    class_codes, steps, nearest = cases.min_steps_of_class(7, 0)
+    assert (codes[in_class] == class_codes).all()
+    assert (columns["min_steps"][in_class] == steps).all()
+    assert (columns["min_step_solutions"][in_class] == nearest).all()
+    for code in random.Random(3).sample(codes[in_class].tolist(), 3):
+        group, figures = layers.group_figures(code)
+        at = cases.layout_ids(group)
+        for row, name in enumerate(layers.FIGURE_COLUMNS):
+            assert (columns[name][at] == figures[row]).all()
+
+
+# ----- the built database (slow) --------------------------------------------------------------
+@pytest.mark.slow
+def test_database_mirror_links(database_path: Path) -> None:
+    with Database.open(database_path) as db:
+        rows = db.query('SELECT code, mirror_id, "symmetric" FROM layouts USING SAMPLE '
+                        "reservoir(3000 ROWS) REPEATABLE (5)").rows
+        assert db.query('SELECT count(*) FROM layouts a JOIN layouts b ON b.id = a.mirror_id '
+                        'WHERE b.mirror_id <> a.id OR a."symmetric" <> (a.id = a.mirror_id)'
+                        ).rows == [(0,)]
+    for code, mirror_id, symmetric in rows:
+        mirror = Layout(code).mirror()
+        assert mirror_id == cases.layout_id(mirror)
+        assert symmetric == (mirror == Layout(code))
+
+
+@pytest.mark.slow
+def test_database_figures_of_standard_layouts(database_path: Path) -> None:
+    """Figures NULL outside the standard classes; inside, those of ``analyze_group`` for the
+    groups of a sample of standard layouts (their mirror groups included)."""
+    with Database.open(database_path) as db:
+        assert db.query("SELECT jiang = 5 AND bing = 4, count(*) = count(farthest_steps), "
+                        "count(farthest_steps) = count(farthest_count), "
+                        "count(farthest_count) = count(solution_count) FROM layouts "
+                        "GROUP BY ALL ORDER BY 1").rows == [(False, False, True, True),
+                                                            (True, True, True, True)]
+        seeds = [int(code) for (code,) in db.query(
+            "SELECT code FROM layouts WHERE jiang = 5 AND bing = 4 AND group_size < 30000 "
+            "USING SAMPLE reservoir(6 ROWS) REPEATABLE (2)").rows]
+        for seed in [*seeds, int(Layout.from_code("1A9BF0C00"))]:
+            for layout in (Layout(seed), Layout(seed).mirror()):
+                analysis = analyze_group(layout)
+                stored = db.query(
+                    "SELECT farthest_steps, farthest_count, min_steps, min_step_solutions, "
+                    "solution_count FROM layouts WHERE code IN "
+                    f"({', '.join(map(str, analysis.codes.tolist()))}) ORDER BY code").rows
+                nearest = [len(f.min_step_solutions) for f in analysis]
+                expected = list(zip(analysis.farthest_steps.tolist(),
+                                    np.diff(analysis.farthest_offsets).tolist(),
+                                    [None if s < 0 else s for s in analysis.min_steps.tolist()],
+                                    nearest, np.diff(analysis.solution_offsets).tolist(),
+                                    strict=True))
+                assert stored == expected

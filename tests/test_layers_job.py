@@ -1,0 +1,204 @@
+"""``huarong db layers``: plan, resume after an interruption or kill -9, one transaction per
+class, a Dask cluster.
+
+A small database holding only the classes 7-0-* (3,508 layouts, 382 groups; built from
+``huarong.cases`` in seconds, with the schema of the real one) stands in for the whole one.
+Expected figures come from :func:`huarong.layers.group_figures`, which the kernel tests
+check against a per-layout reference search."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+import pytest
+from click.testing import CliRunner
+
+from huarong import cases, database, layers
+from huarong.cli import main
+
+CLASS = (7, 0)
+LAYOUTS = 3_508
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict[int, tuple[int, int, int]]:
+    """id -> (farthest_steps, farthest_count, solution_count) of every layout of 7-0."""
+    codes = cases.all_codes()
+    cls = cases.classes()
+    groups = cases.label_groups()
+    ids = np.flatnonzero((cls.jiang == CLASS[0]) & (cls.bing == CLASS[1]))
+    figures: dict[int, tuple[int, int, int]] = {}
+    for group in np.unique(groups.group[ids]).tolist():
+        group_codes, group_figures = layers.group_figures(
+            int(codes[groups.first_ids[group]]), threads=1)
+        for layout_id, row in zip(cases.layout_ids(group_codes).tolist(),
+                                  group_figures.T.tolist(), strict=True):
+            figures[layout_id] = (row[0], row[1], row[4])
+    assert len(figures) == LAYOUTS
+    return figures
+
+
+def _small_database(path: Path) -> Path:
+    """The rows of the classes 7-0-* with the real schema, layer figures NULL."""
+    codes = cases.all_codes()
+    cls = cases.classes()
+    groups = cases.label_groups()
+    ids = np.flatnonzero((cls.jiang == CLASS[0]) & (cls.bing == CLASS[1]))
+    class_codes, steps, nearest = cases.min_steps_of_class(*CLASS)
+    mirror_id = layers.mirror_ids(class_codes)
+    group = groups.group[ids]
+    none = np.full(ids.shape[0], -1)
+    rows = pa.table({
+        "id": ids, "code": class_codes, "jiang": cls.jiang[ids], "bing": cls.bing[ids],
+        "style": cls.style[ids], "group_num": groups.group_nums[group],
+        "group_index": groups.group_index[ids], "group_size": groups.sizes[group],
+        "min_steps": steps, "min_step_solutions": nearest, "farthest_steps": none,
+        "farthest_count": none, "solution_count": none, "symmetric": mirror_id == ids,
+        "mirror_id": mirror_id})
+    chosen = np.unique(group)
+    firsts = groups.first_ids[chosen]
+    group_rows = pa.table({
+        "jiang": cls.jiang[firsts], "bing": cls.bing[firsts], "style": cls.style[firsts],
+        "group_num": groups.group_nums[chosen], "size": groups.sizes[chosen],
+        "seed": codes[firsts], "has_solution": np.zeros(chosen.shape[0], dtype=bool)})
+    connection = duckdb.connect(str(path))
+    connection.execute(database._SCHEMA)
+    connection.register("layout_rows", rows)
+    connection.register("group_rows", group_rows)
+    columns = ", ".join(f'"{name}"' for name in database.LAYOUT_COLUMNS)
+    values = ", ".join(f"NULLIF({name}, -1)" if name in database._NULL_WHEN_NEGATIVE
+                       else f'"{name}"' for name in database.LAYOUT_COLUMNS)
+    connection.execute(f"INSERT INTO layouts ({columns}) SELECT {values} FROM layout_rows")
+    connection.execute("INSERT INTO groups SELECT * FROM group_rows")
+    connection.close()
+    return path
+
+
+@pytest.fixture
+def small_db(tmp_path: Path) -> Path:
+    return _small_database(tmp_path / "small.duckdb")
+
+
+def _stored(path: Path) -> dict[int, tuple[int | None, int | None, int | None]]:
+    connection = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = connection.execute("SELECT id, farthest_steps, farthest_count, solution_count "
+                                  "FROM layouts").fetchall()
+    finally:
+        connection.close()
+    return {row[0]: row[1:] for row in rows}
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_layers_fills_the_classes(small_db: Path,
+                                  expected: dict[int, tuple[int, int, int]]) -> None:
+    code, _, err = _run("db", "layers", "7-0", "--threads", "2", "--db", str(small_db))
+    assert code == 0, err
+    assert _stored(small_db) == expected
+    assert "3,508/3,508 layouts" in err and "pairs/s" in err
+    assert not any(layers.checkpoint_directory(small_db).rglob("*.parquet"))
+    code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
+    assert code == 0 and "already" in err
+
+
+def test_plan_counts_groups_layouts_and_pairs(small_db: Path) -> None:
+    code, out, _ = _run("db", "layers", "7-0-3", "7-0-5", "--plan", "--db", str(small_db))
+    assert code == 0
+    lines = out.splitlines()
+    total = next(line for line in lines if line.startswith("total")).split()
+    # 7-0-3: 84 groups, 1,036 layouts; 7-0-5: 40 groups, 626 layouts (SELECTed directly).
+    assert total[1:3] == ["124", "1,662"]
+    assert "estimated time" in lines[-1]
+    assert _stored(small_db)[int(np.flatnonzero(cases.classes().jiang == 7)[0])] == (
+        None, None, None)
+
+
+def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch,
+                                 expected: dict[int, tuple[int, int, int]]) -> None:
+    """Ctrl-C after the first class: that class is in, the others untouched (NULL, never
+    half a class); the rerun finishes with the same figures."""
+    real_commit = layers.commit_class
+    commits: list[str] = []
+
+    def commit_then_stop(*args: object) -> None:
+        real_commit(*args)  # type: ignore[arg-type]
+        commits.append("done")
+        if len(commits) == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(layers, "commit_class", commit_then_stop)
+    code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
+    assert code == 130 and "resume" in err
+    stored = _stored(small_db)
+    filled = {i for i, row in stored.items() if row[0] is not None}
+    cls = cases.classes()
+    assert filled == {i for i in stored if cls.style[i] == 1}  # the first class, whole
+    monkeypatch.setattr(layers, "commit_class", real_commit)
+    code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
+    assert code == 0, err
+    assert _stored(small_db) == expected
+
+
+def test_driver_killed_then_rerun(small_db: Path,
+                                  expected: dict[int, tuple[int, int, int]]) -> None:
+    """SIGKILL once checkpoints exist; the rerun skips them and ends complete."""
+    environment = {**os.environ, "HUARONG_DB": str(small_db)}
+    command = [sys.executable, "-m", "huarong", "db", "layers", "7-0", "--threads", "1"]
+    process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    checkpoints = layers.checkpoint_directory(small_db)
+    deadline = time.monotonic() + 120
+    while not any(checkpoints.rglob("*.parquet")) and process.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    process.send_signal(signal.SIGKILL)
+    assert process.wait() == -signal.SIGKILL  # killed, not finished
+    rerun = subprocess.run(command, env=environment, capture_output=True, text=True,
+                           timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    assert _stored(small_db) == expected
+
+
+def test_two_dask_workers_give_the_same_figures(
+        small_db: Path, expected: dict[int, tuple[int, int, int]]) -> None:
+    pytest.importorskip("distributed")
+    code, _, err = _run("db", "layers", "7-0", "--workers", "2", "--db", str(small_db))
+    assert code == 0, err
+    assert _stored(small_db) == expected
+
+
+def test_without_dask_names_the_extra(small_db: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    code, _, err = _run("db", "layers", "7-0", "--workers", "2", "--db", str(small_db))
+    assert code == 2
+    assert err.count("\n") == 1 and "huarong[cluster]" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["8-0"], "class 8-0 does not exist"),
+    (["5-x"], "bad class '5-x'"),
+    (["4-3-7"], "style 7 does not exist"),
+    ([], "--standard or --all"),
+])
+def test_bad_classes_exit_2(small_db: Path, args: list[str], message: str) -> None:
+    code, _, err = _run("db", "layers", *args, "--db", str(small_db))
+    assert code == 2
+    assert message in err
+
+
+def test_missing_database_exit_2(tmp_path: Path) -> None:
+    code, _, err = _run("db", "layers", "7-0", "--db", str(tmp_path / "none.duckdb"))
+    assert code == 2 and "huarong db build" in err

@@ -23,7 +23,6 @@ const KIND_NAME = { cao: '2×2', vertical: 'vertical piece', horizontal: 'horizo
   soldier: '1×1' };
 const SOLVED_KEY = 'huarong.solved';
 const LEVELS_PER_PAGE = 10;
-const PHONE_WIDTH = 820; // the page stacks its columns below this width (style.css)
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 const $ = (id) => document.getElementById(id);
@@ -506,9 +505,18 @@ async function advance(code, duration = undefined) {
   return stepTo(state.at + 1, duration);
 }
 
-function announceMove(move) {
+// Tells a screen reader what moved and how far the goal is, once that is known.
+async function announceMove(move) {
   if (!move) return;
-  announce(`Moved ${pieceLabel(move.kind, move.to)}. ${ui.progress.textContent}`);
+  const code = currentCode();
+  const step = solutionStep();
+  let remaining = step >= 0 ? state.solution.moves.length - step : undefined;
+  if (remaining === undefined) {
+    remaining = await hintsFor(code).then((next) => next.min_steps, () => undefined);
+  }
+  if (currentCode() === code) {
+    announce(`Moved ${pieceLabel(move.kind, move.to)}. ${progressText(remaining)}`);
+  }
 }
 
 // Every change to the board runs through this queue, so slides never overlap.
@@ -588,9 +596,11 @@ function showError(text) {
   ui.error.hidden = false;
 }
 
-// On a phone the board is above the lists: bring it back into view.
+// After picking a layout further down the page (below the board on a phone), bring the
+// board back into view.
 function revealBoard() {
-  if (window.innerWidth > PHONE_WIDTH) return;
+  const box = ui.frame.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
   ui.frame.scrollIntoView({ behavior: reducedMotion.matches ? 'auto' : 'smooth', block: 'center' });
 }
 
@@ -623,12 +633,12 @@ async function playLoop() {
   refresh();
 }
 
-// One request for the whole solution; a second click while it is on its way does nothing,
-// and a click with the solution known plays or pauses it.
+// One request for the whole solution; a second click while it is on its way or playing
+// does nothing, and a click with the solution known plays it.
 async function solve() {
   if (state.editing || !currentCode() || state.solving) return;
   if (state.solution) {
-    togglePlay();
+    if (!state.playing) togglePlay();
     return;
   }
   state.playing = false;

@@ -274,3 +274,21 @@ def test_levels_from_the_whole_database(database_path: Path) -> None:
     client = TestClient(create_app(database_path))
     answer = client.get("/api/levels", params={"offset": GAME_LAYOUTS - 1}).json()
     assert answer["total"] == GAME_LAYOUTS and answer["levels"][-1]["min_steps"] == HARDEST[1]
+
+
+def test_the_webfont_holds_every_chinese_glyph_the_page_shows() -> None:
+    import re
+    from importlib import resources
+
+    from fontTools.ttLib import TTFont
+
+    static = resources.files("huarong") / "static"
+    shown = "".join(static.joinpath(name).read_text("utf-8")
+                    for name in ("index.html", "app.js", "style.css"))
+    shown += "".join(classic.name for classic in CLASSICS)
+    glyphs = set(re.findall(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]", shown))
+    assert {"曹", "操", "华", "容", "道", "兵", "将", "出", "口"} <= glyphs
+    with static.joinpath("cjk-subset.woff2").open("rb") as woff2:
+        covered = {chr(point) for point in TTFont(woff2).getBestCmap()}
+    assert not sorted(glyphs - covered), "rerun tools/make_webfont.py"
+    assert len(covered) < 300  # a subset, not the whole font

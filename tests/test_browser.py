@@ -322,6 +322,9 @@ def test_bad_input_shows_the_error_inline(page: Page, bad_input: str) -> None:
     error = page.locator("#error")
     error.wait_for(state="visible")
     assert bad_input in _text(page, "#error")
+    # a sentence for a person, not the API's "parameter 'code': ..." prefix
+    assert re.fullmatch(r"[A-Z][^\n]*\.", _text(page, "#error")), _text(page, "#error")
+    assert "parameter" not in _text(page, "#error")
     assert _shown_code(page) == HENG_DAO_LI_MA
     _screenshot(page, "bad-input.png")
 

@@ -482,14 +482,25 @@ def test_keyboard_moves_and_shortcuts_with_a_button_focused(page: Page) -> None:
     assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == (
         "兵 1×1, row 5, column 2")
     _wait_text(page, "#announce", "Moved 兵 1×1, row 5, column 2. 1 move · 2 to go at best")
+    # the same piece again: still one step, as the engine counts (one piece, any distance)
+    page.keyboard.press("ArrowRight")
+    _wait_code(page, Layout.from_grid("V..V/VSSV/VCCV/VCCV/..SS").code)
+    assert _moves(page) == 1
     page.keyboard.press("ArrowDown")  # the edge of the board: nothing moves
     page.keyboard.press("ArrowLeft")
-    _wait_moves(page, 2)
-    assert _shown_code(page) == start
+    _wait_code(page, moved)
+    assert _moves(page) == 1
+    page.keyboard.press("ArrowLeft")  # back where the step started: no step at all
+    _wait_code(page, start)
+    assert _moves(page) == 0
+    page.keyboard.press("ArrowRight")
+    _wait_code(page, moved)
 
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.focus("#solve-button")
+    page.keyboard.press("h")
+    _wait_moves(page, 2)
     page.keyboard.press("h")
     page.wait_for_selector("#celebration", state="visible")
     assert _text(page, "#progress") == "Solved in 3 moves (optimum 1)"

@@ -374,11 +374,10 @@ function rememberSolved(code) {
 function progressText(remaining) {
   const moves = state.at;
   const optimum = state.optimum;
-  if (isGoal(state.pieces) && moves > 0) {
-    return optimum === undefined ? `Solved in ${moves} moves`
-      : `Solved in ${moves} moves (optimum ${optimum})`;
-  }
   const made = `${moves} move${moves === 1 ? '' : 's'}`;
+  if (isGoal(state.pieces) && moves > 0) {
+    return optimum === undefined ? `Solved in ${made}` : `Solved in ${made} (optimum ${optimum})`;
+  }
   if (remaining === undefined) return made;
   if (remaining === null) return `${made} · no solution from here`;
   return `${made} · ${remaining} to go at best`;
@@ -490,7 +489,7 @@ async function slide(pieces, from, to, kind, duration) {
 
 // Moves the board to history[index], one step from where it is, sliding the piece.
 async function stepTo(index, duration = stepMs() * (1 - PAUSE_FRACTION)) {
-  const move = moveBetween(currentCode(), state.history[index]);
+  const move = moveBetween(encode(state.pieces), state.history[index]);
   if (move) await slide(state.pieces, move.from, move.to, move.kind, duration);
   state.at = index;
   showCurrent();
@@ -730,11 +729,23 @@ function endDrag() {
   enqueue(() => movePiece(piece, target, 0));
 }
 
+// A hand move. Moving the piece the last step moved extends that step (a step slides one
+// piece any distance), so the count stays comparable with the optimum; moving it back where
+// the step started takes the step back.
 async function movePiece(piece, to, duration) {
-  const pieces = state.pieces.map((p) => (p === piece ? { ...p, address: to } : p));
+  const code = encode(state.pieces.map((p) => (p === piece ? { ...p, address: to } : p)));
   state.playing = false;
   say('');
-  announceMove(await advance(encode(pieces), duration));
+  const last = state.at > 0 ? moveBetween(state.history[state.at - 1], currentCode()) : null;
+  if (!last || last.kind !== piece.kind || last.to !== piece.address) {
+    announceMove(await advance(code, duration));
+    return;
+  }
+  const origin = state.history[state.at - 1];
+  state.history = state.history.slice(0, code === origin ? state.at : state.at + 1);
+  if (code !== origin) state.history[state.at] = code;
+  const move = await stepTo(code === origin ? state.at - 1 : state.at, duration);
+  announceMove(move);
 }
 
 function keyMove(el, key) {

@@ -234,7 +234,9 @@ def test_documentation_needs_no_internet(client: TestClient) -> None:
     import re
 
     for page in ("/docs", "/redoc"):
-        html = client.get(page).text
+        answer = client.get(page)
+        assert answer.headers["content-security-policy"] == "img-src 'self' data:"
+        html = answer.text
         assets = re.findall(r'(?:src|href)="([^"]+)"', html)
         assert assets, page
         for asset in assets:

@@ -232,6 +232,15 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     )
     heavy = HeavyWork(heavy_slots, max_group_size)
     app.state.heavy = heavy
+
+    @app.middleware("http")
+    async def documentation_stays_local(request: Request, call_next: Any) -> Any:
+        # Redoc's "API docs by Redocly" badge is an image from Redocly's site: the browser is
+        # told to load images only from here, so the pages contact no other host.
+        response = await call_next(request)
+        if request.url.path in {"/docs", "/redoc"}:
+            response.headers["Content-Security-Policy"] = "img-src 'self' data:"
+        return response
     database_path = Path(database) if database is not None else None
     level_list = _LevelList(database_path)
 

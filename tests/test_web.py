@@ -294,3 +294,33 @@ def test_the_webfont_holds_every_chinese_glyph_the_page_shows() -> None:
         covered = {chr(point) for point in TTFont(woff2).getBestCmap()}
     assert not sorted(glyphs - covered), "rerun tools/make_webfont.py"
     assert len(covered) < 300  # a subset, not the whole font
+
+
+def test_a_second_concurrent_group_search_gets_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from huarong import web
+
+    entered, release = threading.Event(), threading.Event()
+    real = web.group_min_steps
+
+    def slow_search(layout: Layout) -> Any:
+        entered.set()
+        assert release.wait(30)
+        return real(layout)
+
+    monkeypatch.setattr(web, "group_min_steps", slow_search)
+    client = TestClient(create_app(NO_DATABASE, heavy_slots=1))
+    first: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: first.update(
+        answer=client.get("/api/next", params={"code": HENGDAO})))
+    worker.start()
+    try:
+        assert entered.wait(30)
+        busy = client.get("/api/analysis", params={"code": HENGDAO})
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+    finally:
+        release.set()
+        worker.join(60)
+    assert first["answer"].status_code == 200 and first["answer"].json()["min_steps"] == 81
+    assert client.get("/api/analysis", params={"code": HENGDAO}).status_code == 200

@@ -364,6 +364,9 @@ def test_editor_builds_a_layout_cell_by_cell(page: Page) -> None:
     page.click("#edit-button")
     page.click("#edit-clear")
     assert page.is_disabled("#edit-done")
+    # the readouts describe the board being built, not the layout before it
+    assert (_text(page, "#current-code"), _text(page, "#remaining")) == ("—", "—")
+    assert _text(page, "#layout-name") == ""
     # 横刀立马 as drawn in docs §3, each piece placed by its top-left cell
     placements = [("cao", 1), ("vertical", 0), ("vertical", 3), ("vertical", 8),
                   ("vertical", 11), ("horizontal", 9), ("soldier", 13), ("soldier", 14),
@@ -373,6 +376,7 @@ def test_editor_builds_a_layout_cell_by_cell(page: Page) -> None:
         page.mouse.click(*_cell_centre(page, address))
     page.wait_for_function("() => !document.querySelector('#edit-done').disabled")
     assert HENG_DAO_LI_MA in _text(page, "#edit-status")
+    assert _text(page, "#current-code") == HENG_DAO_LI_MA
     _screenshot(page, "editor.png")
 
     page.mouse.click(*_cell_centre(page, 19))  # take a 1x1 away: still a legal layout
@@ -511,6 +515,10 @@ def test_keyboard_moves_and_shortcuts_with_a_button_focused(page: Page) -> None:
     assert _moves(page) == 3
     page.keyboard.press("Enter")  # Enter does
     _wait_moves(page, 2)
+    page.fill("#code-input", "")
+    page.keyboard.type("hr ")  # typing is typing: no hint, no restart, no play
+    page.wait_for_timeout(300)
+    assert page.input_value("#code-input") == "hr " and _moves(page) == 2
 
 
 BI_YI_HENG_KONG = ("比翼横空", "255CECC00", 28)  # docs §7, the literature's 28 steps

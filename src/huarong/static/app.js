@@ -923,7 +923,7 @@ async function showLevels(params) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     ui.levelsNote.textContent = 'Only the classics for now: build the database with '
-      + '“huarong db build” (about a minute) and restart the server to browse all 121,285 '
+      + '“huarong db build” (about a minute), then reload this page to browse all 121,285 '
       + 'standard layouts by difficulty.';
     return;
   }

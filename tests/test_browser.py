@@ -339,9 +339,7 @@ def test_dragging_a_piece_updates_the_remaining_steps(page: Page) -> None:
     expected_code = Layout.from_grid(reference.to_grid(moved)).code
 
     _drag(page, 12, 4)
-    page.wait_for_function(
-        "code => document.querySelector('#current-code').textContent === code",
-        arg=expected_code)
+    _wait_ready(page, expected_code)
     assert _text(page, "#remaining") == str(_reference_min_steps(moved))
     assert _text(page, "#moves-made") == "1"
     assert _drawn_pieces(page) == _pieces_of(expected_code)

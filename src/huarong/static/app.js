@@ -58,6 +58,7 @@ const state = {
   levelsOffset: 0,
 };
 const nextInfo = new Map(); // code -> promise of /api/next
+const knownSteps = new Map(); // code -> minimum steps, learnt from its parent's /api/next
 const classicNames = new Map(); // code -> {name, name_en}
 let sprites = []; // {kind, address, el}: the piece elements on the board
 let cells = []; // the board's gridcell elements by address
@@ -222,7 +223,9 @@ async function api(path, params) {
 function hintsFor(code) {
   if (!nextInfo.has(code)) {
     const request = api('/api/next', { code });
-    request.catch(() => nextInfo.delete(code));
+    request.then((next) => {
+      for (const child of next.children) knownSteps.set(child.code, child.min_steps);
+    }, () => nextInfo.delete(code));
     nextInfo.set(code, request);
   }
   return nextInfo.get(code);
@@ -413,13 +416,15 @@ function refresh() {
   if (state.solution) {
     remaining = total - step;
   } else if (code) {
+    remaining = knownSteps.get(code);
     hintsFor(code).then((next) => {
       if (currentCode() !== code || state.solution || state.editing) return;
       ui.remaining.textContent = next.min_steps === null ? 'no solution' : String(next.min_steps);
       ui.progress.textContent = progressText(next.min_steps);
     }).catch((error) => say(error.message));
   }
-  ui.remaining.textContent = remaining === undefined ? '…' : String(remaining);
+  if (remaining === null) ui.remaining.textContent = 'no solution';
+  else ui.remaining.textContent = remaining === undefined ? '…' : String(remaining);
   ui.progress.textContent = progressText(remaining);
 }
 

@@ -9,6 +9,7 @@ itself rather than the propagation the kernel uses).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from pathlib import Path
@@ -68,6 +69,19 @@ def test_group_figures_match_one_search_per_layout(seed: str) -> None:
     assert sorted(expected) == codes.tolist()
     assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(), strict=True)} \
         == expected
+
+
+@pytest.mark.parametrize("batch", [layers.WIDE_SWEEP, 192])
+def test_wide_sweeps_match_one_search_per_layout(batch: int) -> None:
+    """Sweeps of 128 and of 192 sources (two and three words a node; pushed and pulled
+    levels), which the database uses on dense groups, on the small groups too."""
+    for seed in GROUP_SEEDS[:4]:
+        expected = reference_figures(seed)
+        graph = dataclasses.replace(layers.group_graph(int(Layout.from_code(seed))),
+                                    batch=batch)
+        codes, figures = layers.sweep(graph, threads=2)
+        for code, row in zip(codes.tolist(), figures.T.tolist(), strict=True):
+            assert tuple(row) == expected[code]
 
 
 def test_sources_cover_each_mirror_pair_once() -> None:

@@ -30,6 +30,11 @@ FIGURE_COLUMNS = ("farthest_steps", "farthest_count", "min_steps", "min_step_sol
                   "solution_count")
 """The figures, in the order of :func:`huarong._kernels.layers.count_sweep`'s rows."""
 SOURCES_PER_SWEEP = 64
+WIDE_SWEEP = 128
+"""Sources a sweep in dense groups (:data:`DENSE_DEGREE` steps a layout or more), where
+pulled levels of two words per node were measured faster (about 1.1-1.6x); sparse groups,
+with long thin frontiers, stay faster at 64."""
+DENSE_DEGREE = 8
 PAIRS_PER_UNIT = 1 << 31
 """Work of one unit, in (source, layout) pairs: seconds to a minute on one core."""
 PIECES_PER_UNIT = 512
@@ -50,6 +55,8 @@ class GroupGraph:
     """The nodes to search, in clustered order: every node, or in a self-mirror group one
     node of each mirror pair."""
     self_mirror: bool
+    batch: int
+    """Sources a sweep: :data:`SOURCES_PER_SWEEP` or :data:`WIDE_SWEEP`."""
 
     @property
     def size(self) -> int:
@@ -80,11 +87,12 @@ def _group_graph(seed: int) -> GroupGraph:
     self_mirror = bool(codes[partner[0]] == mirrors[0])
     if not self_mirror:
         partner[:] = -1
-    sources = layer_kernels.cluster_sources(offsets, targets, partner,
-                                            np.int64(SOURCES_PER_SWEEP))
+    batch = WIDE_SWEEP if targets.shape[0] >= DENSE_DEGREE * codes.shape[0] \
+        else SOURCES_PER_SWEEP
+    sources = layer_kernels.cluster_sources(offsets, targets, partner, np.int64(batch))
     for array in (codes, offsets, targets, goal, sources):
         array.flags.writeable = False
-    return GroupGraph(codes, offsets, targets, goal, sources, self_mirror)
+    return GroupGraph(codes, offsets, targets, goal, sources, self_mirror, batch)
 
 
 def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
@@ -97,8 +105,8 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
     from huarong._kernels import layers as kernels
 
     sources = np.ascontiguousarray(graph.sources[first:stop])
-    # Thread i takes the runs of 64 numbered i, i + threads, ...: each run stays one cluster.
-    runs = np.arange(sources.shape[0]) // SOURCES_PER_SWEEP % threads
+    # Thread i takes the runs numbered i, i + threads, ...: each run stays one cluster.
+    runs = np.arange(sources.shape[0]) // graph.batch % threads
     shares = [sources[runs == i] for i in range(threads)]
     counters = [np.zeros(2, dtype=np.int64) for _ in shares]
     results: list[np.ndarray | None] = [None] * len(shares)
@@ -108,7 +116,7 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
         try:
             results[index] = kernels.count_sweeps(
                 graph.offsets, graph.targets, graph.goal, shares[index],
-                np.int64(SOURCES_PER_SWEEP), counters[index])
+                np.int64(graph.batch), counters[index])
         except BaseException as error:  # re-raised in the calling thread
             failures.append(error)
 
@@ -219,19 +227,24 @@ def mirror_ids(codes: np.ndarray) -> np.ndarray:
 
 
 def class_layer_columns(jiang: int, bing: int, mirror_id: np.ndarray, *,
+                        style: int | None = None,
                         progress: Callable[[int, int], None] | None = None,
                         threads: int | None = None) -> dict[str, np.ndarray]:
-    """The figures of every layout of one jiang-bing class, as columns indexed by id over all
-    layouts (:data:`NOT_COMPUTED` elsewhere): ``farthest_steps`` (int16), ``farthest_count``,
-    ``solution_count``, ``min_steps`` (int16) and ``min_step_solutions`` (int32).
-    ``mirror_id`` is :func:`mirror_ids` of every layout."""
+    """The figures of every layout of one jiang-bing class (or of one of its styles), as
+    columns indexed by id over all layouts (:data:`NOT_COMPUTED` elsewhere):
+    ``farthest_steps`` (int16), ``farthest_count``, ``solution_count``, ``min_steps`` (int16)
+    and ``min_step_solutions`` (int32).  ``mirror_id`` is :func:`mirror_ids` of every
+    layout."""
     from huarong import cases
 
     codes = cases.all_codes()
     groups = cases.label_groups()
     cls = cases.classes()
     firsts = groups.first_ids
-    chosen_groups = np.flatnonzero((cls.jiang[firsts] == jiang) & (cls.bing[firsts] == bing))
+    in_class = (cls.jiang[firsts] == jiang) & (cls.bing[firsts] == bing)
+    if style is not None:
+        in_class &= cls.style[firsts] == style
+    chosen_groups = np.flatnonzero(in_class)
     seeds = codes[firsts[chosen_groups]]
     mirror_seeds = codes[firsts[groups.group[mirror_id[firsts[chosen_groups]]]]]
     total = int(groups.sizes[chosen_groups].sum())
@@ -345,8 +358,8 @@ def checkpoint_directory(database: Path) -> Path:
 
 
 def _pieces_of_group(seed: int, size: int, sources: int) -> list[Piece]:
-    per_piece = max(SOURCES_PER_SWEEP,
-                    PAIRS_PER_UNIT // max(size, 1) // SOURCES_PER_SWEEP * SOURCES_PER_SWEEP)
+    # Whole runs of either sweep width, so that pieces keep the clusters whole.
+    per_piece = max(WIDE_SWEEP, PAIRS_PER_UNIT // max(size, 1) // WIDE_SWEEP * WIDE_SWEEP)
     return [Piece(seed, size, first, min(first + per_piece, sources))
             for first in range(0, sources, per_piece)]
 
@@ -621,7 +634,7 @@ def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
         piece = max((piece for unit in class_plan.units for piece in unit.pieces),
                     key=lambda piece: piece.size)
         graph = group_graph(piece.seed)
-        count = min(SOURCES_PER_SWEEP, graph.sources.shape[0])
+        count = min(graph.batch, graph.sources.shape[0])
         started = time.perf_counter()
         sweep(graph, 0, count)
         rates[class_plan.key] = (time.perf_counter() - started) / (count * graph.size)

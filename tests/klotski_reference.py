@@ -1,4 +1,4 @@
-"""A slow, obviously-correct Klotski engine in plain Python, written from SPEC §1-§5 alone.
+"""A slow, obviously-correct Klotski engine in plain Python, written from docs §1-§5 alone.
 
 It shares nothing with huarong's kernels: a layout is a frozenset of (kind, row, col) pieces,
 a step is found by flood-filling one piece's positions through empty cells, and searches are
@@ -93,7 +93,7 @@ def distances(start: State, until: State | None = None) -> dict[State, int]:
 
 
 def solutions(start: State, dist: dict[State, int]) -> dict[State, int]:
-    """SPEC §5 solutions: goal layouts that no shortest path from ``start`` reaches through
+    """docs §5 solutions: goal layouts that no shortest path from ``start`` reaches through
     another goal layout.  A layout is *tainted* when some shortest path to it passes a goal at
     or before it."""
     tainted: dict[State, bool] = {}

@@ -34,12 +34,12 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
-HENG_DAO_LI_MA = "1A9BF0C00"  # SPEC §3 worked example
+HENG_DAO_LI_MA = "1A9BF0C00"  # docs §3 worked example
 HENG_DAO_LI_MA_STEPS = 81
-GOAL_ADDRESS = 13  # SPEC §2: the 2x2's top-left in a solved layout
+GOAL_ADDRESS = 13  # docs §2: the 2x2's top-left in a solved layout
 # One step from the goal: the 2x2 sits right above the exit with both exit cells free.
 ABOVE_THE_EXIT = "V..V/VSSV/VCCV/VCCV/S..S"
-# A short puzzle (SPEC §3 worked example) so the reference engine answers quickly.
+# A short puzzle (docs §3 worked example) so the reference engine answers quickly.
 SHORT_PUZZLE = "5DC02F800"
 TIMEOUT_MS = 30_000
 
@@ -314,7 +314,7 @@ def test_dragging_a_piece_updates_the_remaining_steps(page: Page) -> None:
     _load(page, SHORT_PUZZLE)
     start = _reference_state(SHORT_PUZZLE)
     assert _text(page, "#remaining") == str(_reference_min_steps(start))
-    # SPEC §3 draws 5DC02F800 with a vertical piece at rows 3-4, column 0, free cells above.
+    # docs §3 draws 5DC02F800 with a vertical piece at rows 3-4, column 0, free cells above.
     moved = (start - {("V", 3, 0)}) | {("V", 1, 0)}
     assert reference.is_one_step(start, moved)
     expected_code = Layout.from_grid(reference.to_grid(moved)).code
@@ -345,7 +345,7 @@ def test_editor_builds_a_layout_cell_by_cell(page: Page) -> None:
     page.click("#edit-button")
     page.click("#edit-clear")
     assert page.is_disabled("#edit-done")
-    # 横刀立马 as drawn in SPEC §3, each piece placed by its top-left cell
+    # 横刀立马 as drawn in docs §3, each piece placed by its top-left cell
     placements = [("cao", 1), ("vertical", 0), ("vertical", 3), ("vertical", 8),
                   ("vertical", 11), ("horizontal", 9), ("soldier", 13), ("soldier", 14),
                   ("soldier", 16), ("soldier", 19)]

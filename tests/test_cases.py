@@ -1,7 +1,7 @@
 """Every layout at once: enumeration, perfect index, classes, groups, minimum steps.
 
-Expected figures come from SPEC §1/§4 and seed 000 (counts, the 64-row table), the issue
-(MD5, group figures), a pure-Python enumeration and BFS written here from SPEC §1-§3, and the
+Expected figures come from docs §1/§4 and seed 000 (counts, the 64-row table), the issue
+(MD5, group figures), a pure-Python enumeration and BFS written here from docs §1-§3, and the
 one-layout solver."""
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ SEED_JIANG_BING = {
 ALL_CODES_MD5 = "3888e9fab8d3cbb50908b12b147cfb23"
 
 
-# ----- a pure-Python reference, from SPEC §1 and §3 ---------------------------------------
+# ----- a pure-Python reference, from docs §1 and §3 ---------------------------------------
 def reference_code(state: ref.State) -> int:
-    """SPEC §3: the 2x2's address, then 2 bits per uncovered cell in address order."""
+    """docs §3: the 2x2's address, then 2 bits per uncovered cell in address order."""
     starts = {(row, col): kind for kind, row, col in state}
     cao = next((row, col) for (row, col), kind in starts.items() if kind == "C")
     covered = set(ref.cells(("C", *cao)))

@@ -2,7 +2,7 @@
 spellings, through click's CliRunner.
 
 Expected figures come from huarong.analysis.analyze (one layer-model search per layout, a
-different algorithm from the batch sweep) and from the SPEC's definitions."""
+different algorithm from the batch sweep) and from the docs. definitions."""
 
 from __future__ import annotations
 
@@ -33,18 +33,25 @@ def _codes(field: str) -> list[str]:
     return [entry.split("(")[0] for entry in field.split("-") if entry]
 
 
-def _check_against_analyze(farthest: Path, solution: Path, seed: str) -> None:
+def _check_against_analyze(farthest: Path, solution: Path, seed: str,
+                           original: bool = False) -> None:
+    """The figures of both tables; ``original``: no header and a min_solution_num column."""
     group = sorted(code for code in (layout.code for layout in _group(seed)))
-    far_rows, sol_rows = _table(farthest)[1:], _table(solution)[1:]
+    skip = 0 if original else 1
+    far_rows, sol_rows = _table(farthest)[skip:], _table(solution)[skip:]
     assert [row[0] for row in far_rows] == group
     assert [row[0] for row in sol_rows] == group
     for far_row, sol_row in zip(far_rows, sol_rows, strict=True):
         single = analyze(Layout.from_code(far_row[0]))
         assert int(far_row[1]) == single.farthest_steps
+        assert int(far_row[2]) == len(single.farthest_layouts)
         assert _codes(far_row[3]) == sorted(layout.code for layout in single.farthest_layouts)
         assert int(sol_row[1]) == (-1 if single.min_steps is None else single.min_steps)
+        if original:
+            assert int(sol_row.pop(2)) == len(single.min_step_solutions)
         assert _codes(sol_row[2]) == sorted(x.code for x in single.min_step_solutions)
         assert int(sol_row[3]) == len(single.solutions)
+    assert farthest.read_bytes().endswith(b"\n") and solution.read_bytes().endswith(b"\n")
 
 
 def _group(seed: str) -> list[Layout]:
@@ -53,28 +60,35 @@ def _group(seed: str) -> list[Layout]:
     return group(Layout.from_code(seed))
 
 
-@pytest.mark.parametrize("spelling", [["analyze-group", "-q"], ["--analy-group"]])
-def test_analyze_group_writes_both_tables(tmp_path, spelling):
+@pytest.mark.parametrize(("spelling", "original"), [
+    (["analyze-group", "-q"], False), (["--analy-group"], True),
+    (["analyze-group", "--format", "original"], True)])
+def test_analyze_group_writes_both_tables(tmp_path, spelling, original):
     farthest, solution = tmp_path / "farthest.csv", tmp_path / "solution.csv"
     code, _, err = _run([*spelling, WITH_GOALS.lower(), str(farthest), str(solution)])
     assert code == 0, err
     assert "102 layouts" in err
-    _check_against_analyze(farthest, solution, WITH_GOALS)
-    assert len(_table(solution)[0]) == 4
+    _check_against_analyze(farthest, solution, WITH_GOALS, original)
+    assert len(_table(solution)[0]) == (5 if original else 4)
 
 
-@pytest.mark.parametrize("spelling", [["analyze-group", "--integral"],
-                                      ["--analy-group-integral"]])
-def test_integral_lists_every_solution_with_its_steps(tmp_path, spelling):
+@pytest.mark.parametrize(("spelling", "original"), [
+    (["analyze-group", "--integral"], False), (["--analy-group-integral"], True)])
+def test_integral_lists_every_solution_with_its_steps(tmp_path, spelling, original):
     farthest, solution = tmp_path / "farthest.csv", tmp_path / "solution.csv"
     code, _, err = _run([*spelling, WITH_GOALS, str(farthest), str(solution)])
     assert code == 0, err
-    header, *rows = _table(solution)
-    assert header[-1] == "solutions"
+    rows = _table(solution)
+    if not original:
+        header, *rows = rows
+        assert header[-1] == "solutions"
+    assert len(rows) == 102
     for row in rows:
         single = analyze(Layout.from_code(row[0]))
-        listed = [entry.rstrip(")").split("(") for entry in row[4].split("-") if entry]
-        assert {(c, int(s)) for c, s in listed} == {(x.code, s) for x, s in single.solutions}
+        listed = [entry.rstrip(")").split("(") for entry in row[-1].split("-") if entry]
+        # Nearest first, then by code: the original engine's order.
+        assert [(c, int(s)) for c, s in listed] == sorted(
+            ((x.code, s) for x, s in single.solutions), key=lambda entry: (entry[1], entry[0]))
 
 
 @pytest.mark.parametrize("integral", [[], ["--integral"]])
@@ -98,8 +112,11 @@ def test_legacy_multi_group_spellings(tmp_path, spelling):
     farthest, solution = tmp_path / "f.csv", tmp_path / "s.csv"
     code, _, err = _run([spelling, str(seeds), str(farthest), str(solution)])
     assert code == 0, err
-    _check_against_analyze(farthest, solution, WITHOUT_GOALS)
-    assert (len(_table(solution)[0]) == 5) == spelling.endswith("integral")
+    integral = spelling.endswith("integral")
+    # No solution: -1 steps, none at that distance, an empty list, 0 solutions.
+    assert {line.split(",", 1)[1] for line in solution.read_text().splitlines()} == {
+        "-1,0,,0," if integral else "-1,0,,0"}
+    _check_against_analyze(farthest, solution, WITHOUT_GOALS, original=True)
 
 
 def _assert_one_line_error(code: int, err: str, *fragments: str) -> None:

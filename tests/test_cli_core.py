@@ -113,7 +113,6 @@ def test_analyze_json_summary(runner: CliRunner) -> None:
     [
         (["solve", "1A9BF0C0G"], ["1A9BF0C0G", "hex digit"]),
         (["--show", "123456789"], ["123456789"]),
-        (["--cal-target", "1A9BF0C00", "4FEA13400"], ["not in the group"]),
         (["--cal", "1A9BF0C00", "/nonexistent/dir/x.txt"], ["/nonexistent/dir/x.txt"]),
         (["--show", "1A9BF0C00", "0"], ["0"]),
         (["--cal", "1", "2", "3"], ["at most 2 arguments"]),

@@ -19,7 +19,7 @@ def test_stats_standard_json_reproduces_klotski_online(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     figures = json.loads(target.read_text("utf-8"))
     assert (figures["layouts"], figures["not_solved"], figures["mirror_distinct"],
-            figures["solvable"]) == (363_480, 338_700, 169_515, 121_285)  # SPEC §7
+            figures["solvable"]) == (363_480, 338_700, 169_515, 121_285)  # docs §7
     assert [figures["by_horizontal"][s] for s in "123450"] == [
         23_623, 37_861, 38_467, 14_594, 3_999, 2_741]
     assert "4FEA13400" in {layout["code"] for layout in figures["hardest"]}  # 峰回路转

@@ -1,6 +1,6 @@
 """The DuckDB database of every layout: build (once, slow), look-ups, queries, export.
 
-Figures come from SPEC §4, seed 000, the issue (25,422 groups, the largest 964,656), the
+Figures come from docs §4, seed 000, the issue (25,422 groups, the largest 964,656), the
 performance notes (横刀立马's group: 25,955 layouts) and the one-layout solver."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The bit-parallel batch analysis against SPEC §5 written out directly.
+"""The bit-parallel batch analysis against docs §5 written out directly.
 
 The reference below shares nothing with huarong: groups, steps and goals come from
 ``klotski_reference`` (dicts and frozensets), every layout gets its own breadth-first search,
@@ -17,16 +17,13 @@ import numpy as np
 import pytest
 
 from huarong.group_analysis import (
-    CODE_SEPARATOR,
     GroupAnalysis,
     SeedFileError,
     analyze_group,
     analyze_groups,
     read_seeds,
-    write_csvs,
-    write_farthest_csv,
-    write_solution_csv,
 )
+from huarong.group_tables import write_group_tables
 from huarong.layout import Layout
 
 from . import klotski_reference as ref
@@ -50,7 +47,7 @@ def _code(state: ref.State) -> int:
 
 
 def reference(seed: str) -> dict[int, Expected]:
-    """Every layout of the seed's group with its SPEC §5 figures, by brute force."""
+    """Every layout of the seed's group with its docs §5 figures, by brute force."""
     start = ref.from_grid(Layout.from_code(seed).grid())
     states = list(ref.distances(start))
     code = {state: _code(state) for state in states}
@@ -155,7 +152,7 @@ def test_csv_tables_hold_the_reference_figures(tmp_path):
     seed = GROUP_SEEDS[0]
     want = reference(seed)
     farthest, solution = tmp_path / "farthest.csv", tmp_path / "solution.csv"
-    write_csvs(analyze_group(Layout.from_code(seed)), farthest, solution, integral=True)
+    write_group_tables([Layout.from_code(seed)], farthest, solution, integral=True)
 
     header, *rows = _rows(farthest)
     assert header == ["code", "farthest_steps", "farthest_count", "farthest_layouts"]
@@ -164,34 +161,34 @@ def test_csv_tables_hold_the_reference_figures(tmp_path):
         expected = want[int(code, 16)]
         assert int(steps) == expected.farthest_steps
         assert int(count) == len(expected.farthest)
-        assert [int(c, 16) for c in layouts.split(CODE_SEPARATOR)] == expected.farthest
+        assert [int(c, 16) for c in layouts.split("-")] == expected.farthest
 
     header, *rows = _rows(solution)
     assert header == ["code", "min_steps", "min_step_solutions", "solution_count", "solutions"]
     for code, steps, nearest, count, every in rows:
         expected = want[int(code, 16)]
         assert int(steps) == (-1 if expected.min_steps is None else expected.min_steps)
-        assert [int(c, 16) for c in nearest.split(CODE_SEPARATOR) if c] == (
+        assert [int(c, 16) for c in nearest.split("-") if c] == (
             expected.min_step_solutions)
         assert int(count) == len(expected.solutions)
-        listed = [entry.rstrip(")").split("(") for entry in every.split(CODE_SEPARATOR) if entry]
+        listed = [entry.rstrip(")").split("(") for entry in every.split("-") if entry]
         assert {int(c, 16): int(s) for c, s in listed} == expected.solutions
 
 
 def test_plain_solution_table_has_no_solution_list(tmp_path):
     path = tmp_path / "solution.csv"
-    analysis = analyze_group(Layout.from_code(GROUP_SEEDS[1]))
-    write_solution_csv(analysis, path)
+    size = write_group_tables([Layout.from_code(GROUP_SEEDS[1])], tmp_path / "far.csv", path)
     header, *rows = _rows(path)
     assert header == ["code", "min_steps", "min_step_solutions", "solution_count"]
-    assert len(rows) == analysis.size and all(len(row) == 4 for row in rows)
+    assert len(rows) == size == len(reference(GROUP_SEEDS[1]))
+    assert all(len(row) == 4 for row in rows)
 
 
 def test_a_group_without_goals_has_no_solutions(tmp_path):
     path = tmp_path / "solution.csv"
     seed = GROUP_SEEDS[3]
     assert not any(e.solutions for e in reference(seed).values())
-    write_solution_csv(analyze_group(Layout.from_code(seed)), path)
+    write_group_tables([Layout.from_code(seed)], tmp_path / "far.csv", path)
     assert {tuple(row[1:]) for row in _rows(path)[1:]} == {("-1", "", "0")}
 
 
@@ -201,10 +198,15 @@ def test_multi_group_keeps_seed_order_and_skips_repeated_groups(tmp_path):
     analyses = list(analyze_groups([*seeds, repeated]))
     assert [a.seed for a in analyses] == seeds
     path = tmp_path / "farthest.csv"
-    write_farthest_csv(analyses, path)
+    write_group_tables([*seeds, repeated], path, tmp_path / "solution.csv")
     codes = [int(row[0], 16) for row in _rows(path)[1:]]
     first = sorted(reference(GROUP_SEEDS[1]))
     assert codes == first + sorted(reference(GROUP_SEEDS[4]))
+    # The original format lists every seed's group, as the original engine did.
+    write_group_tables([*seeds, repeated], path, tmp_path / "solution.csv",
+                       table_format="original")
+    codes = [int(row[0], 16) for row in _rows(path)]
+    assert codes == first + sorted(reference(GROUP_SEEDS[4])) + first
 
 
 def test_seeds_file_skips_blank_lines_and_comments(tmp_path):

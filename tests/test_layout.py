@@ -1,4 +1,4 @@
-"""The Layout value type: every notation, validation, mirror, rendering (SPEC §1, §3, §7)."""
+"""The Layout value type: every notation, validation, mirror, rendering (docs §1, §3, §7)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from huarong.layout import (
 
 from . import klotski_reference as ref
 
-# SPEC §3's worked examples, verbatim.
+# docs §3's worked examples, verbatim.
 WORKED_EXAMPLES = {
     "1A9BF0C00": "V C C V\nV C C V\nV H H V\nV S S V\nS . . S",
     "4FEA13400": "S S S V\nC C V V\nC C V V\n. H H V\n. S H H",

@@ -32,7 +32,7 @@ SEED_HENGDAO_SOLUTION = (
     "u3w2o3p0r0z1y2q3o6tax5u0v9q3p6o6s1t1y4z4u3qfp2o2g7h0j0r5v5q2i7g2o5p0x5wcy4r3q3p6h3j4nar5"
     "v5u2tdl3hfg2o5p0m3i3j0n1v1y2q7o2g7h0i0m0j0r5p2l7h7g2o5t8w1y4z4q3p6o6s1xau0")
 
-# SPEC §7: the unit moves of each move digit, as (rows down, columns right).
+# docs §7: the unit moves of each move digit, as (rows down, columns right).
 UNIT = {"left": (0, -1), "up": (-1, 0), "right": (0, 1), "down": (1, 0)}
 DIGIT_MOVES = ["left", "up", "right", "down", "left left", "up up", "right right",
                "down down", "left up", "left down", "up left", "up right", "right up",

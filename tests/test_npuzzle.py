@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from huarong import npuzzle
-from huarong._kernels import npuzzle as kernels
+from huarong._kernels import npuzzle_search as kernels
 from huarong.npuzzle import (
     Algorithm,
     Board,
@@ -286,7 +286,7 @@ def test_pattern_database_cache_is_checked_and_rebuilt_when_corrupt(tmp_path: Pa
     first = npuzzle.pattern_database(goal, directory=tmp_path)
     files = sorted((tmp_path / "npuzzle").iterdir())
     assert files and all(f.suffix == ".bin" for f in files)
-    npuzzle._loaded_patterns.clear()
+    npuzzle.patterns._loaded_patterns.clear()
     data = bytearray(files[0].read_bytes())
     data[-1] ^= 0xFF
     files[0].write_bytes(bytes(data))
@@ -298,7 +298,7 @@ def test_pattern_database_cache_is_checked_and_rebuilt_when_corrupt(tmp_path: Pa
     assert reported and reported[-1][0] == reported[-1][1]
     assert (second.values == first.values).all()
     assert [f.stat().st_size for f in files] == [size, size]
-    npuzzle._loaded_patterns.clear()
+    npuzzle.patterns._loaded_patterns.clear()
     silent: list[tuple[int, int]] = []
     npuzzle.pattern_database(goal, directory=tmp_path,
                              progress=lambda d, t: silent.append((d, t)))

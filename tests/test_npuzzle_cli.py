@@ -34,7 +34,7 @@ def test_solve_prints_the_seeds_four_step_path() -> None:
 
 def test_unsolvable_board_says_no_solution() -> None:
     code, out, _ = run("solve", "3 1 5 4 0 8 2 6 7", "--algo", "all")
-    assert code == 0 and "No solution!" in out
+    assert code == 1 and "No solution!" in out  # exit status 1: no solution
 
 
 def test_all_compares_every_algorithm_in_a_table() -> None:

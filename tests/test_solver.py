@@ -1,4 +1,4 @@
-"""Steps, solving, paths, groups and the layer model, against SPEC facts and a slow
+"""Steps, solving, paths, groups and the layer model, against docs facts and a slow
 pure-Python reference engine (tests/klotski_reference.py)."""
 
 from __future__ import annotations

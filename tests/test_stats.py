@@ -1,4 +1,4 @@
-"""Statistics of the standard layouts against SPEC §7 (klotski.online's figures, seed 003),
+"""Statistics of the standard layouts against docs §7 (klotski.online's figures, seed 003),
 and the per-group minimum steps against the solver and the reference engine."""
 
 from __future__ import annotations

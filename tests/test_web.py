@@ -1,4 +1,4 @@
-"""The HTTP API (web contract) and the classic layouts, against SPEC facts, the recorded
+"""The HTTP API (web contract) and the classic layouts, against docs facts, the recorded
 klotski.online responses, the literature's step counts and the reference engine."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from . import klotski_reference as ref
 # Real klotski.online answers, copied from the project's shared fixtures.
 RESPONSES = json.loads(
     (Path(__file__).parent / "data" / "klotski_online_responses.json").read_text("utf-8"))
-HENGDAO_ID = "24422442233221121001"  # SPEC §7
-HENGDAO = "1A9BF0C00"  # SPEC §3
+HENGDAO_ID = "24422442233221121001"  # docs §7
+HENGDAO = "1A9BF0C00"  # docs §3
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,7 @@
 """huarong: an engine and database for Klotski (华容道) and sliding-tile puzzles."""
 
+from importlib.metadata import PackageNotFoundError, version
+
 from huarong.layout import (
     InvalidCodeError,
     InvalidGridError,
@@ -10,6 +12,11 @@ from huarong.layout import (
     PieceKind,
 )
 from huarong.solver import NotInGroupError, Solution, children, group, shortest_path, solve
+
+try:
+    __version__ = version("huarong")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "InvalidCodeError",

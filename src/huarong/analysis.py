@@ -1,4 +1,4 @@
-"""The layer model of one layout (SPEC §5): layers, links, farthest layouts, solutions.
+"""The layer model of one layout (docs §5): layers, links, farthest layouts, solutions.
 
 :func:`analyze` runs a breadth-first search over the start's whole group and links every
 layout to its parents (adjacent layouts one layer nearer the start) and children (one layer
@@ -36,7 +36,7 @@ class Analysis:
     edge_targets: np.ndarray
     """Adjacent positions of position ``i``: ``edge_targets[edge_offsets[i]:edge_offsets[i+1]]``."""
     solution_mask: np.ndarray
-    """Whether each position is a solution (SPEC §5)."""
+    """Whether each position is a solution (docs §5)."""
 
     # ----- sizes and layers ---------------------------------------------------------------
     @property
@@ -75,7 +75,7 @@ class Analysis:
 
     @property
     def solutions(self) -> list[tuple[Layout, int]]:
-        """Every solution (SPEC §5) with its step count, nearest first."""
+        """Every solution (docs §5) with its step count, nearest first."""
         layouts = layouts_of_codes(self.codes[self._solution_positions])
         return [(layout, self.layer_of_position(int(p)))
                 for layout, p in zip(layouts, self._solution_positions, strict=True)]
@@ -150,7 +150,7 @@ class Analysis:
 
 
 def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:
-    """Build the layer model of ``layout``'s group (SPEC §5)."""
+    """Build the layer model of ``layout``'s group (docs §5)."""
     from huarong._kernels import klotski
 
     report = progress or (lambda phase, done, total: None)

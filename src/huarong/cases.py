@@ -1,4 +1,4 @@
-"""Every legal layout at once (SPEC §4): enumeration, the perfect index code -> rank, the
+"""Every legal layout at once (docs §4): enumeration, the perfect index code -> rank, the
 jiang-bing-style classes, the groups with their labels, and the minimum steps of every layout.
 
 Typed wrappers over :mod:`huarong._kernels.cases`, imported on first use.  Layouts are handled
@@ -94,7 +94,7 @@ def layout_at(rank: int) -> Layout:
 
 @dataclass(frozen=True)
 class Classes:
-    """jiang_num, bing_num and style_num (SPEC §4) of every layout, indexed by id (int8)."""
+    """jiang_num, bing_num and style_num (docs §4) of every layout, indexed by id (int8)."""
 
     jiang: np.ndarray
     bing: np.ndarray
@@ -139,7 +139,7 @@ def classes_of(codes: np.ndarray) -> Classes:
 
 @dataclass(frozen=True)
 class Groups:
-    """The groups of all layouts (SPEC §4).  Per layout (indexed by id): ``group`` (a global
+    """The groups of all layouts (docs §4).  Per layout (indexed by id): ``group`` (a global
     group number, groups numbered by their smallest code) and ``group_index``; per global
     group: ``sizes``, ``first_ids`` (the id of its smallest code, its seed) and ``group_nums``
     (its number inside its jiang-bing-style class)."""
@@ -212,7 +212,7 @@ _min_steps: list[tuple[np.ndarray, np.ndarray]] = []
 
 
 def label_groups(progress: Progress | None = None) -> Groups:
-    """The group of every layout, the groups numbered as SPEC §4 orders them (computed once
+    """The group of every layout, the groups numbered as docs §4 orders them (computed once
     per process)."""
     if not _groups:
         _groups.append(_label_groups(progress))

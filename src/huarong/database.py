@@ -1,4 +1,4 @@
-"""The database of all 29,334,498 layouts (SPEC §4): one DuckDB file, one row per layout.
+"""The database of all 29,334,498 layouts (docs §4): one DuckDB file, one row per layout.
 
 Table ``layouts``: ``id`` (rank of the code), ``code`` (BIGINT), ``jiang``, ``bing``,
 ``style``, ``group_num``, ``group_index``, ``group_size``, ``min_steps`` (NULL when the group
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,7 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from huarong.fileio import atomic_writer, write_text_atomically
+from huarong.fileio import (
+    check_writable,
+    file_written_by_others,
+    temporary_beside,
+)
 from huarong.layout import Layout
 
 PhaseProgress = Callable[[str, int, int], None]
@@ -131,6 +133,15 @@ class QueryResult:
     rows: list[tuple[Any, ...]]
 
 
+@dataclass(frozen=True)
+class QueryStream:
+    """The result of :meth:`Database.stream`: column names and an iterator of
+    ``pyarrow.RecordBatch`` (read it once)."""
+
+    columns: list[str]
+    batches: Iterator[Any]
+
+
 class Database:
     """A read-only connection to a built database."""
 
@@ -145,11 +156,22 @@ class Database:
         target = Path(path) if path is not None else default_path()
         if not target.is_file():
             raise DatabaseMissingError(target)
+        _check_duckdb_header(target)
         try:
-            connection = duckdb.connect(str(target), read_only=True)
+            # A foreign file must not make DuckDB fetch a reader for it from the network.
+            connection = duckdb.connect(str(target), read_only=True, config={
+                "autoinstall_known_extensions": False, "autoload_known_extensions": False})
+            tables = {name for (name,) in connection.execute(
+                "SELECT table_name FROM information_schema.tables").fetchall()}
         except duckdb.Error as error:
             raise DatabaseError(f"cannot open database {target}: "
-                                f"{_first_line(error)}") from None
+                                f"{_first_line(error)} (not a huarong database?)") from None
+        missing = sorted({"layouts", "groups"} - tables)
+        if missing:
+            connection.close()
+            raise DatabaseError(f"{target} is not a huarong database: no table "
+                                f"{' and no table '.join(missing)}; rebuild it with "
+                                "`huarong db build --force`")
         return cls(connection, target)
 
     def close(self) -> None:
@@ -187,6 +209,30 @@ class Database:
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, rows)
 
+    def stream(self, sql: str, batch_rows: int = 8192) -> QueryStream:
+        """Run one SQL statement (read-only) and stream its rows in Arrow record batches of
+        at most ``batch_rows``, so a result of any size takes bounded memory;
+        :class:`DatabaseError` on bad SQL, now or while the batches are read."""
+        import duckdb
+
+        try:
+            relation = self._connection.cursor().sql(sql)
+            if relation is None:  # a statement without a result
+                return QueryStream([], iter(()))
+            # DuckDB 1.x spells it fetch_record_batch, 2.x to_arrow_reader.
+            reader = getattr(relation, "to_arrow_reader", None) or relation.fetch_record_batch
+            batches = reader(batch_rows)
+        except duckdb.Error as error:
+            raise DatabaseError(f"bad query {sql!r}: {_first_line(error)}") from None
+
+        def checked() -> Iterator[Any]:
+            try:
+                yield from batches
+            except (duckdb.Error, OSError) as error:  # Arrow hands DuckDB's errors as OSError
+                raise DatabaseError(f"query {sql!r} failed: {_first_line(error)}") from None
+
+        return QueryStream(list(relation.columns), checked())
+
     def export(self, output: str | os.PathLike[str], file_format: str) -> None:
         """Write the ``layouts`` table to ``output`` as ``parquet`` or ``csv``, atomically."""
         options = {"parquet": "FORMAT PARQUET, COMPRESSION ZSTD",
@@ -194,11 +240,26 @@ class Database:
         if file_format not in options:
             raise DatabaseError(f"unknown export format {file_format!r}: "
                                 "choose parquet or csv")
-        with _temporary_beside(Path(output)) as temporary:
+        with file_written_by_others(output) as temporary:
             self._connection.execute(
                 f"COPY (SELECT * FROM layouts ORDER BY id) TO '{_quoted(temporary)}' "
                 f"({options[file_format]})")
-            os.replace(temporary, output)
+
+
+_DUCKDB_MAGIC = (8, b"DUCK")
+"""Where every DuckDB file says what it is (after an 8-byte checksum)."""
+
+
+def _check_duckdb_header(path: Path) -> None:
+    offset, magic = _DUCKDB_MAGIC
+    try:
+        with path.open("rb") as stream:
+            header = stream.read(offset + len(magic))
+    except OSError as error:
+        raise DatabaseError(f"cannot read database {path}: {error.strerror or error}") from None
+    if header[offset:] != magic:
+        raise DatabaseError(f"{path} is not a DuckDB database file (a huarong database is "
+                            "made by `huarong db build`)")
 
 
 def _first_line(error: BaseException) -> str:
@@ -207,17 +268,6 @@ def _first_line(error: BaseException) -> str:
 
 def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
-
-
-@contextlib.contextmanager
-def _temporary_beside(target: Path) -> Iterator[Path]:
-    """A path that does not exist yet, in a fresh directory beside ``target`` (which is
-    removed with whatever is left in it)."""
-    directory = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
-    try:
-        yield directory / target.name
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
@@ -284,18 +334,20 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
         raise DatabaseError(f"a database already exists at {target}: "
                             "use --force to rebuild it")
     target.parent.mkdir(parents=True, exist_ok=True)
-    columns = layout_columns(progress)
-    first = columns["groups_first_id"]
-    layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
-    groups = pa.table({
-        "jiang": columns["jiang"][first], "bing": columns["bing"][first],
-        "style": columns["style"][first], "group_num": columns["groups_num"],
-        "size": columns["groups_size"], "seed": columns["code"][first],
-        "has_solution": columns["groups_has_solution"],
-    })
-    if progress:
-        progress("writing the database", 0, 1)
-    with _temporary_beside(target) as temporary:
+    with _build_lock(target), temporary_beside(target) as temporary:
+        check_writable(target)
+        columns = layout_columns(progress)
+        first = columns["groups_first_id"]
+        layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
+        groups = pa.table({
+            "jiang": columns["jiang"][first], "bing": columns["bing"][first],
+            "style": columns["style"][first], "group_num": columns["groups_num"],
+            "size": columns["groups_size"], "seed": columns["code"][first],
+            "has_solution": columns["groups_has_solution"],
+        })
+        del columns
+        if progress:
+            progress("writing the database", 0, 1)
         connection = duckdb.connect(str(temporary))
         try:
             connection.execute(_QUIET)
@@ -318,66 +370,37 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
     return target
 
 
-def write_codes(codes: np.ndarray, path: str | os.PathLike[str]) -> None:
-    """Write ``%09X`` per line, atomically; formatted as one byte array, not line by line."""
-    digits = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-    text = np.empty((codes.shape[0], 10), dtype=np.uint8)
-    for position in range(9):
-        text[:, position] = digits[(codes >> (4 * (8 - position))) & 15]
-    text[:, 9] = ord("\n")
-    with atomic_writer(path, "wb") as stream:
-        stream.write(text.data)
+class DatabaseBusyError(DatabaseError):
+    def __init__(self, target: Path, lock: Path) -> None:
+        super().__init__(f"another build of {target} is running (it holds the lock {lock}); "
+                         "wait for it to finish")
 
 
-def write_all_files(directory: str | os.PathLike[str], progress: PhaseProgress | None = None
-                    ) -> list[Path]:
-    """The original engine's ``--all`` output in ``directory``: ``All_Case.txt`` (every
-    code), ``main.csv`` (every code with its class and label) and per jiang-bing-style class
-    ``J-B-S.txt`` (the seed, i.e. smallest code, of each group in group_num order).
-    Returns the files written."""
-    folder = Path(directory)
-    columns = layout_columns(progress, min_steps=False)
-    first = columns["groups_first_id"]
-    seeds: dict[str, list[tuple[int, int]]] = {}
-    for jiang, bing, style, num, code in zip(
-            columns["jiang"][first].tolist(), columns["bing"][first].tolist(),
-            columns["style"][first].tolist(), columns["groups_num"].tolist(),
-            columns["code"][first].tolist(), strict=True):
-        seeds.setdefault(f"{jiang}-{bing}-{style}", []).append((num, code))
-    total = 2 + len(seeds)
-    phase = "writing files"
-    if progress:
-        progress(phase, 0, total)
-    written = [folder / "All_Case.txt", folder / "main.csv"]
-    write_codes(columns["code"], written[0])
-    if progress:
-        progress(phase, 1, total)
-    _write_main_csv(columns, written[1])
-    for name, groups in seeds.items():
-        written.append(folder / f"{name}.txt")
-        write_text_atomically(written[-1], "".join(f"{code:09X}\n" for _, code in sorted(groups)))
-        if progress:
-            progress(phase, len(written), total)
-    return written
+@contextlib.contextmanager
+def _build_lock(target: Path) -> Iterator[None]:
+    """Hold ``TARGET.lock`` for the whole build, so two builds of one file cannot race; the
+    lock file is removed when the build ends, however it ends."""
+    import fcntl
 
-
-def _write_main_csv(columns: dict[str, np.ndarray], path: Path) -> None:
-    """Every code with its class and label; DuckDB formats the 29 million rows."""
-    import duckdb
-    import pyarrow as pa
-
-    names = ("id", "code", "jiang", "bing", "style", "group_num", "group_index")
-    rows = pa.table({name: columns[name] for name in names})
-    with _temporary_beside(path) as temporary:
-        connection = duckdb.connect()
+    lock = target.with_name(f"{target.name}.lock")
+    while True:
+        handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
         try:
-            connection.execute(_QUIET)
-            connection.register("layout_rows", rows)
-            connection.execute(
-                "COPY (SELECT id, printf('%09X', code) AS code, jiang AS jiang_num, "
-                "bing AS bing_num, style AS style_num, group_num, group_index, "
-                "concat_ws('-', jiang, bing, style, group_num, group_index) AS label "
-                f"FROM layout_rows ORDER BY id) TO '{_quoted(temporary)}' (FORMAT CSV, HEADER)")
-        finally:
-            connection.close()
-        os.replace(temporary, path)
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(handle)
+            raise DatabaseBusyError(target, lock) from None
+        try:
+            # The previous holder may have removed the file between our open and our lock.
+            if os.path.samestat(os.fstat(handle), os.stat(lock)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(handle)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)
+        os.close(handle)
+

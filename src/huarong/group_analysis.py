@@ -1,34 +1,30 @@
-"""Batch analysis of whole groups: the farthest and solution figures (SPEC §5) of every layout.
+"""Batch analysis of whole groups: the farthest and solution figures (docs §5) of every layout.
 
 :func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.analysis.analyze`
 answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
 solution with its steps) without one search per layout: the searches run 64 at a time as
-bit-parallel sweeps over the group's step graph, on every core.  :func:`write_csvs` writes the
-two tables of the original engine's ``--analy-group`` (columns: the README's "Batch
-analysis of whole groups").
+bit-parallel sweeps over the group's step graph, on every core.  :func:`sweep_batches` yields
+the same figures batch by batch, for :mod:`huarong.group_tables` to stream the tables of the
+original engine's ``--analy-group`` to disk.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import TypeVar, cast
 
 import numpy as np
 
 from huarong.analysis import Progress
-from huarong.fileio import atomic_writer
 from huarong.layout import Layout, LayoutError
 
-CODE_SEPARATOR = "-"
-"""Joins the codes listed inside one CSV field."""
-
-FARTHEST_HEADER = ("code", "farthest_steps", "farthest_count", "farthest_layouts")
-SOLUTION_HEADER = ("code", "min_steps", "min_step_solutions", "solution_count")
-INTEGRAL_HEADER = (*SOLUTION_HEADER, "solutions")
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
 
 
 class SeedFileError(ValueError):
@@ -46,7 +42,7 @@ class LayoutFigures:
     """Steps to the nearest goal layout; None when the group holds no goal layout."""
     min_step_solutions: tuple[Layout, ...]
     solutions: tuple[tuple[Layout, int], ...]
-    """Every solution (SPEC §5) with its steps, nearest first, then by code."""
+    """Every solution (docs §5) with its steps, nearest first, then by code."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,52 +103,149 @@ class GroupAnalysis:
             solutions=solutions)
 
 
+@dataclass(frozen=True, eq=False)
+class GroupGraph:
+    """The step graph of one group, ready for the sweeps: nodes numbered in the order the
+    breadth-first search found them."""
+
+    seed: Layout
+    codes: np.ndarray
+    """The common code of each node."""
+    offsets: np.ndarray
+    targets: np.ndarray
+    """Neighbours of node i: ``targets[offsets[i]:offsets[i + 1]]``."""
+    goal: np.ndarray
+    """Whether each node is a goal layout."""
+    order: np.ndarray
+    """The nodes in sweep order: each run of 64 is one batch of sources searched together."""
+
+    @property
+    def size(self) -> int:
+        return int(self.codes.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class SweepBatch:
+    """The figures of one batch of sources (node numbers of a :class:`GroupGraph`)."""
+
+    sources: np.ndarray
+    farthest_steps: np.ndarray
+    min_steps: np.ndarray
+    """Per source, like ``farthest_steps``; -1 without a solution."""
+    farthest: np.ndarray
+    """Rows (source node, farthest node, steps)."""
+    solutions: np.ndarray
+    """Rows (source node, solution node, steps), nearest first for each source."""
+
+
+def group_graph(layout: Layout) -> GroupGraph:
+    """Search ``layout``'s group and build its step graph (on a background thread, so that
+    Ctrl-C is not held up by a long search of a big group)."""
+
+    def build() -> GroupGraph:
+        from huarong._kernels import group_analysis as sweep
+        from huarong._kernels import klotski
+
+        boards, _, _, _ = klotski.bfs(np.int64(int(layout)), klotski.EXPLORE_ALL,
+                                      np.int64(0), np.int64(1 << 16))
+        offsets, targets = klotski.adjacency(boards)
+        return GroupGraph(seed=layout, codes=klotski.boards_to_codes(boards), offsets=offsets,
+                          targets=targets, goal=sweep.goal_flags(boards),
+                          order=sweep.batch_order(offsets, targets,
+                                                  np.int64(sweep.SOURCES_PER_BATCH)))
+
+    return next(run_on_threads(lambda _: build(), [None], threads=1))
+
+
+def sweep_batches(graph: GroupGraph, *, threads: int | None = None) -> Iterator[SweepBatch]:
+    """The figures of every node of ``graph``, one batch of 64 sources at a time, in the order
+    the batches finish, computed on ``threads`` threads (default: every core) a few batches
+    ahead of the consumer.  Closing the iterator early starts no further batch."""
+    from huarong._kernels import group_analysis as sweep
+
+    batch = sweep.SOURCES_PER_BATCH
+    batches = [graph.order[first:first + batch] for first in range(0, graph.size, batch)]
+
+    def run(sources: np.ndarray) -> SweepBatch:
+        farthest_steps, min_steps, farthest, solutions = sweep.sweep_batch(
+            graph.offsets, graph.targets, graph.goal, sources)
+        # Rows name a source by its place in the batch; make it a node number.
+        farthest[:, 0] = sources[farthest[:, 0]]
+        solutions[:, 0] = sources[solutions[:, 0]]
+        return SweepBatch(sources, farthest_steps, min_steps, farthest, solutions)
+
+    return run_on_threads(run, batches, threads=threads or os.cpu_count() or 1)
+
+
+def run_on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,
+                   threads: int) -> Iterator[_Result]:
+    """``function(item)`` for every item on ``threads`` worker threads, yielded as they
+    finish.  At most twice ``threads`` items are handed out ahead of the consumer, so memory
+    stays bounded by what the consumer keeps.  The workers are daemon threads: when the
+    consumer stops (Ctrl-C, SIGTERM, an error), nothing waits for the calls still running,
+    and no further item is started."""
+    tasks: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+    results: queue.SimpleQueue[tuple[_Result | None, BaseException | None]] = (
+        queue.SimpleQueue())
+    stopped = threading.Event()
+
+    def work() -> None:
+        while (index := tasks.get()) is not None and not stopped.is_set():
+            try:
+                results.put((function(items[index]), None))
+            except BaseException as error:  # handed to the consumer, raised there
+                results.put((None, error))
+
+    workers = max(1, min(threads, len(items)))
+    for _ in range(workers):
+        threading.Thread(target=work, daemon=True, name="huarong-sweep").start()
+    handed_out = min(2 * workers, len(items))
+    for index in range(handed_out):
+        tasks.put(index)
+    try:
+        for _ in range(len(items)):
+            result, error = results.get()
+            if error is not None:
+                raise error
+            if handed_out < len(items):
+                tasks.put(handed_out)
+                handed_out += 1
+            yield cast(_Result, result)
+    finally:
+        stopped.set()
+        for _ in range(workers):
+            tasks.put(None)
+
+
 def analyze_group(layout: Layout, *, progress: Progress | None = None,
                   threads: int | None = None) -> GroupAnalysis:
-    """The farthest and solution figures of every layout of ``layout``'s group.
+    """The farthest and solution figures of every layout of ``layout``'s group, in memory
+    (for the biggest groups, :mod:`huarong.group_tables` streams them to files instead).
 
     ``progress(phase, done, total)`` is told how many layouts are done; ``threads`` defaults
     to the number of cores."""
-    from huarong._kernels import group_analysis as sweep
-    from huarong._kernels import klotski
-
     report = progress or (lambda phase, done, total: None)
     report("searching the group", 0, 1)
-    boards, _, _, _ = klotski.bfs(np.int64(int(layout)), klotski.EXPLORE_ALL, np.int64(0),
-                                  np.int64(1 << 16))
-    codes = klotski.boards_to_codes(boards)
-    offsets, targets = klotski.adjacency(boards)
-    goal = sweep.goal_flags(boards)
-    order = sweep.batch_order(offsets, targets, np.int64(sweep.SOURCES_PER_BATCH))
+    graph = group_graph(layout)
     report("searching the group", 1, 1)
 
-    size = int(boards.shape[0])
-    batches = [order[first:first + sweep.SOURCES_PER_BATCH]
-               for first in range(0, size, sweep.SOURCES_PER_BATCH)]
+    size = graph.size
     farthest_steps = np.empty(size, dtype=np.int64)
     min_steps = np.empty(size, dtype=np.int64)
     farthest_rows: list[np.ndarray] = []
     solution_rows: list[np.ndarray] = []
     report("analysing layouts", 0, size)
     done = 0
-    workers = threads or os.cpu_count() or 1
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending = {pool.submit(sweep.sweep_batch, offsets, targets, goal, sources): sources
-                   for sources in batches}
-        for future in as_completed(pending):
-            sources = pending[future]
-            batch_farthest, batch_min, farthest, solutions = future.result()
-            farthest_steps[sources] = batch_farthest
-            min_steps[sources] = batch_min
-            # Rows name a source by its place in the batch; make it a node number.
-            farthest[:, 0] = sources[farthest[:, 0]]
-            solutions[:, 0] = sources[solutions[:, 0]]
-            farthest_rows.append(farthest)
-            solution_rows.append(solutions)
-            done += int(sources.shape[0])
-            report("analysing layouts", done, size)
+    for batch in sweep_batches(graph, threads=threads):
+        farthest_steps[batch.sources] = batch.farthest_steps
+        min_steps[batch.sources] = batch.min_steps
+        farthest_rows.append(batch.farthest)
+        solution_rows.append(batch.solutions)
+        done += int(batch.sources.shape[0])
+        report("analysing layouts", done, size)
 
     # From BFS numbering to ascending-code numbering.
+    codes = graph.codes
     by_code = np.argsort(codes, kind="stable")
     number = np.empty(size, dtype=np.int64)
     number[by_code] = np.arange(size, dtype=np.int64)
@@ -213,66 +306,3 @@ def read_seeds(path: str | os.PathLike[str]) -> list[Layout]:
             raise SeedFileError(f"seeds file {os.fspath(path)!r}, line {number}: "
                                 f"{error}") from None
     return seeds
-
-
-# ----- CSV tables ----------------------------------------------------------------------------
-def write_csvs(analyses: GroupAnalysis | Iterable[GroupAnalysis],
-               farthest_path: str | os.PathLike[str], solution_path: str | os.PathLike[str],
-               *, integral: bool = False) -> None:
-    """Write both tables, streaming the groups one after the other; each file appears only
-    when complete (written beside it, then renamed)."""
-    with atomic_writer(farthest_path) as farthest, atomic_writer(solution_path) as solution:
-        farthest.write(",".join(FARTHEST_HEADER) + "\n")
-        solution.write(",".join(INTEGRAL_HEADER if integral else SOLUTION_HEADER) + "\n")
-        for analysis in _each(analyses):
-            _farthest_rows(analysis, farthest)
-            _solution_rows(analysis, solution, integral)
-
-
-def write_farthest_csv(analyses: GroupAnalysis | Iterable[GroupAnalysis],
-                       path: str | os.PathLike[str]) -> None:
-    with atomic_writer(path) as stream:
-        stream.write(",".join(FARTHEST_HEADER) + "\n")
-        for analysis in _each(analyses):
-            _farthest_rows(analysis, stream)
-
-
-def write_solution_csv(analyses: GroupAnalysis | Iterable[GroupAnalysis],
-                       path: str | os.PathLike[str], *, integral: bool = False) -> None:
-    with atomic_writer(path) as stream:
-        stream.write(",".join(INTEGRAL_HEADER if integral else SOLUTION_HEADER) + "\n")
-        for analysis in _each(analyses):
-            _solution_rows(analysis, stream, integral)
-
-
-def _each(analyses: GroupAnalysis | Iterable[GroupAnalysis]) -> Iterable[GroupAnalysis]:
-    return [analyses] if isinstance(analyses, GroupAnalysis) else analyses
-
-
-def _farthest_rows(analysis: GroupAnalysis, stream: IO[str]) -> None:
-    names = [f"{code:09X}" for code in analysis.codes.tolist()]
-    offsets = analysis.farthest_offsets.tolist()
-    layouts = analysis.farthest_layouts.tolist()
-    steps = analysis.farthest_steps.tolist()
-    join = CODE_SEPARATOR.join
-    stream.writelines(
-        f"{names[i]},{steps[i]},{offsets[i + 1] - offsets[i]},"
-        f"{join([names[j] for j in layouts[offsets[i]:offsets[i + 1]]])}\n"
-        for i in range(len(names)))
-
-
-def _solution_rows(analysis: GroupAnalysis, stream: IO[str], integral: bool) -> None:
-    names = [f"{code:09X}" for code in analysis.codes.tolist()]
-    offsets = analysis.solution_offsets.tolist()
-    layouts = analysis.solution_layouts.tolist()
-    steps = analysis.solution_steps.tolist()
-    min_steps = analysis.min_steps.tolist()
-    join = CODE_SEPARATOR.join
-    for i, name in enumerate(names):
-        first, stop = offsets[i], offsets[i + 1]
-        nearest = join([names[layouts[s]] for s in range(first, stop)
-                        if steps[s] == min_steps[i]])
-        row = f"{name},{min_steps[i]},{nearest},{stop - first}"
-        if integral:
-            row += "," + join([f"{names[layouts[s]]}({steps[s]})" for s in range(first, stop)])
-        stream.write(row + "\n")

@@ -1,6 +1,6 @@
 """The Klotski layout: one 4x5 board, as an immutable value with every notation.
 
-A :class:`Layout` wraps its 36-bit common code (SPEC §3), the canonical key everywhere in the
+A :class:`Layout` wraps its 36-bit common code (docs §3), the canonical key everywhere in the
 package.  It parses and formats the common code, grid text and the klotski.online 20-digit id,
 each pair round-tripping, and renders itself for a terminal or as SVG.
 
@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from huarong.solver import Solution
 
 ROWS: Final = 5
 COLS: Final = 4
@@ -98,7 +96,18 @@ class LayoutError(ValueError):
     def __init__(self, notation: str, text: object, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"invalid {notation} {text!r}: {reason}")
+        super().__init__(f"invalid {notation} {_quoted(text)}: {reason}")
+
+
+_QUOTE_LIMIT: Final = 60
+
+
+def _quoted(text: object) -> str:
+    """``repr(text)``, cut to about 60 characters so that a huge input stays one line."""
+    shown = repr(text)
+    if len(shown) <= _QUOTE_LIMIT:
+        return shown
+    return f"{shown[:_QUOTE_LIMIT - 3]}... ({len(str(text)):,} characters)"
 
 
 class InvalidCodeError(LayoutError):
@@ -268,19 +277,18 @@ class Layout:
         optionally separated by spaces.  ``C V H S`` name the piece kinds and ``. 0 _ -`` an
         empty cell; any other glyph is read by shape: the same glyph on a 2x2 square is the
         2x2 piece, on two cells stacked a vertical piece, side by side a horizontal one."""
-        rows = [row.replace(" ", "").replace("\t", "") for row in re.split(r"[\n/|]", text)]
+        # Spaces, tabs and the \r of CRLF line ends are not cells.
+        rows = [re.sub(r"[ \t\r]", "", row) for row in re.split(r"[\n/|]", text)]
         rows = [row for row in rows if row]
         if len(rows) != ROWS:
             raise InvalidGridError(text, f"{len(rows)} rows, a grid has 5 rows of 4 cells")
-        for number, row in enumerate(rows):
-            if len(row) != COLS:
-                raise InvalidGridError(text, f"row {number + 1} {row!r} has {len(row)} cells, "
-                                             "not 4")
+        for number, line in enumerate(rows):
+            if len(line) != COLS:
+                shown = f"{line!r} " if len(line) <= 2 * COLS else ""
+                raise InvalidGridError(text, f"row {number + 1} {shown}has {len(line):,} "
+                                             "cells, not 4")
         glyphs = "".join(rows)
-        # C V H S name kinds only when the grid uses nothing else; otherwise letters are
-        # arbitrary piece names (e.g. "abbc/abbc/deef/dghf/i..j") and read by shape.
-        named_by_kind = {g.upper() for g in glyphs if g not in _EMPTY_INPUT_GLYPHS} <= set(
-            _KIND_OF_GLYPH)
+        named_by_kind = _named_by_kind(text, glyphs)
         pieces: list[Piece] = []
         covered = [False] * CELLS
         for address, glyph in enumerate(glyphs):
@@ -440,17 +448,12 @@ class Layout:
             for piece in self._pieces
         ])))
 
-    # ----- steps and search (numba kernels, imported on first use) ------------------------
+    # ----- steps (a numba kernel, imported on first use) -----------------------------------
     def children(self) -> list[Layout]:
-        """Every layout one step away (one piece moved any distance), sorted by code."""
-        from huarong.solver import children
-
-        return children(self)
-
-    def solve(self) -> Solution:
-        from huarong.solver import solve
-
-        return solve(self)
+        """Every layout one step away (one piece moved any distance), sorted by code.
+        Searches (solving, paths, groups) live in :mod:`huarong.solver`, which builds on
+        this module, never the other way round."""
+        return layouts_of_codes(children_codes(self))
 
     # ----- rendering ----------------------------------------------------------------------
     def render_text(self, square_width: int = 2) -> str:
@@ -490,6 +493,40 @@ class Layout:
 
 
 EMPTY_DIGIT: Final = "0"
+
+
+def children_codes(layout: Layout) -> np.ndarray:
+    """The codes of the layouts one step from ``layout``, ascending (int64 array)."""
+    import numpy as np
+
+    from huarong._kernels import klotski
+
+    out = np.empty(80, dtype=np.int64)
+    count = klotski.neighbours(np.int64(int(layout)), out, np.empty(20, dtype=np.int64))
+    return np.sort(out[:count])
+
+
+_MOST_STRAY_CELLS: Final = 2
+"""A grid of C V H S with at most this many other filled cells has stray characters; with
+more, its letters are arbitrary piece names read by shape."""
+
+
+def _named_by_kind(text: str, glyphs: str) -> bool:
+    """Whether grid cells name piece kinds (``C V H S``) rather than pieces by shape
+    (``abbc/abbc/deef/dghf/i..j``); a stray character in a kind grid is an error naming its
+    row and column, not a silent switch to reading by shape."""
+    filled = [(address, glyph) for address, glyph in enumerate(glyphs)
+              if glyph not in _EMPTY_INPUT_GLYPHS]
+    stray = [(address, glyph) for address, glyph in filled
+             if glyph.upper() not in _KIND_OF_GLYPH]
+    if not stray:
+        return True
+    if len(stray) > _MOST_STRAY_CELLS:
+        return False
+    address, glyph = stray[0]
+    row, col = divmod(address, COLS)
+    raise InvalidGridError(text, f"{glyph!r} at row {row + 1}, column {col + 1} is not one of "
+                                 "C V H S (pieces) or . (empty)")
 
 
 def layouts_of_codes(codes: Iterable[int | np.integer[Any]]) -> list[Layout]:

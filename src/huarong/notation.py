@@ -1,4 +1,4 @@
-"""klotski.online's solution notation (SPEC §7), both ways.
+"""klotski.online's solution notation (docs §7), both ways.
 
 A solution string is a run of pairs: the moved piece, named by its top-left cell as a letter
 ``g``..``z`` (address 0..19), then one hex digit naming the unit moves it makes: ``0``-``3``
@@ -9,7 +9,7 @@ One of our steps moves one piece any distance, so it may need more than two unit
 with three or more empty cells: on a standard layout, with two, a step is at most two).  Such
 a step is written as several pairs naming the same piece in a row, each at most two unit
 moves along a shortest route.  When reading, pairs that keep moving the piece the previous
-pair moved continue that step, as SPEC §2 counts steps; a minimum-step path never moves one
+pair moved continue that step, as docs §2 counts steps; a minimum-step path never moves one
 piece in two consecutive steps, so the two conventions agree on every solution.
 
 A string for the left-right mirror image (klotski.online's ``"mirror": "1"``) is read by

@@ -104,14 +104,6 @@ def group(layout: Layout) -> list[Layout]:
     return layouts_of_codes(group_codes(layout))
 
 
-def children_codes(layout: Layout) -> np.ndarray:
-    """The codes of the layouts one step from ``layout``, ascending (int64 array)."""
-    kernels = _kernels()
-    out = np.empty(80, dtype=np.int64)
-    count = kernels.neighbours(np.int64(int(layout)), out, np.empty(20, dtype=np.int64))
-    return np.sort(out[:count])
-
-
 def children(layout: Layout) -> list[Layout]:
     """Every layout one step from ``layout`` (one piece moved any distance), sorted."""
-    return layouts_of_codes(children_codes(layout))
+    return layout.children()

@@ -1,4 +1,4 @@
-"""Statistics of the standard layouts, as klotski.online counts them (SPEC §7).
+"""Statistics of the standard layouts, as klotski.online counts them (docs §7).
 
 The standard layouts are class 5-4: five 2-cell pieces and four 1x1 pieces.  klotski.online
 keeps the ones not already solved, then one of each mirror pair, then the solvable ones, and
@@ -31,7 +31,7 @@ _HORIZONTAL_ITEM = 1
 
 @dataclass(frozen=True)
 class StandardStats:
-    """The figures of SPEC §7 and the minimum steps of the layouts they end with."""
+    """The figures of docs §7 and the minimum steps of the layouts they end with."""
 
     layouts: int
     """Every standard layout."""

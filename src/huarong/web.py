@@ -1,7 +1,7 @@
 """The HTTP API and the solution viewer: :func:`create_app` builds the FastAPI application.
 
 Every layout parameter takes any notation :meth:`Layout.parse` reads.  ``/solution`` answers
-exactly as klotski.online does (SPEC §7): one member of each mirror pair, the one with the
+exactly as klotski.online does (docs §7): one member of each mirror pair, the one with the
 smaller common code, stores the solution; the other answers ``"mirror": "1"`` with the
 solution written for its mirror image.  Bad queries answer 400 with
 ``{"error": "<one line>", "input": "<the bad value>"}``.

@@ -12,6 +12,7 @@ A long first compilation must not look like a hang: callbacks in
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -23,14 +24,17 @@ from huarong._kernels import first_compile_callbacks
 F = TypeVar("F", bound=Callable[..., Any])
 
 _compile_seen = False
+_compile_lock = threading.Lock()
 
 
 class _CompileListener(event.Listener):  # type: ignore[misc]
     def on_start(self, event_: Any) -> None:
+        # Threads (group analysis sweeps) may start compiling at the same moment: say it once.
         global _compile_seen
-        if _compile_seen:
-            return
-        _compile_seen = True
+        with _compile_lock:
+            if _compile_seen:
+                return
+            _compile_seen = True
         for callback in first_compile_callbacks:
             callback()
 

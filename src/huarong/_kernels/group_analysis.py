@@ -1,4 +1,4 @@
-"""Farthest layouts and solutions (SPEC §5) from every layout of a group at once.
+"""Farthest layouts and solutions (docs §5) from every layout of a group at once.
 
 A breadth-first search from each of a group's layouts costs size² visits.  Here 64 searches
 run together: bit ``b`` of a node's int64 words stands for source ``b`` of the batch, and one

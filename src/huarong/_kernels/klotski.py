@@ -1,6 +1,6 @@
 """Hot loops for one 4x5 Klotski board: steps, group BFS, solving, the layer model.
 
-Layouts travel as int64 common codes (36 bits, SPEC §3).  To move pieces a code is unpacked
+Layouts travel as int64 common codes (36 bits, docs §3).  To move pieces a code is unpacked
 into a *board*: 3 bits per cell, cell ``a`` at bits ``3a..3a+2``, holding
 
     0 empty, 1 1x1, 2 horizontal (left half), 3 horizontal (right half),
@@ -568,7 +568,7 @@ def adjacency(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @kernel
 def solution_flags(boards: np.ndarray, depth: np.ndarray, offsets: np.ndarray,
                    targets: np.ndarray) -> np.ndarray:
-    """For a BFS order from one start: whether each layout is a *solution* (SPEC §5): a goal
+    """For a BFS order from one start: whether each layout is a *solution* (docs §5): a goal
     layout that no shortest path from the start reaches through another goal layout.
 
     ``blocked[v]``: some shortest path to ``v`` passes through a goal at or before ``v``."""

@@ -7,7 +7,9 @@ spellings (``--cal CODE [FILE]`` ...) are accepted too and rewritten to the subc
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -18,8 +20,13 @@ import click
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("huarong.cli.core", "show", "Draw a layout."),
     "solve": ("huarong.cli.core", "solve", "Minimum-step solution of a layout."),
+    "hint": ("huarong.cli.core", "hint", "The best next steps from a layout, in words."),
     "path": ("huarong.cli.core", "path", "Shortest path between two layouts."),
     "group": ("huarong.cli.core", "group", "Every layout of a layout's group."),
+    "paths": ("huarong.cli.paths", "paths",
+              "A shortest path to every solution or every farthest layout."),
+    "shortest-paths": ("huarong.cli.paths", "shortest_paths",
+                       "Every shortest path, layer by layer, and how many."),
     "analyze": ("huarong.cli.core", "analyze", "The layer model of a layout."),
     "analyze-group": ("huarong.cli.batch", "analyze_group",
                       "Farthest and solution figures of every layout of a group."),
@@ -33,6 +40,9 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
 }
 
+# The original spellings write the original engine's files byte for byte.
+_ORIGINAL = ("--format", "original")
+
 # The original engine's options: spelling -> (subcommand, positional argument names that
 # become options, in the seed's order; None keeps an argument positional; extra flags).
 _LEGACY: dict[str, tuple[str, tuple[str | None, ...], tuple[str, ...]]] = {
@@ -42,13 +52,19 @@ _LEGACY: dict[str, tuple[str, tuple[str | None, ...], tuple[str, ...]]] = {
     "--group": ("group", (None, "--output"), ()),
     "--analy": ("analyze", (None, "--output"), ()),
     "--analy-quiet": ("analyze", (None, "--output"), ("--quiet",)),
-    "--analy-group": ("analyze-group", (None, None, None), ()),
-    "--analy-group-integral": ("analyze-group", (None, None, None), ("--integral",)),
-    "--analy-multi-group": ("analyze-multi-group", (None, None, None), ()),
+    "--analy-group": ("analyze-group", (None, None, None), _ORIGINAL),
+    "--analy-group-integral": ("analyze-group", (None, None, None),
+                               (*_ORIGINAL, "--integral")),
+    "--analy-multi-group": ("analyze-multi-group", (None, None, None), _ORIGINAL),
     "--analy-multi-group-integral": ("analyze-multi-group", (None, None, None),
-                                     ("--integral",)),
-    "--all": ("all", (), ()),
-    "--all-code": ("all-code", (None,), ()),
+                                     (*_ORIGINAL, "--integral")),
+    "--cal-path": ("solve", (None, "--output"), ("--compact",)),
+    "--cal-target-path": ("path", (None, None, "--output"), ("--compact",)),
+    "--cal-solution-path": ("paths", (None, "--output"), ("--to", "solutions")),
+    "--cal-farthest-path": ("paths", (None, "--output"), ("--to", "farthest")),
+    "--group-path": ("shortest-paths", (None, "--output"), ()),
+    "--all": ("all", (), _ORIGINAL),
+    "--all-code": ("all-code", (None,), _ORIGINAL),
 }
 
 
@@ -70,6 +86,16 @@ def translate_legacy(args: Sequence[str]) -> list[str]:
         translated += [value] if slot is None else [slot, value]
     translated += options
     return translated
+
+
+# click >= 8.2 raises this for a group called without a subcommand; older click prints
+# the help itself.
+_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHelpError",
+                                                   type("_NeverRaised", (click.UsageError,), {}))
+
+
+class _StdoutClosed(BaseException):
+    """The reader of stdout went away (``huarong db query ... | head``)."""
 
 
 class _LazyGroup(click.Group):
@@ -96,8 +122,20 @@ class _LazyGroup(click.Group):
                 ("--analy-group[-integral] CODE FARTHEST SOLUTION", "analyze-group"),
                 ("--analy-multi-group[-integral] SEEDS FARTHEST SOLUTION",
                  "analyze-multi-group"),
+                ("--cal-path CODE [FILE]", "solve -c"),
+                ("--cal-target-path CODE TARGET [FILE]", "path -c"),
+                ("--cal-solution-path CODE [FILE]", "paths --to solutions"),
+                ("--cal-farthest-path CODE [FILE]", "paths --to farthest"),
+                ("--group-path CODE [FILE]", "shortest-paths"),
                 ("--all", "all"), ("--all-code FILE", "all-code"),
             ])
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # Past click's own handler of EPIPE, which would exit with status 1.
+            raise _StdoutClosed from None
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, translate_legacy(args))
@@ -106,15 +144,37 @@ class _LazyGroup(click.Group):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """Run the command; any bad input ends with one line on stderr and exit status 2."""
+        from huarong.cli._common import (
+            BROKEN_PIPE_EXIT,
+            INTERRUPTED_EXIT,
+            TERMINATED_EXIT,
+            Terminated,
+            sigterm_unwinds,
+        )
+
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            return super().main(args, prog_name, complete_var, False, **extra)
+            with sigterm_unwinds():
+                return super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
-        except click.Abort:
+        except _NO_ARGS_IS_HELP as bare:
+            # A bare `huarong`, `huarong db` or `huarong npuzzle`: their usage, as --help.
+            bare.show()
+            sys.exit(bare.exit_code)
+        except (click.Abort, KeyboardInterrupt):
             click.echo("huarong: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(INTERRUPTED_EXIT)
+        except Terminated:
+            click.echo("huarong: terminated", err=True)
+            sys.exit(TERMINATED_EXIT)
+        except _StdoutClosed:
+            # The reader stopped early (`| head`): not an error worth a word. Point stdout at
+            # /dev/null so the interpreter's last flush does not complain either.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(BROKEN_PIPE_EXIT)
         except click.ClickException as error:
             message = error.format_message().replace("\n", " ")
             click.echo(f"huarong: error: {message}", err=True)

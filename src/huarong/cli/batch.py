@@ -3,44 +3,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from huarong.cli._common import LAYOUT, InputError, progress_bar
+from huarong.cli._common import LAYOUT, OUTPUT, InputError, progress_bar
 from huarong.layout import Layout
-
-if TYPE_CHECKING:
-    from huarong.group_analysis import GroupAnalysis
 
 _integral = click.option("--integral", is_flag=True,
                          help="List every solution with its steps in SOLUTION_CSV.")
 _quiet = click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-_output = click.Path(dir_okay=False)
+_format = click.option(
+    "--format", "table_format", type=click.Choice(["huarong", "original"]), default="huarong",
+    show_default=True,
+    help="original: the original engine's files byte for byte (no header, a "
+         "min_solution_num column, every seed's group even if repeated).")
+_output = OUTPUT
 
 
-def _write(groups: Iterable[GroupAnalysis], farthest_csv: str, solution_csv: str,
-           integral: bool) -> int:
-    """Write both tables; return the number of layouts written.  ``groups`` is consumed
-    while the files are open, so an unwritable output fails before any analysis runs."""
-    from huarong.group_analysis import write_csvs
-
-    written = 0
-
-    def counted() -> Iterator[GroupAnalysis]:
-        nonlocal written
-        for analysis in groups:
-            written += analysis.size
-            yield analysis
+def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: bool,
+           table_format: str, quiet: bool) -> int:
+    """Write both tables, streamed in bounded memory; return the number of rows written.
+    The output directories are tried before any analysis runs."""
+    from huarong.group_tables import write_group_tables
 
     try:
-        write_csvs(counted(), farthest_csv, solution_csv, integral=integral)
+        with progress_bar(not quiet) as progress:
+            return write_group_tables(seeds, farthest_csv, solution_csv, integral=integral,
+                                      table_format="original" if table_format == "original"
+                                      else "huarong", progress=progress)
     except OSError as error:
         raise InputError(f"cannot write {_target_of(error, farthest_csv, solution_csv)!r}: "
                          f"{error.strerror or error}") from None
-    return written
 
 
 def _target_of(error: OSError, *targets: str) -> str:
@@ -57,38 +51,36 @@ def _target_of(error: OSError, *targets: str) -> str:
 @click.argument("farthest_csv", type=_output)
 @click.argument("solution_csv", type=_output)
 @_integral
+@_format
 @_quiet
 def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral: bool,
-                  quiet: bool) -> None:
+                  table_format: str, quiet: bool) -> None:
     """Farthest and solution figures of every layout of LAYOUT's group, written to
     FARTHEST_CSV and SOLUTION_CSV (columns: see the README)."""
-    from huarong import group_analysis
-
-    with progress_bar(not quiet) as progress:
-        size = _write(group_analysis.analyze_groups([layout], progress=progress),
-                      farthest_csv, solution_csv, integral)
+    size = _write([layout], farthest_csv, solution_csv, integral, table_format, quiet)
     click.echo(f"group of {layout.code}: {size:,} layouts; written to {farthest_csv} and "
                f"{solution_csv}", err=True)
 
 
 @click.command("analyze-multi-group")
-@click.argument("seeds_file", type=click.Path(dir_okay=False))
+@click.argument("seeds_file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.argument("farthest_csv", type=_output)
 @click.argument("solution_csv", type=_output)
 @_integral
+@_format
 @_quiet
 def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, integral: bool,
-                        quiet: bool) -> None:
+                        table_format: str, quiet: bool) -> None:
     """analyze-group for the group of every seed in SEEDS_FILE (one common code a line, as
-    in the 5-4-0.txt files of `huarong all`), the groups one after another in both tables."""
+    in the 5-4-0.txt files of `huarong all`; `-` reads stdin), the groups one after another
+    in both tables."""
     from huarong import group_analysis
 
     try:
-        seeds = group_analysis.read_seeds(seeds_file)
+        # `-` reads the seeds from stdin.
+        seeds = group_analysis.read_seeds("/dev/stdin" if seeds_file == "-" else seeds_file)
     except group_analysis.SeedFileError as error:
         raise InputError(str(error)) from None
-    with progress_bar(not quiet) as progress:
-        size = _write(group_analysis.analyze_groups(seeds, progress=progress), farthest_csv,
-                      solution_csv, integral)
+    size = _write(seeds, farthest_csv, solution_csv, integral, table_format, quiet)
     click.echo(f"{len(seeds):,} seeds: {size:,} layouts; written to {farthest_csv} and "
                f"{solution_csv}", err=True)

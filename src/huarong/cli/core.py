@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 from typing import Any
 
 import click
 
 from huarong.cli._common import (
     LAYOUT,
-    InputError,
     emit,
     emit_json,
+    exit_without_solution,
     json_option,
     output_option,
     progress_bar,
@@ -57,12 +59,16 @@ def _board_text(layout: Layout, square_width: int) -> Any:
 @click.argument("legacy_width", required=False, type=click.IntRange(1, 16), metavar="")
 @_square_width
 @click.option("--svg", is_flag=True, help="Print an SVG picture instead.")
+@json_option
 @output_option
 def show(layout: Layout, legacy_width: int | None, square_width: int, svg: bool,
-         output: str | None) -> None:
+         as_json: bool, output: str | None) -> None:
     """Draw LAYOUT (box-drawing characters, colours where the terminal has them)."""
     if svg:
         emit(layout.render_svg(), output)
+        return
+    if as_json:
+        emit_json(_layout_facts(layout), output)
         return
     width = legacy_width or square_width
     if output is not None:
@@ -75,12 +81,31 @@ def show(layout: Layout, legacy_width: int | None, square_width: int, svg: bool,
     console.print(_board_text(layout, width))
 
 
+def _layout_facts(layout: Layout) -> dict[str, Any]:
+    """Every notation of ``layout`` and what it holds, for ``show --json``."""
+    return {
+        "code": layout.code, "online_id": layout.online_id,
+        "grid": layout.grid("").replace("\n", "/"),
+        "pieces": [{"kind": piece.kind.name.lower(), "address": piece.address,
+                    "row": piece.address // 4, "col": piece.address % 4}
+                   for piece in layout.pieces],
+        "jiang": layout.jiang_num, "bing": layout.bing_num, "style": layout.style_num,
+        "is_solved": layout.is_solved, "is_standard": layout.is_standard,
+        "mirror_code": layout.mirror().code,
+    }
+
+
 def _path_text(path: tuple[Layout, ...], compact: bool, square_width: int) -> str:
     if compact:
         return "\n".join(f"{step}: {layout.code}" for step, layout in enumerate(path))
+    from huarong.hints import describe_step
+
     steps = len(path) - 1
-    return "\n\n".join(f"step {step}/{steps}: {layout.code}\n{layout.render_text(square_width)}"
-                       for step, layout in enumerate(path))
+    moves = ["start", *(describe_step(before, after)
+                        for before, after in itertools.pairwise(path))]
+    return "\n\n".join(f"step {step}/{steps}: {layout.code}  ({move})\n"
+                       f"{layout.render_text(square_width)}"
+                       for step, (layout, move) in enumerate(zip(path, moves, strict=True)))
 
 
 _compact = click.option("-c", "--compact", is_flag=True,
@@ -108,6 +133,36 @@ def solve(layout: Layout, compact: bool, square_width: int, as_json: bool,
     else:
         emit(f"{layout.code}: minimum {solution.steps} steps\n\n"
              + _path_text(solution.path, compact, square_width), output)
+    if not solution.solvable:
+        exit_without_solution()
+
+
+@click.command()
+@click.argument("layout", type=LAYOUT)
+@json_option
+def hint(layout: Layout, as_json: bool) -> None:
+    """The best next steps from LAYOUT, each in words ("曹操 down"), with the minimum steps
+    left after it. Exit status 1 when LAYOUT has no solution."""
+    from huarong.hints import best_next_steps
+    from huarong.solver import solve as solve_layout
+
+    steps = solve_layout(layout).steps
+    best = [] if not steps else best_next_steps(layout)
+    if as_json:
+        click.echo(json.dumps({"code": layout.code, "min_steps": steps, "best": [
+            {"code": h.layout.code, "move": h.description, "steps_left": h.steps_left}
+            for h in best]}, ensure_ascii=False, indent=2))
+    elif steps is None:
+        click.echo(f"{layout.code}: no solution (its group of layouts holds no goal layout)")
+    elif steps == 0:
+        click.echo(f"{layout.code}: already solved (曹操 is at the exit)")
+    else:
+        click.echo(f"{layout.code}: {steps} steps to go; best next "
+                   f"{'step' if len(best) == 1 else 'steps'}:")
+        for h in best:
+            click.echo(f"  {h.description:<28} -> {h.layout.code} ({h.steps_left} left)")
+    if steps is None:
+        exit_without_solution()
 
 
 @click.command()
@@ -125,7 +180,8 @@ def path(start: Layout, target: Layout, compact: bool, square_width: int, as_jso
     try:
         steps = shortest_path(start, target)
     except NotInGroupError as error:
-        raise InputError(str(error)) from None
+        click.echo(f"huarong: no path: {error}", err=True)
+        exit_without_solution()
     if as_json:
         emit_json({"start": start.code, "target": target.code, "steps": len(steps) - 1,
                    "path": [step.code for step in steps]}, output)

@@ -4,19 +4,22 @@
 from __future__ import annotations
 
 import csv
-import io
+import itertools
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from huarong.cli._common import LAYOUT, InputError, json_option, progress_bar
+from huarong.cli._common import LAYOUT, OUTPUT, InputError, json_option, progress_bar
 from huarong.cli.layers import layers
+from huarong.fileio import STDOUT
 from huarong.layout import Layout
 
 if TYPE_CHECKING:
+    from huarong.all_files import FileFormat
     from huarong.database import Database
 
 
@@ -47,13 +50,14 @@ db.add_command(layers)
 @db.command()
 @db_option
 @click.option("--force", is_flag=True, help="Rebuild over an existing database.")
-def build(db_path: str | None, force: bool) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress.")
+def build(db_path: str | None, force: bool, quiet: bool) -> None:
     """Compute every layout's class, group and minimum steps into the database."""
     from huarong.database import DatabaseError
     from huarong.database import build as build_database
 
     try:
-        with progress_bar() as progress:
+        with progress_bar(not quiet) as progress:
             path = build_database(db_path, progress=progress, force=force)
     except DatabaseError as error:
         raise InputError(str(error)) from None
@@ -89,76 +93,177 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
         click.echo(f"{name:<{width}}  {shown}")
 
 
+TERMINAL_ROWS = 50
+"""Rows of a query's table shown on a terminal; the rest are counted, not shown."""
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
 @db.command()
 @click.argument("sql")
 @db_option
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV.")
-def query(sql: str, db_path: str | None, as_json: bool, as_csv: bool) -> None:
-    """Run one read-only SQL query (tables: layouts, groups; macro hex(code))."""
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Stop after N rows.")
+def query(sql: str, db_path: str | None, as_json: bool, as_csv: bool,
+          limit: int | None) -> None:
+    """Run one read-only SQL query (tables: layouts, groups; macro hex(code)).
+
+    Rows stream, so a result of any size takes little memory. On a terminal the first 50
+    rows are drawn as a table and the rest counted; piped output (tab-separated), --csv and
+    --json carry every row, values uncut."""
     from huarong.database import DatabaseError
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
     with _open(db_path) as database:
         try:
-            result = database.query(sql)
+            result = database.stream(sql)
+            rows = _rows(result.batches, limit)
+            if as_json:
+                _print_json(result.columns, rows)
+            elif as_csv:
+                _print_separated(result.columns, rows, ",")
+            elif _stdout_is_terminal():
+                _print_table(result.columns, rows)
+            else:
+                _print_separated(result.columns, rows, "\t")
         except DatabaseError as error:
             raise InputError(str(error)) from None
-    if as_json:
-        click.echo(json.dumps([dict(zip(result.columns, row, strict=True))
-                               for row in result.rows], default=str, indent=2))
-    elif as_csv:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(result.columns)
-        writer.writerows(result.rows)
-        click.echo(buffer.getvalue(), nl=False)
-    else:
-        from rich.console import Console
-        from rich.table import Table
 
-        table = Table(*result.columns)
-        for row in result.rows:
-            table.add_row(*("NULL" if v is None else str(v) for v in row))
-        Console(soft_wrap=True).print(table)
+
+def _rows(batches: Iterator[Any], limit: int | None) -> Iterator[tuple[Any, ...]]:
+    rows = (row for batch in batches
+            for row in zip(*(column.to_pylist() for column in batch.columns), strict=True))
+    return rows if limit is None else itertools.islice(rows, limit)
+
+
+def _print_separated(columns: list[str], rows: Iterator[tuple[Any, ...]],
+                     delimiter: str) -> None:
+    writer = csv.writer(sys.stdout, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+
+
+def _print_json(columns: list[str], rows: Iterator[tuple[Any, ...]]) -> None:
+    """A JSON array of one object per row, written row by row."""
+    separator = "[\n  "
+    for row in rows:
+        sys.stdout.write(separator + json.dumps(dict(zip(columns, row, strict=True)),
+                                                default=str, ensure_ascii=False))
+        separator = ",\n  "
+    sys.stdout.write("[]\n" if separator.startswith("[") else "\n]\n")
+
+
+def _print_table(columns: list[str], rows: Iterator[tuple[Any, ...]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(*columns)
+    for row in itertools.islice(rows, TERMINAL_ROWS):
+        table.add_row(*("NULL" if v is None else str(v) for v in row))
+    console = Console(soft_wrap=True)
+    console.print(table)
+    more = sum(1 for _ in rows)
+    if more:
+        console.print(f"... and {more:,} more rows (all of them with --csv, --json or "
+                      "through a pipe)", highlight=False)
+
+
+_EXPORT_FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 
 
 @db.command()
-@click.option("--format", "file_format", type=click.Choice(["parquet", "csv"]),
-              default="parquet", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Output file (default: layouts.parquet / layouts.csv).")
+@click.option("--format", "file_format", type=click.Choice(["parquet", "csv"]), default=None,
+              help="File format (default: from the output's extension, .csv or .parquet; "
+                   "CSV on stdout; else Parquet).")
+@click.option("-o", "--output", type=OUTPUT, default=None,
+              help="Output file (default: layouts.parquet / layouts.csv; - is stdout).")
 @db_option
-def export(file_format: str, output: str | None, db_path: str | None) -> None:
+def export(file_format: str | None, output: str | None, db_path: str | None) -> None:
     """Write the whole layouts table to a Parquet or CSV file."""
+    if file_format is None:
+        if output is None:
+            file_format = "parquet"
+        elif output == STDOUT:
+            file_format = "csv"
+        else:
+            file_format = _EXPORT_FORMATS.get(Path(output).suffix.lower())
+            if file_format is None:
+                raise click.UsageError(f"cannot tell the format of {output!r} from its "
+                                       "extension: add --format csv or --format parquet")
     target = output or f"layouts.{file_format}"
     with _open(db_path) as database:
         try:
             database.export(target, file_format)
         except OSError as error:
             raise InputError(f"cannot write {target!r}: {error.strerror or error}") from None
-    click.echo(f"written to {target}", err=True)
+    if target != STDOUT:
+        click.echo(f"written to {target} ({file_format})", err=True)
 
 
 def _output_error(path: Path, error: OSError) -> InputError:
     return InputError(f"cannot write {str(path)!r}: {error.strerror or error}")
 
 
+_file_format = click.option(
+    "--format", "file_format", type=click.Choice(["huarong", "original"]), default="huarong",
+    show_default=True, help="original: the original engine's files byte for byte (no header, "
+                            "no newline after the last row).")
+
+
+def _chosen(file_format: str) -> FileFormat:
+    return "original" if file_format == "original" else "huarong"
+
+
+_ALL_BYTES = 1_600_000_000
+"""What ``huarong all`` writes: All_Case.txt (293 MB), main.csv (about 1.3 GB) and the class
+files (a few MB)."""
+
+
+def _announce(what: str, directory: Path, size: int) -> None:
+    """Say where a big output goes and how big it is, and refuse at once when the disk
+    cannot hold it (instead of failing after minutes of work)."""
+    import shutil
+
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError as error:
+        raise _output_error(directory, error) from None
+    if free < size:
+        raise InputError(f"{what} needs about {size / 1e9:.1f} GB but only "
+                         f"{free / 1e9:.1f} GB are free in {str(directory)!r}: choose "
+                         "another place with --dir")
+    click.echo(f"huarong: writing {what} to {directory.resolve()} (about "
+               f"{size / 1e9:.1f} GB)", err=True)
+
+
+_dir_help = "Directory to write into (created if missing)."
+
+
 @click.command("all")
-@click.option("-d", "--output-dir", type=click.Path(file_okay=False), default=".",
-              show_default=True, help="Directory for All_Case.txt, main.csv and J-B-S.txt.")
-def all_cases(output_dir: str) -> None:
+@click.option("-d", "--dir", "--output-dir", "output_dir", type=click.Path(file_okay=False),
+              default=".", show_default=True, help=_dir_help)
+@click.option("-q", "--quiet", is_flag=True, help="No progress.")
+@_file_format
+def all_cases(output_dir: str, quiet: bool, file_format: str) -> None:
     """Enumerate and classify every layout: All_Case.txt (every code), main.csv (every code
     with its class and label) and per jiang-bing-style class J-B-S.txt (one seed code per
-    group, in group_num order)."""
-    from huarong.database import write_all_files
+    group, in group_num order); about 1.6 GB in all."""
+    from huarong.all_files import write_all_files
 
     directory = Path(output_dir)
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        with progress_bar() as progress:
-            written = write_all_files(directory, progress)
+    except OSError as error:
+        raise _output_error(directory, error) from None
+    _announce("All_Case.txt, main.csv and 203 class files", directory, _ALL_BYTES)
+    try:
+        with progress_bar(not quiet) as progress:
+            written = write_all_files(directory, progress, file_format=_chosen(file_format))
     except OSError as error:
         raise _output_error(directory, error) from None
     click.echo(f"written to {directory}: All_Case.txt, main.csv and {len(written) - 2} "
@@ -166,14 +271,30 @@ def all_cases(output_dir: str) -> None:
 
 
 @click.command("all-code")
-@click.argument("file", type=click.Path(dir_okay=False))
-def all_code(file: str) -> None:
-    """Write the code of every layout, ascending, one per line."""
-    from huarong.cases import all_codes
-    from huarong.database import write_codes
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True),
+                default="All_Case.txt")
+@click.option("-d", "--dir", "directory", type=click.Path(file_okay=False), default=".",
+              help=_dir_help)
+@_file_format
+def all_code(file: str, directory: str, file_format: str) -> None:
+    """Write the code of every layout, ascending, one per line, to FILE (default
+    All_Case.txt; 293 MB)."""
+    from huarong.all_files import write_codes
+    from huarong.cases import LAYOUT_COUNT, all_codes
+    from huarong.fileio import check_writable, real_target
 
+    target = Path(file) if file == STDOUT else Path(directory) / file
     try:
-        write_codes(all_codes(), Path(file))
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        check_writable(target)
+        regular = real_target(target) is not None
     except OSError as error:
-        raise _output_error(Path(file), error) from None
-    click.echo(f"written to {file}", err=True)
+        raise _output_error(target, error) from None
+    if regular:
+        _announce(f"every code ({LAYOUT_COUNT:,} lines)", target.parent, LAYOUT_COUNT * 10)
+    try:
+        write_codes(all_codes(), target, file_format=_chosen(file_format))
+    except OSError as error:
+        raise _output_error(target, error) from None
+    if regular:
+        click.echo(f"written to {target}", err=True)

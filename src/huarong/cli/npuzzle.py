@@ -10,10 +10,10 @@ from typing import IO, Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from huarong import npuzzle
+from huarong.cli._common import exit_without_solution, progress_bar
 from huarong.npuzzle import Algorithm, Board, NPuzzleError, SolveResult
 
 _ALGORITHM_CHOICES = [a.value for a in Algorithm] + ["all"]
@@ -38,23 +38,12 @@ def _input_errors() -> Iterator[None]:
 
 
 @contextmanager
-def _progress_bar(description: str) -> Iterator[Callable[[int, int], None]]:
-    """A rich progress bar on stderr, shown only once the callback is first called."""
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-    task: list[Any] = []
-
-    def report(done: int, total: int) -> None:
-        if not task:
-            bar.start()
-            task.append(bar.add_task(description, total=total))
-        bar.update(task[0], completed=done, total=total)
-
-    try:
-        yield report
-    finally:
-        if task:
-            bar.stop()
+def _progress_bar(description: str, enabled: bool = True
+                  ) -> Iterator[Callable[[int, int], None]]:
+    """Progress of one phase on stderr: a bar on a terminal, a line every few seconds
+    otherwise, nothing when not ``enabled`` (:func:`huarong.cli._common.progress_bar`)."""
+    with progress_bar(enabled) as update:
+        yield lambda done, total: update(description, done, total)
 
 
 def _read_board(text: str, size: str | None) -> Board:
@@ -169,11 +158,13 @@ def solve_command(board: str, goal: str | None, size: str | None, algorithm: str
             "cols": start.cols, "solvable": npuzzle.is_solvable(start, target),
             "results": [_result_json(r) for r in results],
         }, indent=2))
+        if not npuzzle.is_solvable(start, target):
+            exit_without_solution()
         return
     click.echo(f"input:\n{start.grid()}\ngoal:\n{target.grid()}")
     if not npuzzle.is_solvable(start, target):
         click.echo("No solution!")
-        return
+        exit_without_solution()
     if algorithm == "all":
         _print_table(results, show_path)
     else:
@@ -236,12 +227,13 @@ def space_command(size: str, goal: str | None, as_json: bool) -> None:
 @click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
               help="Board size (at most 16 cells).")
 @_goal_option
-def pdb_command(size: str, goal: str | None) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="No progress.")
+def pdb_command(size: str, goal: str | None, quiet: bool) -> None:
     """Build (or check) the cached pattern databases for a goal."""
     with _input_errors():
         rows, cols = npuzzle.parse_size(size)
         target = npuzzle.parse_goal(goal, rows, cols)
-        with _progress_bar("Building pattern databases") as report:
+        with _progress_bar("Building pattern databases", not quiet) as report:
             database = npuzzle.pattern_database(target, progress=report)
     groups = " + ".join(str(len(group)) for group in database.groups)
     click.echo(f"pattern databases for goal {target.line()} ({groups} tiles) are in "

@@ -1,0 +1,134 @@
+"""The group tables stream in bounded memory, stop at once on Ctrl-C or SIGTERM, and leave no
+file behind, however the run ends.
+
+Expected values: the issue's limits (stop within 2 s, no temporary file), exit statuses
+128 + signal number, and the figures of huarong.analysis.analyze (one search per layout)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from huarong.analysis import analyze
+from huarong.group_analysis import run_on_threads
+from huarong.group_tables import write_group_tables
+from huarong.layout import Layout
+
+# 81,340 layouts: its sweeps run for half a minute and more on two cores; the largest group
+# (964,656 layouts) spends its first seconds in the search of the group.
+MID_GROUP = "4FEA13400"
+LARGEST_GROUP = "00006FFF0"
+
+
+def test_workers_stay_at_most_two_items_per_thread_ahead_of_the_consumer() -> None:
+    started: list[int] = []
+    lock = threading.Lock()
+
+    def work(item: int) -> int:
+        with lock:
+            started.append(item)
+        return item
+
+    results = run_on_threads(work, list(range(100)), threads=3)
+    consumed = []
+    for result in results:
+        consumed.append(result)
+        time.sleep(0.002)  # a slow consumer: the workers must wait for it
+        with lock:
+            assert len(started) <= len(consumed) + 2 * 3
+    assert sorted(consumed) == list(range(100))
+
+
+def test_closing_early_starts_no_further_item() -> None:
+    started: list[int] = []
+    results = run_on_threads(started.append, list(range(1000)), threads=2)
+    next(results)
+    results.close()
+    time.sleep(0.1)
+    assert len(started) <= 1 + 2 * 2
+
+
+def test_a_worker_error_reaches_the_consumer() -> None:
+    def work(item: int) -> int:
+        if item == 5:
+            raise ValueError("item 5")
+        return item
+
+    with pytest.raises(ValueError, match="item 5"):
+        list(run_on_threads(work, list(range(10)), threads=2))
+
+
+def test_rows_come_out_in_code_order_whatever_order_the_batches_finish(tmp_path: Path) -> None:
+    """One thread and several threads write the same bytes; the rows match one search per
+    layout for a sample."""
+    seed = [Layout.from_code("1A9BF0C00")]
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    rows = write_group_tables(seed, one / "f.csv", one / "s.csv", table_format="original",
+                              threads=1)
+    assert rows == 25_955
+    write_group_tables(seed, two / "f.csv", two / "s.csv", table_format="original", threads=4)
+    for name in ("f.csv", "s.csv"):
+        assert (one / name).read_bytes() == (two / name).read_bytes()
+    lines = (one / "f.csv").read_text().splitlines()
+    codes = [line.split(",", 1)[0] for line in lines]
+    assert codes == sorted(codes) and len(codes) == rows
+    for line in lines[:: rows // 4]:
+        code, steps, count, layouts = line.split(",")
+        single = analyze(Layout.from_code(code))
+        assert (int(steps), int(count)) == (single.farthest_steps,
+                                            len(single.farthest_layouts))
+        assert layouts.split("-") == sorted(x.code for x in single.farthest_layouts)
+
+
+def test_an_unwritable_directory_fails_before_any_search(tmp_path: Path) -> None:
+    started = time.perf_counter()
+    with pytest.raises(OSError) as raised:
+        write_group_tables([Layout.from_code(LARGEST_GROUP)], tmp_path / "no" / "f.csv",
+                           tmp_path / "s.csv")
+    assert raised.value.filename == str(tmp_path / "no" / "f.csv")
+    assert time.perf_counter() - started < 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def _start(tmp_path: Path, seed: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "huarong", "--analy-group", seed, str(tmp_path / "f.csv"),
+         str(tmp_path / "s.csv")], stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize(("seed", "signum", "wait"), [
+    (MID_GROUP, signal.SIGTERM, 5.0), (MID_GROUP, signal.SIGINT, 5.0),
+    (LARGEST_GROUP, signal.SIGTERM, 4.0)])
+def test_a_signal_stops_the_run_within_two_seconds_leaving_nothing(
+        tmp_path: Path, seed: str, signum: int, wait: float) -> None:
+    process = _start(tmp_path, seed)
+    time.sleep(wait)
+    assert process.poll() is None, "the run ended before the signal"
+    sent = time.perf_counter()
+    process.send_signal(signum)
+    try:
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert time.perf_counter() - sent < 2
+    assert process.returncode == 128 + signum
+    assert "Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
+def test_kill_9_leaves_no_file(tmp_path: Path) -> None:
+    process = _start(tmp_path, MID_GROUP)
+    time.sleep(5)
+    assert process.poll() is None
+    process.kill()
+    process.communicate(timeout=10)
+    assert os.listdir(tmp_path) == []

@@ -1,0 +1,211 @@
+"""Input and messages: grid text errors, exit statuses, bare commands, conveniences (hint,
+move descriptions, classic names, stdin, show --json, __version__), progress lines, and the
+layout module standing on its own."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import huarong
+from huarong import hints
+from huarong.cli import _common, main
+from huarong.layout import InvalidGridError, Layout
+from huarong.solver import solve
+
+HENGDAOLIMA = "VCCV/VCCV/VHHV/VSSV/S..S"
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False,
+                                prog_name="huarong")
+    return result.exit_code, result.stdout, result.stderr
+
+
+# ----- grid text --------------------------------------------------------------------------
+def test_a_stray_character_names_its_row_and_column() -> None:
+    with pytest.raises(InvalidGridError, match="'x' at row 5, column 3"):
+        Layout.from_grid("VCCV/VCCV/VHHV/VSSV/S.xS")
+    with pytest.raises(InvalidGridError, match=re.escape("'?' at row 2, column 1")):
+        Layout.parse("VCCV\n?CCV\nVHHV\nVSSV\nS..S")
+
+
+def test_letters_still_name_pieces_by_shape() -> None:
+    assert Layout.from_grid("abbc/abbc/deef/dghf/i..j") == Layout.from_grid(HENGDAOLIMA)
+
+
+def test_crlf_line_ends_are_accepted() -> None:
+    assert Layout.parse("VCCV\r\nVCCV\r\nVHHV\r\nVSSV\r\nS..S\r\n").code == "1A9BF0C00"
+
+
+def test_errors_quote_at_most_about_60_characters() -> None:
+    for huge in ("Z" * 100_000, "V" * 100_000, "\n".join(["VCCV"] * 4 + ["S" * 50_000])):
+        with pytest.raises(ValueError) as error:
+            Layout.parse(huge)
+        assert len(str(error.value)) < 200, str(error.value)[:300]
+    code, _, err = run("show", "Q" * 100_000)
+    assert code == 2 and len(err) < 300
+
+
+# ----- exit statuses and bare commands ------------------------------------------------------
+def test_no_solution_exits_1() -> None:
+    nowhere = "VCCV/VCCV/VVSV/VVSV/S..S"  # 走投无路
+    code, out, _ = run("solve", nowhere)
+    assert code == 1 and "no solution" in out
+    code, out, _ = run("solve", nowhere, "--json")
+    assert code == 1 and json.loads(out)["solvable"] is False
+    assert run("hint", nowhere)[0] == 1
+    assert run("npuzzle", "solve", "3 1 5 4 0 8 2 6 7")[0] == 1
+
+
+@pytest.mark.parametrize("words", [["path"], ["--cal-target"]])
+def test_no_path_exits_1(words: list[str]) -> None:
+    code, _, err = run(*words, "1A9BF0C00", "4FEA13400")
+    assert code == 1 and err.count("\n") == 1 and "no path" in err
+    assert "not in the group" in err
+
+
+def test_success_exits_0_and_bad_input_2() -> None:
+    assert run("solve", "1A9BF0C00", "-c")[0] == 0
+    assert run("solve", "1A9BF0C01")[0] == 2
+    assert run("solve")[0] == 2
+
+
+@pytest.mark.parametrize("words", [[], ["db"], ["npuzzle"]])
+def test_bare_commands_print_their_usage(words: list[str]) -> None:
+    code, out, err = run(*words)
+    text = out + err
+    assert code == 2 and text.startswith(f"Usage: {' '.join(['huarong', *words])} ")
+    assert "Commands:" in text and "huarong: error" not in text
+
+
+# ----- conveniences -------------------------------------------------------------------------
+def test_describe_step_names_the_piece_and_its_slide() -> None:
+    start = Layout.from_grid(HENGDAOLIMA)
+    assert hints.describe_step(start, Layout.from_grid("VCCV/VCCV/VHHV/V.SV/SS.S")) == (
+        "卒 (row 4, col 2) down")
+    # A soldier turning a corner (up is the only way out), a general sliding two cells.
+    assert hints.describe_step(Layout.from_grid("CC../CCVS/HHVV/VVSV/VVSS"),
+                               Layout.from_grid("CCS./CCV./HHVV/VVSV/VVSS")) == (
+        "卒 (row 2, col 4) up, left")
+    assert hints.describe_step(Layout.from_grid("CC.V/CC.V/HHVV/VSVV/VSSS"),
+                               Layout.from_grid("CCVV/CCVV/HH.V/VS.V/VSSS")) == (
+        "竖将 (row 3, col 3) up 2")
+    solved = Layout.from_grid("VSSV/VHHV/V..V/VCCV/SCCS")
+    assert hints.describe_step(Layout.from_grid("VSSV/VHHV/VCCV/VCCV/S..S"), solved) == (
+        "曹操 down")
+
+
+def test_hint_lists_exactly_the_steps_one_closer() -> None:
+    layout = Layout.from_code("4FEA13400")
+    steps = solve(layout).steps
+    assert steps == 138
+    expected = sorted(child.code for child in layout.children()
+                      if solve(child).steps == steps - 1)
+    best = hints.best_next_steps(layout)
+    assert sorted(h.layout.code for h in best) == expected and expected
+    code, out, _ = run("hint", "4FEA13400", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["min_steps"] == 138
+    assert sorted(item["code"] for item in data["best"]) == expected
+    assert {item["steps_left"] for item in data["best"]} == {137}
+    code, out, _ = run("hint", "4FEA13400")
+    assert code == 0 and all(h.description in out for h in best)
+
+
+def test_solve_describes_every_move() -> None:
+    code, out, _ = run("solve", "1A9BF0C00")
+    headers = [line for line in out.splitlines() if line.startswith("step ")]
+    assert code == 0 and len(headers) == 82
+    assert headers[0] == "step 0/81: 1A9BF0C00  (start)"
+    path = solve(Layout.from_code("1A9BF0C00")).path
+    for header, (before, after) in zip(headers[1:], itertools.pairwise(path), strict=True):
+        assert header.endswith(f"({hints.describe_step(before, after)})")
+    assert headers[-1] == "step 81/81: DAAF4CC00  (曹操 right)"
+
+
+@pytest.mark.parametrize("name", ["横刀立马", "Sword on Horseback", "sword on horseback"])
+def test_a_classic_name_works_as_a_layout(name: str) -> None:
+    code, out, _ = run("solve", name, "-c")
+    assert code == 0 and out.startswith("1A9BF0C00: minimum 81 steps")
+
+
+def test_dash_reads_the_layout_from_stdin() -> None:
+    code, out, _ = run("solve", "-", "-c", stdin="VCCV\r\nVCCV\r\nVHHV\r\nVSSV\r\nS..S\r\n")
+    assert code == 0 and out.startswith("1A9BF0C00: minimum 81 steps")
+
+
+def test_dash_reads_a_seeds_file_from_stdin(tmp_path: Path) -> None:
+    seed = Layout.parse("VCCV/VCCV/VVSV/VVSV/S..S").code  # 走投无路: a group of 7,462
+    farthest, solution = tmp_path / "f.csv", tmp_path / "s.csv"
+    done = subprocess.run([sys.executable, "-m", "huarong", "analyze-multi-group", "-q", "-",
+                           str(farthest), str(solution)], input=f"{seed}\n", text=True,
+                          capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert farthest.read_text().startswith("code,farthest_steps")
+    assert len(solution.read_text().splitlines()) > 1
+
+
+def test_show_json() -> None:
+    code, out, _ = run("show", "1a9bf0c", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["code"] == "1A9BF0C00" and data["grid"] == HENGDAOLIMA
+    assert data["online_id"] == "24422442233221121001" and len(data["pieces"]) == 10
+    assert (data["jiang"], data["bing"], data["style"]) == (5, 4, 1)
+
+
+def test_version() -> None:
+    from importlib.metadata import version
+
+    assert huarong.__version__ == version("huarong")
+    assert run("--version")[1].strip().endswith(huarong.__version__)
+
+
+# ----- progress -----------------------------------------------------------------------------
+def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_common, "PROGRESS_INTERVAL", 0.0)
+    code, _, err = run("analyze", "1A9BF0C00")
+    assert code == 0 and err.startswith("huarong: ") and "/" in err.splitlines()[0]
+    code, _, err = run("analyze", "1A9BF0C00", "-q")
+    assert code == 0 and err == ""
+
+
+# ----- the value type does not depend on the search ------------------------------------------
+def test_layout_imports_no_search_module() -> None:
+    source = Path(huarong.layout.__file__).read_text(encoding="utf-8")
+    imported = {node.module for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {alias.name for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.Import) for alias in node.names}
+    ours = {name for name in imported if name.startswith("huarong")}
+    assert ours <= {"huarong._kernels", "huarong._kernels.klotski"}, ours
+
+
+# ----- the first-compile notice -------------------------------------------------------------
+def test_compile_notice_only_when_compiling_and_once(tmp_path: Path) -> None:
+    import os
+
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+
+    def notices() -> int:
+        done = subprocess.run([sys.executable, "-m", "huarong", "solve", "1A9BF0C00", "-c"],
+                              capture_output=True, text=True, env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stderr.count("compiling the numba kernels")
+
+    assert notices() == 1  # several kernels compile: one notice
+    assert notices() == 0  # all of them come from the cache
+
+
+def test_shell_completion_lists_subcommands() -> None:
+    result = CliRunner().invoke(main, [], prog_name="huarong", env={
+        "_HUARONG_COMPLETE": "bash_complete", "COMP_WORDS": "huarong db q", "COMP_CWORD": "2"})
+    assert result.exit_code == 0 and result.output.split() == ["plain,query"]

@@ -32,9 +32,9 @@ FIGURE_COLUMNS = ("farthest_steps", "farthest_count", "min_steps", "min_step_sol
 SOURCES_PER_SWEEP = 64
 WIDE_SWEEP = 128
 """Sources a sweep in dense groups (:data:`DENSE_DEGREE` steps a layout or more), where
-pulled levels of two words per node were measured faster (about 1.1-1.6x); sparse groups,
-with long thin frontiers, stay faster at 64."""
-DENSE_DEGREE = 8
+pulled levels of two words a node were measured about 2x faster (the classes 4-3-0 and 4-4-4,
+9.9 and 7.8 steps a layout); sparse groups, with long thin frontiers, stay faster at 64."""
+DENSE_DEGREE = 6
 PAIRS_PER_UNIT = 1 << 31
 """Work of one unit, in (source, layout) pairs: seconds to a minute on one core."""
 PIECES_PER_UNIT = 512

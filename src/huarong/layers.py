@@ -2,17 +2,19 @@
 lie that far, minimum solution steps, solutions at that distance and solutions in all.
 
 The figures of a group come from counts-only bit-parallel sweeps
-(:func:`huarong._kernels.layers.count_sweep`, 64 sources a sweep, nothing recorded per
-farthest layout or solution).  Mirror symmetry halves the work: steps commute with the
-left-right mirror and the goal is symmetric, so a layout and its mirror image have the same
-figures.  A group whose mirror image is another group is searched once for both; in a
-self-mirror group one source of each mirror pair is searched.  Nodes are numbered in
-breadth-first order (neighbours lie close in memory) and sources are searched in tight
-clusters (:func:`huarong._kernels.layers.cluster_sources`).
+(:mod:`huarong._kernels.layers`: 64 sources a sweep, or 128 with pulled dense levels on dense
+groups; nothing recorded per farthest layout or solution).  Mirror symmetry halves the work:
+steps commute with the left-right mirror and the goal is symmetric, so a layout and its mirror
+image have the same figures.  A group whose mirror image is another group is searched once
+for both; in a self-mirror group one source of each mirror pair is searched.  Nodes are
+numbered in breadth-first order (neighbours lie close in memory) and sources are searched in
+tight clusters (:func:`huarong._kernels.layers.cluster_sources`).
 
-:func:`plan` cuts classes into :class:`Unit` pieces (a group, or a range of its sources for a
-big group); :func:`compute_unit` computes one (in any process: it rebuilds the group's graph
-from the seed); :mod:`huarong.layers_job` runs them resumably into the database.
+The job behind ``huarong db layers``: :func:`plan` cuts classes into :class:`Unit` pieces of
+work (a range of a big group's sources, or several small groups); :func:`compute_unit`
+computes one in any process (a Dask worker's too: it rebuilds the graphs from the seeds);
+:func:`run` checkpoints each unit as a Parquet file beside the database and commits each
+finished class in one transaction (:func:`commit_class`).
 """
 
 from __future__ import annotations

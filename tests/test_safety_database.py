@@ -37,8 +37,10 @@ def tiny(tmp_path: Path) -> str:
     path = tmp_path / "tiny.duckdb"
     connection = duckdb.connect(str(path))
     connection.execute(database._SCHEMA)
-    connection.executemany(f"INSERT INTO layouts ({', '.join(database.LAYOUT_COLUMNS)}) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ROWS)
+    # Layer figures not computed; each layout its own mirror image.
+    rows = [(*row, None, None, None, True, row[0]) for row in ROWS]
+    connection.executemany(f"INSERT INTO layouts ({database._quoted_columns()}) VALUES "
+                           f"({', '.join('?' * len(database.LAYOUT_COLUMNS))})", rows)
     connection.close()
     return str(path)
 
@@ -166,5 +168,6 @@ def test_export_format_follows_the_extension(tiny: str, tmp_path: Path) -> None:
 
 def test_export_to_stdout_is_csv(tiny: str) -> None:
     code, out, _ = run("db", "export", "-o", "-", "--db", tiny)
-    hengdaolima = f"1,{0x1A9BF0C00},5,4,1,0,100,25955,81,1,1A9BF0C00,5-4-1-0-100"
+    # Layer figures empty (not computed), symmetric, its own mirror image.
+    hengdaolima = f"1,{0x1A9BF0C00},5,4,1,0,100,25955,81,1,,,,true,1,1A9BF0C00,5-4-1-0-100"
     assert code == 0 and out.splitlines()[2] == hengdaolima

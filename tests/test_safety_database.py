@@ -23,10 +23,12 @@ from huarong import database
 from huarong.cli import database as cli_database
 from huarong.cli import main
 
-ROWS = [  # id, code, jiang, bing, style, group_num, group_index, group_size, min_steps, sol.
-    (0, 0x000000000, 0, 0, 0, 0, 0, 1, None, 0),
-    (1, 0x1A9BF0C00, 5, 4, 1, 0, 100, 25_955, 81, 1),
-    (2, 0xDAAF4CC00, 5, 4, 1, 0, 200, 25_955, 0, 1),
+ROWS = [  # id, code, jiang, bing, style, group_num, group_index, group_size, min_steps, sol.,
+    # farthest_steps, farthest_count, solution_count, symmetric, mirror_id (its own: the
+    # mirror images are not in this tiny table)
+    (0, 0x000000000, 0, 0, 0, 0, 0, 1, None, 0, None, None, None, True, 0),
+    (1, 0x1A9BF0C00, 5, 4, 1, 0, 100, 25_955, 81, 1, None, None, None, True, 1),
+    (2, 0xDAAF4CC00, 5, 4, 1, 0, 200, 25_955, 0, 1, None, None, None, False, 2),
 ]
 
 
@@ -37,10 +39,8 @@ def tiny(tmp_path: Path) -> str:
     path = tmp_path / "tiny.duckdb"
     connection = duckdb.connect(str(path))
     connection.execute(database._SCHEMA)
-    # Layer figures not computed; each layout its own mirror image.
-    rows = [(*row, None, None, None, True, row[0]) for row in ROWS]
-    connection.executemany(f"INSERT INTO layouts ({database._quoted_columns()}) VALUES "
-                           f"({', '.join('?' * len(database.LAYOUT_COLUMNS))})", rows)
+    connection.executemany(f"INSERT INTO layouts ({database._quoted_columns()}) "
+                           f"VALUES ({', '.join('?' * len(database.LAYOUT_COLUMNS))})", ROWS)
     connection.close()
     return str(path)
 
@@ -168,6 +168,5 @@ def test_export_format_follows_the_extension(tiny: str, tmp_path: Path) -> None:
 
 def test_export_to_stdout_is_csv(tiny: str) -> None:
     code, out, _ = run("db", "export", "-o", "-", "--db", tiny)
-    # Layer figures empty (not computed), symmetric, its own mirror image.
     hengdaolima = f"1,{0x1A9BF0C00},5,4,1,0,100,25955,81,1,,,,true,1,1A9BF0C00,5-4-1-0-100"
     assert code == 0 and out.splitlines()[2] == hengdaolima

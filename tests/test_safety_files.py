@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from huarong import database, fileio
+from huarong import all_files, database, fileio
 from huarong.cli import main
 
 
@@ -174,11 +174,12 @@ def test_all_says_where_and_how_much_first(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     written: list[Path] = []
 
-    def fake_write_all_files(directory: Path, progress: object) -> list[Path]:
+    def fake_write_all_files(directory: Path, progress: object,
+                             file_format: str = "huarong") -> list[Path]:
         written.append(Path(directory))
         return [Path(directory) / "All_Case.txt", Path(directory) / "main.csv"]
 
-    monkeypatch.setattr(database, "write_all_files", fake_write_all_files)
+    monkeypatch.setattr(all_files, "write_all_files", fake_write_all_files)
     target = tmp_path / "new" / "place"
     code, _, err = run("all", "--dir", str(target))
     assert code == 0 and written == [target] and target.is_dir()

@@ -44,16 +44,18 @@ def lowest_bit(word: np.int64) -> np.int64:
 
 
 @kernel
-def _count_solutions(figures: np.ndarray, fresh: np.int64, level: np.int64) -> None:
-    """One more solution at ``level`` for every source whose bit is set in ``fresh``."""
+def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64,
+                level: np.int64) -> None:
+    """One more solution at ``level`` for source ``lane0 + b``, for every set bit b of
+    ``fresh``."""
     while fresh:
-        bit = lowest_bit(fresh)
+        lane = lane0 + lowest_bit(fresh)
         fresh &= fresh - 1
-        figures[SOLUTION_COUNT, bit] += 1
-        if figures[MIN_STEPS, bit] < 0:
-            figures[MIN_STEPS, bit] = level
-        if figures[MIN_STEPS, bit] == level:
-            figures[MIN_COUNT, bit] += 1
+        figures[SOLUTION_COUNT, lane] += 1
+        if figures[MIN_STEPS, lane] < 0:
+            figures[MIN_STEPS, lane] = level
+        if figures[MIN_STEPS, lane] == level:
+            figures[MIN_COUNT, lane] += 1
 
 
 @kernel
@@ -83,7 +85,7 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         alive |= word
         if goal[node]:
             blocked[node] = word
-            _count_solutions(figures, word, np.int64(0))
+            _found_goal(figures, word, np.int64(0), np.int64(0))
     active_count = count
     level = np.int64(0)
 
@@ -133,7 +135,7 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                 fresh = new & ~blocked[node]
                 blocked[node] |= new
                 if fresh:
-                    _count_solutions(figures, fresh, level)
+                    _found_goal(figures, fresh, np.int64(0), level)
         active, touched = touched, active
         active_count = touched_count
     return figures
@@ -217,19 +219,6 @@ def _count_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64) 
     while word:
         figures[row, lane0 + lowest_bit(word)] += 1
         word &= word - 1
-
-
-@kernel
-def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64,
-                level: np.int64) -> None:
-    while fresh:
-        lane = lane0 + lowest_bit(fresh)
-        fresh &= fresh - 1
-        figures[SOLUTION_COUNT, lane] += 1
-        if figures[MIN_STEPS, lane] < 0:
-            figures[MIN_STEPS, lane] = level
-        if figures[MIN_STEPS, lane] == level:
-            figures[MIN_COUNT, lane] += 1
 
 
 @kernel

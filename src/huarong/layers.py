@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -500,17 +501,39 @@ def save_unit(directory: Path, unit: Unit, codes: np.ndarray, figures: np.ndarra
     return int(codes.shape[0])
 
 
+COMMIT_PATIENCE = 120.0
+"""Seconds a commit waits for readers of the database (each holding it a moment) to go."""
+
+
+def _writable(database: Path, directory: Path) -> Any:
+    """A read-write connection, waiting up to :data:`COMMIT_PATIENCE` for other processes to
+    let go of the file."""
+    import time
+
+    import duckdb
+
+    deadline = time.monotonic() + COMMIT_PATIENCE
+    while True:
+        try:
+            return duckdb.connect(str(database))
+        except duckdb.Error as error:
+            if time.monotonic() > deadline:
+                raise JobError(f"cannot write the database {database} (is another process "
+                               f"using it?): {str(error).splitlines()[0]}; the finished "
+                               f"work is kept in {directory}, run again to resume") from None
+            time.sleep(1.0)
+
+
 def commit_class(database: Path, directory: Path, class_plan: ClassPlan) -> None:
     """Put a finished class's figures into the database in one transaction (a reader sees
     all of the class or none of it), after checking them against the stored minimum steps;
     then drop its checkpoints."""
     import shutil
 
-    import duckdb
 
     folder = directory / class_plan.name
     pattern = str(folder / "*.parquet").replace("'", "''")
-    connection = duckdb.connect(str(database))
+    connection = _writable(database, directory)
     try:
         connection.execute("SET enable_progress_bar = false")
         connection.execute("CREATE TEMP TABLE unit_rows AS "

@@ -100,9 +100,12 @@ def test_an_unwritable_directory_fails_before_any_search(tmp_path: Path) -> None
 
 
 def _start(tmp_path: Path, seed: str) -> subprocess.Popen[str]:
+    # A background job inherits an ignored SIGINT, and Python then never turns Ctrl-C into
+    # KeyboardInterrupt: the child gets the default disposition, as a terminal would give it.
     return subprocess.Popen(
         [sys.executable, "-m", "huarong", "--analy-group", seed, str(tmp_path / "f.csv"),
-         str(tmp_path / "s.csv")], stderr=subprocess.PIPE, text=True)
+         str(tmp_path / "s.csv")], stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 @pytest.mark.parametrize(("seed", "signum", "wait"), [

@@ -43,3 +43,26 @@ def database_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "huarong", "db", "build", "-q", "--db", str(target)],
                    check=True)
     return target
+
+
+@pytest.fixture(scope="session")
+def standard_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database in the real schema holding only the standard class (5-4) with its ids and
+    minimum steps, the figures the level picker reads (other figures are zero or null):
+    building all 29 million layouts is a slow test."""
+    import duckdb
+    import pyarrow as pa
+
+    from huarong import cases, database
+
+    codes, min_steps, _ = cases.min_steps_of_class(5, 4)
+    rows = pa.table({"id": cases.layout_ids(codes), "code": codes, "min_steps": min_steps})
+    path = tmp_path_factory.mktemp("standard") / "standard.duckdb"
+    with duckdb.connect(str(path)) as connection:
+        connection.execute(database._SCHEMA)
+        connection.register("rows", rows)
+        connection.execute(
+            "INSERT INTO layouts (id, code, jiang, bing, style, group_num, group_index, "
+            "group_size, min_steps, min_step_solutions, \"symmetric\", mirror_id) "
+            "SELECT id, code, 5, 4, 0, 0, 0, 0, NULLIF(min_steps, -1), 0, false, 0 FROM rows")
+    return path

@@ -8,14 +8,16 @@ and the slow pure-Python engine in ``klotski_reference``; the page's drawing is 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import re
 import socket
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pytest
 
@@ -73,13 +75,13 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
+@contextlib.contextmanager
+def _serve(database: Path) -> Iterator[str]:
     uvicorn = pytest.importorskip("uvicorn")
     from huarong.web import create_app
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(database), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -94,6 +96,13 @@ def server_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """The app without a database (whatever $HUARONG_DB says): the classics only."""
+    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent (install it with: apt-get install -y chromium)")
@@ -105,18 +114,25 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Browser, server_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1240, "height": 940})
+@contextlib.contextmanager
+def _open_page(browser: Browser, url: str, **options: Any) -> Iterator[Page]:
+    context = browser.new_context(**{"viewport": {"width": 1240, "height": 940}, **options})
     context.set_default_timeout(TIMEOUT_MS)
     viewer = context.new_page()
     script_errors: list[str] = []
     viewer.on("pageerror", lambda error: script_errors.append(str(error)))
-    viewer.goto(f"{server_url}/")
-    _wait_ready(viewer, HENG_DAO_LI_MA)
+    viewer.goto(url)
+    _, _, linked = url.partition("#")
+    _wait_ready(viewer, Layout.parse(linked).code if linked else HENG_DAO_LI_MA)
     yield viewer
     context.close()
     assert not script_errors, f"the page threw: {script_errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    with _open_page(browser, f"{server_url}/") as viewer:
+        yield viewer
 
 
 def _wait_ready(page: Page, code: str) -> None:
@@ -134,8 +150,8 @@ def _screenshot(page: Page, name: str) -> None:
 
 def _load(page: Page, text: str) -> None:
     page.fill("#code-input", text)
-    # the layout may already be on the board: wait for this load's own hint request
-    with page.expect_response(lambda response: "/api/next?" in response.url):
+    # the layout may already be on the board: wait for this load's own request
+    with page.expect_response(lambda response: "/api/layout?" in response.url):
         page.click("#load-button")
     _wait_ready(page, Layout.parse(text).code)
 
@@ -306,6 +322,9 @@ def test_bad_input_shows_the_error_inline(page: Page, bad_input: str) -> None:
     error = page.locator("#error")
     error.wait_for(state="visible")
     assert bad_input in _text(page, "#error")
+    # a sentence for a person, not the API's "parameter 'code': ..." prefix
+    assert re.fullmatch(r"[A-Z][^\n]*\.", _text(page, "#error")), _text(page, "#error")
+    assert "parameter" not in _text(page, "#error")
     assert _shown_code(page) == HENG_DAO_LI_MA
     _screenshot(page, "bad-input.png")
 
@@ -320,9 +339,7 @@ def test_dragging_a_piece_updates_the_remaining_steps(page: Page) -> None:
     expected_code = Layout.from_grid(reference.to_grid(moved)).code
 
     _drag(page, 12, 4)
-    page.wait_for_function(
-        "code => document.querySelector('#current-code').textContent === code",
-        arg=expected_code)
+    _wait_ready(page, expected_code)
     assert _text(page, "#remaining") == str(_reference_min_steps(moved))
     assert _text(page, "#moves-made") == "1"
     assert _drawn_pieces(page) == _pieces_of(expected_code)
@@ -345,6 +362,9 @@ def test_editor_builds_a_layout_cell_by_cell(page: Page) -> None:
     page.click("#edit-button")
     page.click("#edit-clear")
     assert page.is_disabled("#edit-done")
+    # the readouts describe the board being built, not the layout before it
+    assert (_text(page, "#current-code"), _text(page, "#remaining")) == ("—", "—")
+    assert _text(page, "#layout-name") == ""
     # 横刀立马 as drawn in docs §3, each piece placed by its top-left cell
     placements = [("cao", 1), ("vertical", 0), ("vertical", 3), ("vertical", 8),
                   ("vertical", 11), ("horizontal", 9), ("soldier", 13), ("soldier", 14),
@@ -354,6 +374,7 @@ def test_editor_builds_a_layout_cell_by_cell(page: Page) -> None:
         page.mouse.click(*_cell_centre(page, address))
     page.wait_for_function("() => !document.querySelector('#edit-done').disabled")
     assert HENG_DAO_LI_MA in _text(page, "#edit-status")
+    assert _text(page, "#current-code") == HENG_DAO_LI_MA
     _screenshot(page, "editor.png")
 
     page.mouse.click(*_cell_centre(page, 19))  # take a 1x1 away: still a legal layout
@@ -365,3 +386,296 @@ def test_editor_builds_a_layout_cell_by_cell(page: Page) -> None:
     page.click("#edit-done")
     _wait_ready(page, expected)
     assert _drawn_pieces(page) == _pieces_of(expected)
+
+
+def _moves(page: Page) -> int:
+    return int(_text(page, "#moves-made"))
+
+
+def _wait_moves(page: Page, moves: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelector('#moves-made').textContent === String(n)", arg=moves)
+
+
+def _wait_code(page: Page, code: str) -> None:
+    page.wait_for_function(
+        "code => document.querySelector('#current-code').textContent === code", arg=code)
+
+
+def _wait_text(page: Page, selector: str, text: str) -> None:
+    page.wait_for_function(
+        "([selector, text]) => document.querySelector(selector).textContent === text",
+        arg=[selector, text])
+
+
+def test_undo_redo_restart_and_hint_round_trip(page: Page) -> None:
+    _load(page, SHORT_PUZZLE)
+    optimum = _reference_min_steps(_reference_state(SHORT_PUZZLE))
+    assert optimum is not None
+    assert _text(page, "#progress") == f"0 moves · {optimum} to go at best"
+    page.keyboard.press("h")
+    _wait_moves(page, 1)
+    hinted = _shown_code(page)
+    assert reference.is_one_step(_reference_state(SHORT_PUZZLE), _reference_state(hinted))
+    assert _reference_min_steps(_reference_state(hinted)) == optimum - 1
+    _wait_text(page, "#progress", f"1 move · {optimum - 1} to go at best")
+
+    page.click("#undo-button")
+    _wait_code(page, SHORT_PUZZLE)
+    assert _moves(page) == 0
+    page.keyboard.press("Control+Shift+Z")
+    _wait_code(page, hinted)
+    page.keyboard.press("Control+z")
+    _wait_code(page, SHORT_PUZZLE)
+    page.keyboard.press("Control+y")
+    _wait_code(page, hinted)
+    page.click("#hint-button")
+    _wait_moves(page, 2)
+    second = _shown_code(page)
+    page.keyboard.press("r")
+    _wait_code(page, SHORT_PUZZLE)
+    assert _moves(page) == 0
+    page.click("#redo-button")
+    _wait_code(page, hinted)
+    page.click("#redo-button")
+    _wait_code(page, second)
+    assert _moves(page) == 2
+
+    # a dragged move drops what could be redone; undo and redo cross it like any other
+    page.keyboard.press("r")
+    _wait_code(page, SHORT_PUZZLE)
+    _drag(page, 12, 4)
+    _wait_moves(page, 1)
+    dragged = _shown_code(page)
+    assert page.is_disabled("#redo-button")
+    page.keyboard.press("Control+z")
+    _wait_code(page, SHORT_PUZZLE)
+    page.keyboard.press("Control+y")
+    _wait_code(page, dragged)
+
+
+def test_a_drop_that_is_not_a_step_does_nothing(page: Page) -> None:
+    _load(page, SHORT_PUZZLE)
+    # the vertical piece at rows 3-4, column 0 dropped on the 1x1 beside it, then on the 2x2
+    for occupied in (13, 9):
+        _drag(page, 12, occupied)
+        page.wait_for_timeout(200)
+        assert _shown_code(page) == SHORT_PUZZLE and _moves(page) == 0
+    assert _drawn_pieces(page) == _pieces_of(SHORT_PUZZLE)
+
+
+def test_keyboard_moves_and_shortcuts_with_a_button_focused(page: Page) -> None:
+    start = Layout.parse(ABOVE_THE_EXIT).code
+    _load(page, ABOVE_THE_EXIT)
+    page.evaluate("""() => {
+        const title = document.querySelector('.masthead h1');
+        title.tabIndex = -1;
+        title.focus();
+    }""")
+    page.keyboard.press("Tab")  # the first piece in reading order: the board comes first
+    focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert focused == "将 1×2, rows 1-2, column 1"
+
+    page.focus('[aria-label="兵 1×1, row 5, column 1"]')
+    page.keyboard.press("ArrowRight")
+    _wait_moves(page, 1)
+    moved = Layout.from_grid("V..V/VSSV/VCCV/VCCV/.S.S").code
+    assert _shown_code(page) == moved
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == (
+        "兵 1×1, row 5, column 2")
+    _wait_text(page, "#announce", "Moved 兵 1×1, row 5, column 2. 1 move · 2 to go at best")
+    # the same piece again: still one step, as the engine counts (one piece, any distance)
+    page.keyboard.press("ArrowRight")
+    _wait_code(page, Layout.from_grid("V..V/VSSV/VCCV/VCCV/..SS").code)
+    assert _moves(page) == 1
+    page.keyboard.press("ArrowDown")  # the edge of the board: nothing moves
+    page.keyboard.press("ArrowLeft")
+    _wait_code(page, moved)
+    assert _moves(page) == 1
+    page.keyboard.press("ArrowLeft")  # back where the step started: no step at all
+    _wait_code(page, start)
+    assert _moves(page) == 0
+    page.keyboard.press("ArrowRight")
+    _wait_code(page, moved)
+
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.focus("#solve-button")
+    page.keyboard.press("h")
+    _wait_moves(page, 2)
+    page.keyboard.press("h")
+    page.wait_for_selector("#celebration", state="visible")
+    assert _text(page, "#progress") == "Solved in 3 moves (optimum 1)"
+    assert not any("/api/solve" in url for url in requests)
+    page.focus("#undo-button")
+    page.keyboard.press(" ")  # Space is play/pause: it does not press the focused Undo
+    page.wait_for_timeout(300)
+    assert _moves(page) == 3
+    page.keyboard.press("Enter")  # Enter does
+    _wait_moves(page, 2)
+    page.fill("#code-input", "")
+    page.keyboard.type("hr ")  # typing is typing: no hint, no restart, no play
+    page.wait_for_timeout(300)
+    assert page.input_value("#code-input") == "hr " and _moves(page) == 2
+
+
+BI_YI_HENG_KONG = ("比翼横空", "255CECC00", 28)  # docs §7, the literature's 28 steps
+
+
+def test_playback_asks_once_keeps_the_address_and_ticks_the_classic(
+        page: Page, server_url: str) -> None:
+    name, code, steps = BI_YI_HENG_KONG
+    page.locator("#classics .classic", has_text=name).click()
+    _wait_ready(page, code)
+    assert _text(page, "#layout-name").startswith(name)
+    page.fill("#speed", page.get_attribute("#speed", "max") or "")
+    page.evaluate("""() => {
+        window.addressWrites = 0;
+        const replace = history.replaceState.bind(history);
+        history.replaceState = (...args) => { window.addressWrites++; replace(...args); };
+    }""")
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.dblclick("#solve-button")
+    _wait_text(page, "#step-counter", f"{steps} / {steps}")
+    page.wait_for_selector("#celebration", state="visible")
+    assert [url for url in requests if "/api/" in url] == [
+        f"{server_url}/api/solve?code={code}"]
+    assert page.evaluate("() => window.addressWrites") == 0
+    assert page.evaluate("() => location.hash") == f"#{code}"
+    _wait_text(page, "#progress", f"Solved in {steps} moves (optimum {steps})")
+    ticked = page.locator(f'#classics .classic[data-code="{code}"] .tick')
+    assert ticked.is_visible()
+
+    page.keyboard.press("Control+z")  # playback steps are moves like any other
+    _wait_text(page, "#step-counter", f"{steps - 1} / {steps}")
+    assert _moves(page) == steps - 1
+
+    page.reload()
+    _wait_ready(page, code)
+    page.locator(f'#classics .classic[data-code="{code}"]').wait_for()
+    assert ticked.is_visible()
+    others = page.locator("#classics .classic.solved")
+    assert others.count() == 1
+
+
+def test_hashchange_loads_the_layout_and_copy_link(browser: Browser, server_url: str) -> None:
+    with _open_page(browser, f"{server_url}/",
+                    permissions=["clipboard-read", "clipboard-write"]) as page:
+        assert _text(page, "#layout-name") == "横刀立马 · Sword on Horseback"
+        page.evaluate(f"() => {{ location.hash = '#{SHORT_PUZZLE}'; }}")
+        _wait_ready(page, SHORT_PUZZLE)
+        assert _drawn_pieces(page) == _pieces_of(SHORT_PUZZLE)
+        assert _text(page, "#layout-name") == ""
+        page.click("#copy-link")
+        page.wait_for_function("() => document.querySelector('#message').textContent")
+        assert page.evaluate("() => navigator.clipboard.readText()") == (
+            f"{server_url}/#{SHORT_PUZZLE}")
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (568, 320), (390, 844), (844, 390)])
+def test_the_board_fits_phones_and_comes_back_into_view(
+        browser: Browser, server_url: str, width: int, height: int) -> None:
+    with _open_page(browser, f"{server_url}/", viewport={"width": width, "height": height},
+                    is_mobile=True, has_touch=True) as page:
+        frame = _box(page, "#frame")
+        assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width
+        assert frame["height"] <= height
+        assert frame["width"] >= min(width, height) * 0.5
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        classic = page.locator("#classics .classic", has_text="峰回路转")
+        classic.scroll_into_view_if_needed()
+        classic.click()
+        _wait_ready(page, "4FEA13400")
+        page.wait_for_function("""() => {
+            const box = document.querySelector('#frame').getBoundingClientRect();
+            return box.top >= -1 && box.bottom <= innerHeight + 1;
+        }""")
+        _screenshot(page, f"phone-{width}x{height}.png")
+
+
+def test_axe_finds_no_serious_accessibility_problem(page: Page) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.locator("#classics .classic").first.wait_for()
+    results = Axe().run(page)
+    serious = [(violation["id"], violation["help"]) for violation in
+               results.response["violations"] if violation["impact"] in {"critical", "serious"}]
+    assert not serious
+    grid = page.locator("#board[role=grid]")
+    assert grid.locator("[role=row]").count() == 5
+    assert grid.locator("[role=row] > [role=gridcell]").count() == 20
+    cao = page.locator("#board [role=gridcell] > .piece.cao")
+    assert cao.get_attribute("aria-label") == "曹操 2×2, rows 1-2, columns 2-3"
+    assert cao.get_attribute("tabindex") == "0"
+
+
+def test_reduced_motion_turns_animation_off(browser: Browser, server_url: str) -> None:
+    url = f"{server_url}/#{Layout.parse(ABOVE_THE_EXIT).code}"
+    with _open_page(browser, url, reduced_motion="reduce") as page:
+        page.evaluate(RECORD_SLIDES)
+        page.keyboard.press("h")
+        page.wait_for_selector("#celebration", state="visible")
+        assert page.evaluate("() => window.slides") == []
+        assert page.locator("#celebration .confetti").count() == 0
+        assert page.eval_on_selector(
+            ".seal", "el => getComputedStyle(el).animationName") == "none"
+
+
+def test_chinese_glyphs_come_from_the_page_and_english_names_fit(page: Page) -> None:
+    page.locator("#classics .classic").first.wait_for()
+    page.evaluate("() => document.fonts.ready")
+    statuses = page.evaluate(
+        "() => [...document.fonts].filter(f => f.family.includes('Huarong CJK'))"
+        ".map(f => f.status)")
+    assert statuses == ["loaded"]
+    clipped = page.eval_on_selector_all(
+        "#classics .en", "els => els.filter(el => el.scrollWidth > el.clientWidth + 1"
+        " || el.scrollHeight > el.clientHeight + 1).map(el => el.textContent)")
+    assert not clipped
+
+
+def test_without_a_database_the_page_says_how_to_get_more(page: Page) -> None:
+    page.wait_for_function("() => document.querySelector('#levels-note').textContent")
+    assert "huarong db build" in _text(page, "#levels-note")
+    assert page.locator("#levels .classic").count() == 0
+
+
+def test_level_picker_pages_the_database(browser: Browser, standard_database: Path) -> None:
+    with _serve(standard_database) as url, _open_page(browser, f"{url}/") as page:
+        levels = page.locator("#levels .classic")
+        levels.first.wait_for()
+        assert "121,285" in _text(page, "#levels-note")
+        first = [int(steps) for steps in page.locator("#levels .steps").all_text_contents()]
+        assert len(first) == 10 and first == sorted(first)
+        page.click("#levels-next")
+        _wait_text(page, "#levels-range", "11–20")
+        page.fill("#levels-steps", "138")
+        page.click("#levels-go")
+        page.wait_for_function(
+            "() => document.querySelector('#levels .steps').textContent === '138'")
+        page.locator("#levels .classic", has_text="4FEA13400").click()
+        _wait_ready(page, "4FEA13400")
+        assert _text(page, "#remaining") == "138"
+
+
+def test_documentation_pages_work_offline(browser: Browser, server_url: str) -> None:
+    context = browser.new_context()
+    elsewhere: list[str] = []
+
+    def local_only(route: Any) -> None:
+        if route.request.url.startswith(server_url):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    context.route(re.compile(".*"), local_only)
+    docs = context.new_page()
+    docs.goto(f"{server_url}/docs")
+    docs.locator(".swagger-ui .title", has_text="huarong").wait_for()
+    docs.locator(".opblock-summary-path", has_text="/api/levels").first.wait_for()
+    docs.goto(f"{server_url}/redoc")
+    docs.locator("h1", has_text="huarong").wait_for()
+    context.close()
+    assert not elsewhere

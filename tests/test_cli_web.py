@@ -74,3 +74,30 @@ def test_serve_runs_the_app_on_the_given_address(monkeypatch: pytest.MonkeyPatch
     assert result.exit_code == 0, result.output
     assert (started["host"], started["port"]) == ("127.0.0.1", port)
     assert any(route.path == "/solution" for route in started["app"].routes)
+
+
+def test_serve_passes_the_limits_and_database_to_the_app(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    missing = tmp_path / "none.duckdb"
+    result = CliRunner().invoke(main, ["serve", "--port", str(port), "--heavy-slots", "3",
+                                       "--max-group-size", "1000", "--db", str(missing)])
+    assert result.exit_code == 0, result.output
+    heavy = started["app"].state.heavy
+    assert (heavy.slots, heavy.max_group_size) == (3, 1000)
+    from fastapi.testclient import TestClient
+
+    answer = TestClient(started["app"]).get("/api/levels")
+    assert answer.status_code == 404 and str(missing) in answer.json()["error"]
+
+
+@pytest.mark.parametrize("option", ["--heavy-slots", "--max-group-size"])
+def test_serve_refuses_limits_below_one(option: str) -> None:
+    result = CliRunner().invoke(main, ["serve", option, "0"])
+    assert result.exit_code == 2 and option in result.output

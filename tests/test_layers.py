@@ -3,12 +3,13 @@
 The reference shares nothing with huarong's kernels: groups and steps come from
 ``klotski_reference`` (frozensets), every source gets its own plain breadth-first search over
 dicts, and a goal S counts as a solution from A exactly when no other goal G lies on a
-shortest path, i.e. no G with dist(A, G) + dist(G, S) == dist(A, S) (SPEC §5, the definition
+shortest path, i.e. no G with dist(A, G) + dist(G, S) == dist(A, S) (docs §5, the definition
 itself rather than the propagation the kernel uses).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from pathlib import Path
@@ -68,6 +69,19 @@ def test_group_figures_match_one_search_per_layout(seed: str) -> None:
     assert sorted(expected) == codes.tolist()
     assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(), strict=True)} \
         == expected
+
+
+@pytest.mark.parametrize("batch", [layers.WIDE_SWEEP, 192])
+def test_wide_sweeps_match_one_search_per_layout(batch: int) -> None:
+    """Sweeps of 128 and of 192 sources (two and three words a node; pushed and pulled
+    levels), which the database uses on dense groups, on the small groups too."""
+    for seed in GROUP_SEEDS[:4]:
+        expected = reference_figures(seed)
+        graph = dataclasses.replace(layers.group_graph(int(Layout.from_code(seed))),
+                                    batch=batch)
+        codes, figures = layers.sweep(graph, threads=2)
+        for code, row in zip(codes.tolist(), figures.T.tolist(), strict=True):
+            assert tuple(row) == expected[code]
 
 
 def test_sources_cover_each_mirror_pair_once() -> None:
@@ -186,3 +200,52 @@ def test_database_figures_of_standard_layouts(database_path: Path) -> None:
                                     nearest, np.diff(analysis.solution_offsets).tolist(),
                                     strict=True))
                 assert stored == expected
+
+
+def test_api_layout_without_a_database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from huarong.web import create_app
+
+    monkeypatch.setenv("HUARONG_DB", str(tmp_path / "absent.duckdb"))
+    answer = TestClient(create_app()).get("/api/layout", params={"code": "1A9BF0C00"}).json()
+    assert answer["database"] is None and answer["code"] == "1A9BF0C00"
+
+
+@pytest.mark.slow
+def test_info_export_and_api_show_the_figures(database_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    """横刀立马 (standard: figures computed) against the one-layout analysis; a layout of
+    class 4-3-0 has them NULL until ``db layers`` runs."""
+    import json
+
+    import pyarrow.parquet as pq
+    from click.testing import CliRunner
+    from fastapi.testclient import TestClient
+
+    from huarong.analysis import analyze
+    from huarong.cli import main
+    from huarong.web import create_app
+
+    analysis = analyze(Layout.from_code("1A9BF0C00"))
+    expected = {"farthest_steps": analysis.farthest_steps,
+                "farthest_count": len(analysis.farthest_layouts),
+                "solution_count": len(analysis.solutions), "symmetric": True,
+                "mirror_id": cases.layout_id("1A9BF0C00")}
+    result = CliRunner().invoke(main, ["db", "info", "1A9BF0C00", "--json", "--db",
+                                       str(database_path)])
+    fields = json.loads(result.stdout)
+    assert {name: fields[name] for name in expected} == expected
+    result = CliRunner().invoke(main, ["db", "info", "0002ABF00", "--db", str(database_path)])
+    assert "not computed" in result.stdout
+
+    monkeypatch.setenv("HUARONG_DB", str(database_path))
+    answer = TestClient(create_app()).get("/api/layout", params={"code": "1A9BF0C00"}).json()
+    assert {name: answer["database"][name] for name in expected} == expected
+
+    with Database.open(database_path) as db:
+        db.export(tmp_path / "layouts.parquet", "parquet")
+    names = pq.read_schema(tmp_path / "layouts.parquet").names
+    assert {"farthest_steps", "farthest_count", "solution_count", "symmetric",
+            "mirror_id"} <= set(names)

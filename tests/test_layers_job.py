@@ -202,3 +202,23 @@ def test_bad_classes_exit_2(small_db: Path, args: list[str], message: str) -> No
 def test_missing_database_exit_2(tmp_path: Path) -> None:
     code, _, err = _run("db", "layers", "7-0", "--db", str(tmp_path / "none.duckdb"))
     assert code == 2 and "huarong db build" in err
+
+
+def test_dask_worker_killed_mid_run(small_db: Path,
+                                    expected: dict[int, tuple[int, int, int]]) -> None:
+    """One of two workers is killed (SIGKILL) once the first unit is back and the others are
+    out: its units run again elsewhere and the figures come out complete."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster) as client:
+        victims = list(client.run(os.getpid).values())[:1]
+
+        def kill_once(layouts: int, layouts_total: int, pairs: int, pairs_total: int
+                      ) -> None:
+            if pairs > 0 and pairs < pairs_total and victims:
+                os.kill(victims.pop(), signal.SIGKILL)
+
+        layers.run(small_db, layers.plan(small_db, None), progress=kill_once, client=client)
+    assert not victims  # the kill happened before the last unit was back
+    assert _stored(small_db) == expected

@@ -23,7 +23,7 @@ from huarong.solver import solve
 
 from . import klotski_reference as ref
 
-# Real klotski.online answers, copied from the project's shared fixtures.
+# Real klotski.online answers, as recorded from klotski.online.
 RESPONSES = json.loads(
     (Path(__file__).parent / "data" / "klotski_online_responses.json").read_text("utf-8"))
 

@@ -92,3 +92,30 @@ def test_bad_input_is_one_line_on_stderr_with_status_2(args: tuple[str, ...],
     assert fragment in err
     assert "Traceback" not in err and out == ""
     assert len(err.strip().splitlines()) == 1 or "Usage:" in err
+
+
+def test_pdb_build_then_info_for_a_small_goal() -> None:
+    code, out, _ = run("pdb", "info", "--size", "3x4", "--goal", "standard", "--json")
+    assert code == 0
+    before = json.loads(out)["databases"]
+    assert [d["entries"] for d in before] == [95_040, 665_280]
+    code, out, _ = run("pdb", "build", "--size", "3x4", "--goal", "standard", "--kind", "all")
+    assert code == 0 and "pdb-7-8 databases (5 + 6 tiles, 760,320 bytes)" in out
+    code, out, _ = run("pdb", "info", "--size", "3x4", "--goal", "standard")
+    assert code == 0 and out.count(", ok, ") == 2
+    code, out, _ = run("solve", "1 2 3 4 5 6 7 8 9 10 0 11", "--size", "3x4", "--goal", "standard",
+                       "--json")
+    (result,) = json.loads(out)["results"]
+    assert result["algorithm"] == "pdb-7-8" and result["steps"] == 1
+    assert result["nodes_expanded"] >= 1
+
+
+def test_bare_pdb_prints_its_usage() -> None:
+    code, out, _ = run("pdb")
+    assert code == 0 and "build" in out and "info" in out
+
+
+def test_auto_is_the_default_algorithm() -> None:
+    code, out, _ = run("solve", "2 8 3 1 0 4 7 6 5", "--json")
+    assert code == 0
+    assert json.loads(out)["results"][0]["algorithm"] == "astar-linear"

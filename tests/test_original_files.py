@@ -42,7 +42,7 @@ def horizontal_pieces(code: int) -> int:
 
 def reference_seeds(name: str) -> list[int]:
     """The seed of every group of class ``J-B-S``: its smallest code, groups by size
-    descending, then by seed (the group_num order)."""
+    descending, then by seed (docs §4)."""
     jiang, bing, style = map(int, name.split("-"))
     groups = [members for members in reference_groups(reference_layouts(jiang, bing))
               if horizontal_pieces(members[0]) == style]

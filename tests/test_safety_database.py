@@ -170,3 +170,19 @@ def test_export_to_stdout_is_csv(tiny: str) -> None:
     code, out, _ = run("db", "export", "-o", "-", "--db", tiny)
     hengdaolima = f"1,{0x1A9BF0C00},5,4,1,0,100,25955,81,1,,,,true,1,1A9BF0C00,5-4-1-0-100"
     assert code == 0 and out.splitlines()[2] == hengdaolima
+
+
+def test_separated_output_is_exactly_pythons_csv(tiny: str) -> None:
+    # 20,000 rows over several batches: integers, plain strings, and strings that need
+    # quoting (a comma, a quote, a newline, a tab) in some batches only.
+    sql = ("SELECT range AS n, 'v' || range AS s, CASE WHEN range % 7919 = 0 THEN "
+           "'a,b \"c\"' || chr(10) || chr(9) ELSE NULL END AS odd FROM range(20000)")
+    expected_rows = [(n, f"v{n}", 'a,b "c"\n\t' if n % 7919 == 0 else None)
+                     for n in range(20000)]
+    for flags, delimiter in (([], "\t"), (["--csv"], ",")):
+        code, out, _ = run("db", "query", sql, *flags, "--db", tiny)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
+        writer.writerow(["n", "s", "odd"])
+        writer.writerows(expected_rows)
+        assert code == 0 and out == buffer.getvalue()

@@ -136,9 +136,13 @@ def test_unwritable_target_is_reported_before_building(monkeypatch: pytest.Monke
 
 
 _SLOW_BUILD = """
-import sys, time
+import signal, sys, time
 from huarong import database
 from huarong.cli import main
+
+# A shell starts background jobs with Ctrl-C ignored, and children inherit that: act as if
+# run from a terminal whoever started the tests.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def slow(*args, **kwargs):
     print("computing", flush=True)

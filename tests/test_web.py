@@ -19,16 +19,19 @@ from huarong.web import create_app
 
 from . import klotski_reference as ref
 
-# Real klotski.online answers, copied from the project's shared fixtures.
+# Real klotski.online answers, as recorded from klotski.online.
 RESPONSES = json.loads(
     (Path(__file__).parent / "data" / "klotski_online_responses.json").read_text("utf-8"))
 HENGDAO_ID = "24422442233221121001"  # docs §7
 HENGDAO = "1A9BF0C00"  # docs §3
+NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
+GAME_LAYOUTS = 121_285  # docs §7: solvable standard layouts, one of each mirror pair
+HARDEST = ("4FEA13400", 138)  # 峰回路转, the hardest game layout
 
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(NO_DATABASE))
 
 
 def state_of(code: str) -> ref.State:
@@ -113,14 +116,14 @@ def test_path_between_two_layouts_of_a_group(client: TestClient) -> None:
     distances = ref.distances(state_of(start.code))
     target = sorted((d, ref.to_grid(s)) for s, d in distances.items() if d == 9)[0][1]
     target_code = Layout.from_grid(target).code
-    answer = client.get("/api/path", params={"from": start.code, "to": target_code}).json()
-    assert (answer["from"], answer["to"], answer["steps"]) == (start.code, target_code, 9)
+    answer = client.get("/api/path", params={"start": start.code, "target": target_code}).json()
+    assert (answer["start"], answer["target"], answer["steps"]) == (start.code, target_code, 9)
     assert answer["path"][0] == start.code and answer["path"][-1] == target_code
     assert_steps_are_moves(answer["path"], answer["moves"])
 
 
 def test_path_to_another_group_is_a_bad_query(client: TestClient) -> None:
-    answer = client.get("/api/path", params={"from": HENGDAO, "to": "4FEA134"})
+    answer = client.get("/api/path", params={"start": HENGDAO, "target": "4FEA134"})
     assert answer.status_code == 400
     assert answer.json()["input"] == "4FEA134" and "not in the group" in answer.json()["error"]
 
@@ -161,7 +164,8 @@ def test_classics_endpoint_lists_them_with_their_steps(client: TestClient) -> No
     ("/api/solve", {"code": "24422442233221121009"}, "24422442233221121009"),
     ("/api/analysis", {"code": "CCCC/..../..../..../...."}, "CCCC/..../..../..../...."),
     ("/api/next", {"code": ""}, ""),
-    ("/api/path", {"from": "zz", "to": HENGDAO}, "zz"),
+    ("/api/path", {"start": "zz", "target": HENGDAO}, "zz"),
+    ("/api/levels", {"limit": "0"}, "0"),
     ("/solution", {"t": "json", "q": "2442244223322112100"}, "2442244223322112100"),
     ("/api/layout", {"code": "1" * 500}, "1" * 500),
 ])
@@ -175,7 +179,7 @@ def test_bad_queries_answer_400_naming_the_input(client: TestClient, url: str,
 
 
 @pytest.mark.parametrize(("url", "name"), [("/api/solve", "code"), ("/solution", "q"),
-                                           ("/api/path?from=1A9BF0C", "to")])
+                                           ("/api/path?start=1A9BF0C", "target")])
 def test_missing_parameters_answer_400(client: TestClient, url: str, name: str) -> None:
     answer = client.get(url)
     assert answer.status_code == 400
@@ -189,3 +193,149 @@ def test_viewer_and_documentation_are_served(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert {"/solution", "/api/layout", "/api/solve", "/api/analysis", "/api/path",
             "/api/next", "/api/classics"} <= set(schema["paths"])
+
+
+def test_unknown_addresses_answer_the_error_shape(client: TestClient) -> None:
+    answer = client.get("/api/nothing-here")
+    assert answer.status_code == 404
+    assert answer.json() == {"error": "no such page: /api/nothing-here",
+                             "input": "/api/nothing-here"}
+    assert client.post("/api/solve").json()["input"] == "/api/solve"
+
+
+def test_heavy_work_is_refused_with_503_when_every_slot_is_taken() -> None:
+    app = create_app(NO_DATABASE, heavy_slots=1)
+    client = TestClient(app)
+    with app.state.heavy.slot(Layout.from_code(HENGDAO)):
+        for url, params in [("/api/analysis", {"code": HENGDAO}),
+                            ("/api/next", {"code": HENGDAO}),
+                            ("/api/path", {"start": HENGDAO, "target": HENGDAO})]:
+            answer = client.get(url, params=params)
+            assert answer.status_code == 503, url
+            assert answer.headers["retry-after"].isdigit()
+            assert set(answer.json()) == {"error", "input"} and "busy" in answer.json()["error"]
+        assert client.get("/api/solve", params={"code": HENGDAO}).status_code == 200
+    assert client.get("/api/next", params={"code": HENGDAO}).json()["min_steps"] == 81
+
+
+def test_groups_over_the_size_limit_answer_422() -> None:
+    # 前呼后拥's group is small enough for the reference engine to count
+    code = Layout.from_grid("SSCC/HHCC/HHHH/HHHH/..SS").code
+    size = len(ref.distances(state_of(code)))
+    refusing = TestClient(create_app(NO_DATABASE, max_group_size=size - 1))
+    answer = refusing.get("/api/analysis", params={"code": code})
+    assert answer.status_code == 422
+    assert answer.json()["input"] == code and f"{size - 1:,}" in answer.json()["error"]
+    accepting = TestClient(create_app(NO_DATABASE, max_group_size=size))
+    assert accepting.get("/api/analysis", params={"code": code}).json()["group_size"] == size
+
+
+def test_documentation_needs_no_internet(client: TestClient) -> None:
+    import re
+
+    for page in ("/docs", "/redoc"):
+        answer = client.get(page)
+        assert answer.headers["content-security-policy"] == "img-src 'self' data:"
+        html = answer.text
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+        assert assets, page
+        for asset in assets:
+            assert asset.startswith("/"), f"{page} loads {asset} from elsewhere"
+            assert client.get(asset).status_code == 200, asset
+        assert "fonts.googleapis" not in html
+
+
+def test_levels_without_a_database_say_how_to_build_one(client: TestClient) -> None:
+    answer = client.get("/api/levels")
+    assert answer.status_code == 404
+    assert "huarong db build" in answer.json()["error"]
+
+
+def test_levels_page_through_the_game_layouts(standard_database: Path) -> None:
+    client = TestClient(create_app(standard_database))
+    first = client.get("/api/levels", params={"limit": 5}).json()
+    assert first["total"] == GAME_LAYOUTS and first["offset"] == 0
+    assert len(first["levels"]) == 5 and first["levels"][0]["min_steps"] >= 1
+    last = client.get("/api/levels", params={"offset": GAME_LAYOUTS - 3}).json()["levels"]
+    assert len(last) == 3 and {level["min_steps"] for level in last} == {HARDEST[1]}
+    assert HARDEST[0] in {level["code"] for level in last}
+    jump = client.get("/api/levels", params={"min_steps": 81, "limit": 200}).json()
+    steps = [level["min_steps"] for level in jump["levels"]]
+    assert steps == sorted(steps) and steps[0] == 81
+    before = client.get("/api/levels", params={"offset": jump["offset"] - 1, "limit": 1})
+    assert before.json()["levels"][0]["min_steps"] == 80
+    for level in jump["levels"][:10]:
+        layout = Layout.from_code(level["code"])
+        assert layout.is_standard and not layout.is_solved
+        assert layout <= layout.mirror()
+        assert solve(layout).steps == level["min_steps"] == 81
+
+
+def assert_levels_agree_with_the_database(path: Path) -> None:
+    """The endpoint against the database's own columns: its stored mirror of each layout
+    (``mirror_id``) instead of the mirror images the endpoint computes."""
+    from huarong.database import Database
+
+    client = TestClient(create_app(path))
+    answer = client.get("/api/levels", params={"min_steps": 130, "limit": 200}).json()
+    assert answer["total"] == GAME_LAYOUTS
+    with Database.open(path) as database:
+        rows = database.query(
+            "SELECT l.hex, l.min_steps FROM layouts l JOIN layouts m ON m.id = l.mirror_id "
+            "WHERE l.jiang = 5 AND l.bing = 4 AND l.min_steps >= 130 AND l.code <= m.code "
+            "ORDER BY l.min_steps, l.code").rows
+    assert len(rows) < 200
+    assert [(level["code"], level["min_steps"]) for level in answer["levels"]] == rows
+
+
+@pytest.mark.slow
+def test_levels_from_the_whole_database(database_path: Path) -> None:
+    assert_levels_agree_with_the_database(database_path)
+
+
+def test_the_webfont_holds_every_chinese_glyph_the_page_shows() -> None:
+    import re
+    from importlib import resources
+
+    from fontTools.ttLib import TTFont
+
+    static = resources.files("huarong") / "static"
+    shown = "".join(static.joinpath(name).read_text("utf-8")
+                    for name in ("index.html", "app.js", "style.css"))
+    shown += "".join(classic.name for classic in CLASSICS)
+    glyphs = set(re.findall(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]", shown))
+    assert {"曹", "操", "华", "容", "道", "兵", "将", "出", "口"} <= glyphs
+    with static.joinpath("cjk-subset.woff2").open("rb") as woff2:
+        covered = {chr(point) for point in TTFont(woff2).getBestCmap()}
+    assert not sorted(glyphs - covered), "rerun tools/make_webfont.py"
+    assert len(covered) < 300  # a subset, not the whole font
+
+
+def test_a_second_concurrent_group_search_gets_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from huarong import web
+
+    entered, release = threading.Event(), threading.Event()
+    real = web.group_min_steps
+
+    def slow_search(layout: Layout) -> Any:
+        entered.set()
+        assert release.wait(30)
+        return real(layout)
+
+    monkeypatch.setattr(web, "group_min_steps", slow_search)
+    client = TestClient(create_app(NO_DATABASE, heavy_slots=1))
+    first: dict[str, Any] = {}
+    worker = threading.Thread(target=lambda: first.update(
+        answer=client.get("/api/next", params={"code": HENGDAO})))
+    worker.start()
+    try:
+        assert entered.wait(30)
+        busy = client.get("/api/analysis", params={"code": HENGDAO})
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+    finally:
+        release.set()
+        worker.join(60)
+    assert first["answer"].status_code == 200 and first["answer"].json()["min_steps"] == 81
+    assert client.get("/api/analysis", params={"code": HENGDAO}).status_code == 200

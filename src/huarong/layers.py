@@ -1,18 +1,20 @@
-"""The layer figures of every layout (SPEC §5) at scale: farthest steps and how many layouts
+"""The layer figures of every layout (docs §5) at scale: farthest steps and how many layouts
 lie that far, minimum solution steps, solutions at that distance and solutions in all.
 
 The figures of a group come from counts-only bit-parallel sweeps
-(:func:`huarong._kernels.layers.count_sweep`, 64 sources a sweep, nothing recorded per
-farthest layout or solution).  Mirror symmetry halves the work: steps commute with the
-left-right mirror and the goal is symmetric, so a layout and its mirror image have the same
-figures.  A group whose mirror image is another group is searched once for both; in a
-self-mirror group one source of each mirror pair is searched.  Nodes are numbered in
-breadth-first order (neighbours lie close in memory) and sources are searched in tight
-clusters (:func:`huarong._kernels.layers.cluster_sources`).
+(:mod:`huarong._kernels.layers`: 64 sources a sweep, or 128 with pulled dense levels on dense
+groups; nothing recorded per farthest layout or solution).  Mirror symmetry halves the work:
+steps commute with the left-right mirror and the goal is symmetric, so a layout and its mirror
+image have the same figures.  A group whose mirror image is another group is searched once
+for both; in a self-mirror group one source of each mirror pair is searched.  Nodes are
+numbered in breadth-first order (neighbours lie close in memory) and sources are searched in
+tight clusters (:func:`huarong._kernels.layers.cluster_sources`).
 
-:func:`plan` cuts classes into :class:`Unit` pieces (a group, or a range of its sources for a
-big group); :func:`compute_unit` computes one (in any process: it rebuilds the group's graph
-from the seed); :mod:`huarong.layers_job` runs them resumably into the database.
+The job behind ``huarong db layers``: :func:`plan` cuts classes into :class:`Unit` pieces of
+work (a range of a big group's sources, or several small groups); :func:`compute_unit`
+computes one in any process (a Dask worker's too: it rebuilds the graphs from the seeds);
+:func:`run` checkpoints each unit as a Parquet file beside the database and commits each
+finished class in one transaction (:func:`commit_class`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +33,11 @@ FIGURE_COLUMNS = ("farthest_steps", "farthest_count", "min_steps", "min_step_sol
                   "solution_count")
 """The figures, in the order of :func:`huarong._kernels.layers.count_sweep`'s rows."""
 SOURCES_PER_SWEEP = 64
+WIDE_SWEEP = 128
+"""Sources a sweep in dense groups (:data:`DENSE_DEGREE` steps a layout or more), where
+pulled levels of two words a node were measured about 2x faster (the classes 4-3-0 and 4-4-4,
+9.9 and 7.8 steps a layout); sparse groups, with long thin frontiers, stay faster at 64."""
+DENSE_DEGREE = 6
 PAIRS_PER_UNIT = 1 << 31
 """Work of one unit, in (source, layout) pairs: seconds to a minute on one core."""
 PIECES_PER_UNIT = 512
@@ -50,6 +58,8 @@ class GroupGraph:
     """The nodes to search, in clustered order: every node, or in a self-mirror group one
     node of each mirror pair."""
     self_mirror: bool
+    batch: int
+    """Sources a sweep: :data:`SOURCES_PER_SWEEP` or :data:`WIDE_SWEEP`."""
 
     @property
     def size(self) -> int:
@@ -80,11 +90,12 @@ def _group_graph(seed: int) -> GroupGraph:
     self_mirror = bool(codes[partner[0]] == mirrors[0])
     if not self_mirror:
         partner[:] = -1
-    sources = layer_kernels.cluster_sources(offsets, targets, partner,
-                                            np.int64(SOURCES_PER_SWEEP))
+    batch = WIDE_SWEEP if targets.shape[0] >= DENSE_DEGREE * codes.shape[0] \
+        else SOURCES_PER_SWEEP
+    sources = layer_kernels.cluster_sources(offsets, targets, partner, np.int64(batch))
     for array in (codes, offsets, targets, goal, sources):
         array.flags.writeable = False
-    return GroupGraph(codes, offsets, targets, goal, sources, self_mirror)
+    return GroupGraph(codes, offsets, targets, goal, sources, self_mirror, batch)
 
 
 def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
@@ -97,8 +108,8 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
     from huarong._kernels import layers as kernels
 
     sources = np.ascontiguousarray(graph.sources[first:stop])
-    # Thread i takes the runs of 64 numbered i, i + threads, ...: each run stays one cluster.
-    runs = np.arange(sources.shape[0]) // SOURCES_PER_SWEEP % threads
+    # Thread i takes the runs numbered i, i + threads, ...: each run stays one cluster.
+    runs = np.arange(sources.shape[0]) // graph.batch % threads
     shares = [sources[runs == i] for i in range(threads)]
     counters = [np.zeros(2, dtype=np.int64) for _ in shares]
     results: list[np.ndarray | None] = [None] * len(shares)
@@ -108,7 +119,7 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
         try:
             results[index] = kernels.count_sweeps(
                 graph.offsets, graph.targets, graph.goal, shares[index],
-                np.int64(SOURCES_PER_SWEEP), counters[index])
+                np.int64(graph.batch), counters[index])
         except BaseException as error:  # re-raised in the calling thread
             failures.append(error)
 
@@ -219,19 +230,24 @@ def mirror_ids(codes: np.ndarray) -> np.ndarray:
 
 
 def class_layer_columns(jiang: int, bing: int, mirror_id: np.ndarray, *,
+                        style: int | None = None,
                         progress: Callable[[int, int], None] | None = None,
                         threads: int | None = None) -> dict[str, np.ndarray]:
-    """The figures of every layout of one jiang-bing class, as columns indexed by id over all
-    layouts (:data:`NOT_COMPUTED` elsewhere): ``farthest_steps`` (int16), ``farthest_count``,
-    ``solution_count``, ``min_steps`` (int16) and ``min_step_solutions`` (int32).
-    ``mirror_id`` is :func:`mirror_ids` of every layout."""
+    """The figures of every layout of one jiang-bing class (or of one of its styles), as
+    columns indexed by id over all layouts (:data:`NOT_COMPUTED` elsewhere):
+    ``farthest_steps`` (int16), ``farthest_count``, ``solution_count``, ``min_steps`` (int16)
+    and ``min_step_solutions`` (int32).  ``mirror_id`` is :func:`mirror_ids` of every
+    layout."""
     from huarong import cases
 
     codes = cases.all_codes()
     groups = cases.label_groups()
     cls = cases.classes()
     firsts = groups.first_ids
-    chosen_groups = np.flatnonzero((cls.jiang[firsts] == jiang) & (cls.bing[firsts] == bing))
+    in_class = (cls.jiang[firsts] == jiang) & (cls.bing[firsts] == bing)
+    if style is not None:
+        in_class &= cls.style[firsts] == style
+    chosen_groups = np.flatnonzero(in_class)
     seeds = codes[firsts[chosen_groups]]
     mirror_seeds = codes[firsts[groups.group[mirror_id[firsts[chosen_groups]]]]]
     total = int(groups.sizes[chosen_groups].sum())
@@ -345,8 +361,8 @@ def checkpoint_directory(database: Path) -> Path:
 
 
 def _pieces_of_group(seed: int, size: int, sources: int) -> list[Piece]:
-    per_piece = max(SOURCES_PER_SWEEP,
-                    PAIRS_PER_UNIT // max(size, 1) // SOURCES_PER_SWEEP * SOURCES_PER_SWEEP)
+    # Whole runs of either sweep width, so that pieces keep the clusters whole.
+    per_piece = max(WIDE_SWEEP, PAIRS_PER_UNIT // max(size, 1) // WIDE_SWEEP * WIDE_SWEEP)
     return [Piece(seed, size, first, min(first + per_piece, sources))
             for first in range(0, sources, per_piece)]
 
@@ -485,17 +501,39 @@ def save_unit(directory: Path, unit: Unit, codes: np.ndarray, figures: np.ndarra
     return int(codes.shape[0])
 
 
+COMMIT_PATIENCE = 120.0
+"""Seconds a commit waits for readers of the database (each holding it a moment) to go."""
+
+
+def _writable(database: Path, directory: Path) -> Any:
+    """A read-write connection, waiting up to :data:`COMMIT_PATIENCE` for other processes to
+    let go of the file."""
+    import time
+
+    import duckdb
+
+    deadline = time.monotonic() + COMMIT_PATIENCE
+    while True:
+        try:
+            return duckdb.connect(str(database))
+        except duckdb.Error as error:
+            if time.monotonic() > deadline:
+                raise JobError(f"cannot write the database {database} (is another process "
+                               f"using it?): {str(error).splitlines()[0]}; the finished "
+                               f"work is kept in {directory}, run again to resume") from None
+            time.sleep(1.0)
+
+
 def commit_class(database: Path, directory: Path, class_plan: ClassPlan) -> None:
     """Put a finished class's figures into the database in one transaction (a reader sees
     all of the class or none of it), after checking them against the stored minimum steps;
     then drop its checkpoints."""
     import shutil
 
-    import duckdb
 
     folder = directory / class_plan.name
     pattern = str(folder / "*.parquet").replace("'", "''")
-    connection = duckdb.connect(str(database))
+    connection = _writable(database, directory)
     try:
         connection.execute("SET enable_progress_bar = false")
         connection.execute("CREATE TEMP TABLE unit_rows AS "
@@ -621,7 +659,7 @@ def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
         piece = max((piece for unit in class_plan.units for piece in unit.pieces),
                     key=lambda piece: piece.size)
         graph = group_graph(piece.seed)
-        count = min(SOURCES_PER_SWEEP, graph.sources.shape[0])
+        count = min(graph.batch, graph.sources.shape[0])
         started = time.perf_counter()
         sweep(graph, 0, count)
         rates[class_plan.key] = (time.perf_counter() - started) / (count * graph.size)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from huarong.layout import GOAL_ADDRESS, Layout
 
@@ -65,7 +66,6 @@ def horizontal_counts(codes: np.ndarray) -> np.ndarray:
 def standard_stats(progress: Progress | None = None) -> StandardStats:
     """Recompute the statistics of the 363,480 standard layouts."""
     from huarong import cases
-    from huarong._kernels.klotski import mirror_codes
 
     report = progress or (lambda phase, done, total: None)
     codes, min_steps, _ = cases.min_steps_of_class(
@@ -76,7 +76,7 @@ def standard_stats(progress: Progress | None = None) -> StandardStats:
 
     report("mirror images", 0, 1)
     not_solved = (codes >> 32) != GOAL_ADDRESS
-    distinct = not_solved & (codes <= mirror_codes(codes))
+    distinct = not_solved & _first_of_mirror_pair(codes)
     report("mirror images", 1, 1)
     game = distinct & (min_steps >= 0)
 
@@ -95,6 +95,39 @@ def standard_stats(progress: Progress | None = None) -> StandardStats:
                                                                strict=True)},
         hardest=tuple(Layout(int(code)) for code in np.sort(hardest)),
     )
+
+
+def _first_of_mirror_pair(codes: np.ndarray) -> np.ndarray:
+    """Whether each code is the member of its mirror pair with the smaller common code."""
+    from huarong._kernels.klotski import mirror_codes
+
+    return np.asarray(codes <= mirror_codes(codes))
+
+
+@dataclass(frozen=True, eq=False)
+class Levels:
+    """klotski.online's game layouts (see :class:`StandardStats`) as levels: by minimum steps,
+    then by code."""
+
+    codes: np.ndarray
+    min_steps: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.codes.shape[0])
+
+    def first_with(self, min_steps: int) -> int:
+        """The position of the first level with at least ``min_steps`` minimum steps."""
+        return int(np.searchsorted(self.min_steps, min_steps))
+
+
+def standard_levels(codes: ArrayLike, min_steps: ArrayLike) -> Levels:
+    """The game layouts among standard ``codes`` with their ``min_steps`` (negative or NULL
+    read as -1: no solution): not solved, solvable, one of each mirror pair."""
+    codes = np.asarray(codes, dtype=np.int64)
+    min_steps = np.asarray(min_steps, dtype=np.int64)
+    game = (min_steps > 0) & _first_of_mirror_pair(codes)
+    order = np.lexsort((codes[game], min_steps[game]))
+    return Levels(codes=codes[game][order], min_steps=min_steps[game][order])
 
 
 @dataclass(frozen=True, eq=False)

@@ -3,44 +3,100 @@
 Every layout parameter takes any notation :meth:`Layout.parse` reads.  ``/solution`` answers
 exactly as klotski.online does (docs §7): one member of each mirror pair, the one with the
 smaller common code, stores the solution; the other answers ``"mirror": "1"`` with the
-solution written for its mirror image.  Bad queries answer 400 with
-``{"error": "<one line>", "input": "<the bad value>"}``.
+solution written for its mirror image.  Every error answers one JSON shape,
+``{"error": "<one line>", "input": "<the bad value>"}``: 400 for a bad query, 404 for an
+unknown address or a missing database, 422 for a group larger than the server's size limit,
+503 (with ``Retry-After``) while every slot for heavy work is taken.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException
 
 from huarong import notation
 from huarong.classics import CLASSICS
 from huarong.layout import COLS, Layout, LayoutError
-from huarong.solver import NotInGroupError, Solution, shortest_path, solve
-from huarong.stats import GroupMinSteps, group_min_steps
+from huarong.solver import NotInGroupError, Solution, group_size, shortest_path, solve
+from huarong.stats import GroupMinSteps, Levels, group_min_steps
 
 SOLUTION_CACHE_SIZE = 4096
 ANALYSIS_CACHE_SIZE = 4
 GROUP_CACHE_SIZE = 8
 FARTHEST_SAMPLE_SIZE = 20
 _LONGEST_INPUT = 200
+HEAVY_SLOTS = 2
+"""Requests that may search whole groups at once; more answer 503."""
+MAX_GROUP_SIZE = 300_000
+"""The largest group the server searches (the largest of all holds 964,656 layouts)."""
+RETRY_AFTER_SECONDS = 2
+LEVELS_PAGE_SIZE = 20
+LEVELS_MAX_PAGE = 200
 
 LayoutQuery = Annotated[str, Query(max_length=_LONGEST_INPUT)]
 
 
 class BadQuery(ValueError):
-    """A query parameter that is not acceptable; answered with status 400."""
+    """A request that cannot be answered; answered with ``status`` (400: a bad query)."""
+
+    def __init__(self, message: str, value: str, status: int = 400) -> None:
+        self.value = value
+        self.status = status
+        super().__init__(message)
+
+
+class ServerBusy(BadQuery):
+    """Every slot for heavy work is taken: 503 with ``Retry-After``."""
 
     def __init__(self, message: str, value: str) -> None:
-        self.value = value
-        super().__init__(message)
+        super().__init__(message, value, 503)
+
+
+def _error(message: str, value: str, status: int,
+           headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "input": value}, status_code=status,
+                        headers=headers)
+
+
+class HeavyWork:
+    """A fixed number of slots for work that searches whole groups: a request that finds them
+    all taken is answered 503 at once instead of queueing, and a group larger than
+    ``max_group_size`` is refused (422) before it is analysed."""
+
+    def __init__(self, slots: int, max_group_size: int) -> None:
+        self.slots = slots
+        self.max_group_size = max_group_size
+        self._free = threading.BoundedSemaphore(slots)
+
+    @contextlib.contextmanager
+    def slot(self, layout: Layout, sized: bool = True) -> Iterator[None]:
+        """Holds a slot while searching ``layout``'s group; ``sized``: refuse a group over the
+        size limit (hints while playing search any group: a player never sees a refusal)."""
+        if not self._free.acquire(blocking=False):
+            raise ServerBusy(f"the server is busy with {self.slots} group searches: "
+                             f"try again in {RETRY_AFTER_SECONDS} s", layout.code)
+        try:
+            if sized and group_size(layout, self.max_group_size) is None:
+                raise BadQuery(f"layout {layout.code}: its group holds more than "
+                               f"{self.max_group_size:,} layouts, the largest this server "
+                               "searches (huarong serve --max-group-size)", layout.code, 422)
+            yield
+        finally:
+            self._free.release()
 
 
 def _layout(value: str, name: str) -> Layout:
@@ -69,8 +125,9 @@ class _GroupTables:
     """The minimum steps of every layout of the few groups used last: playing a game asks
     for hints on layout after layout of one group, so each group is searched once."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, heavy: HeavyWork) -> None:
         self._size = size
+        self._heavy = heavy
         self._tables: OrderedDict[int, GroupMinSteps] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -80,7 +137,8 @@ class _GroupTables:
                 if layout in table:
                     self._tables.move_to_end(key)
                     return table
-        table = group_min_steps(layout)
+        with self._heavy.slot(layout, sized=False):
+            table = group_min_steps(layout)
         with self._lock:
             self._tables[int(table.codes[0])] = table
             while len(self._tables) > self._size:
@@ -109,13 +167,14 @@ def _layout_json(layout: Layout) -> dict[str, Any]:
     }
 
 
-def _database_row(layout: Layout) -> dict[str, Any] | None:
-    """The layout's row of the database (``$HUARONG_DB``: its group label, minimum steps,
-    layer figures, mirror id; figures not computed yet are null), or None without one."""
+def _database_row(layout: Layout, path: Path | None) -> dict[str, Any] | None:
+    """The layout's row of the database (``path``, default ``$HUARONG_DB``: its group label,
+    minimum steps, layer figures, mirror id; figures not computed yet are null), or None
+    without one."""
     from huarong.database import Database, DatabaseError
 
     try:
-        with Database.open() as database:
+        with Database.open(path) as database:
             return database.info(layout).to_dict()
     except DatabaseError:
         return None
@@ -132,12 +191,58 @@ def _static_directory() -> str:
     return str(resources.files("huarong") / "static")
 
 
-def create_app() -> FastAPI:
-    """The application: the JSON API, klotski.online's ``/solution`` and the viewer page."""
-    app = FastAPI(
+class _LevelList:
+    """The level picker's list, read from the database once, on first use."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._path = path
+        self._levels: Levels | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Levels:
+        from huarong.database import Database, DatabaseError
+        from huarong.stats import STANDARD_BING, STANDARD_JIANG, standard_levels
+
+        with self._lock:
+            if self._levels is None:
+                try:
+                    with Database.open(self._path) as database:
+                        rows = database.query(
+                            "SELECT code, coalesce(min_steps, -1) FROM layouts "
+                            f"WHERE jiang = {STANDARD_JIANG} AND bing = {STANDARD_BING}").rows
+                except DatabaseError as error:
+                    raise BadQuery(str(error), "", 404) from None
+                codes = [row[0] for row in rows]
+                self._levels = standard_levels(codes, [row[1] for row in rows])
+            return self._levels
+
+
+def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int = HEAVY_SLOTS,
+               max_group_size: int = MAX_GROUP_SIZE) -> FastAPI:
+    """The application: the JSON API, klotski.online's ``/solution`` and the viewer page.
+
+    ``database``: where the level picker's database is (default ``$HUARONG_DB`` or the
+    standard place); ``heavy_slots`` requests may search groups of at most
+    ``max_group_size`` layouts at once."""
+    app = FastAPIOffline(
         title="huarong",
         summary="Klotski (华容道): optimal solutions, analysis, klotski.online's API.",
+        static_url="/static-docs",
+        favicon_url="/static/favicon.svg",
     )
+    heavy = HeavyWork(heavy_slots, max_group_size)
+    app.state.heavy = heavy
+
+    @app.middleware("http")
+    async def documentation_stays_local(request: Request, call_next: Any) -> Any:
+        # Redoc's "API docs by Redocly" badge is an image from Redocly's site: the browser is
+        # told to load images only from here, so the pages contact no other host.
+        response = await call_next(request)
+        if request.url.path in {"/docs", "/redoc"}:
+            response.headers["Content-Security-Policy"] = "img-src 'self' data:"
+        return response
+    database_path = Path(database) if database is not None else None
+    level_list = _LevelList(database_path)
 
     @functools.lru_cache(SOLUTION_CACHE_SIZE)
     def solved(code: int) -> Solution:
@@ -158,7 +263,8 @@ def create_app() -> FastAPI:
     def analysis_json(code: int) -> dict[str, Any]:
         from huarong.analysis import analyze
 
-        analysis = analyze(Layout(code))
+        with heavy.slot(Layout(code)):
+            analysis = analyze(Layout(code))
         farthest = analysis.farthest_layouts
         return {
             "code": analysis.start.code,
@@ -172,7 +278,7 @@ def create_app() -> FastAPI:
             "min_step_solutions": _codes(analysis.min_step_solutions),
         }
 
-    groups = _GroupTables(GROUP_CACHE_SIZE)
+    groups = _GroupTables(GROUP_CACHE_SIZE, heavy)
 
     @functools.lru_cache(1)
     def classics_json() -> list[dict[str, Any]]:
@@ -183,7 +289,14 @@ def create_app() -> FastAPI:
 
     @app.exception_handler(BadQuery)
     def bad_query(request: Request, error: BadQuery) -> JSONResponse:
-        return JSONResponse({"error": str(error), "input": error.value}, status_code=400)
+        retry = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.status == 503 else None
+        return _error(str(error), error.value, error.status, retry)
+
+    @app.exception_handler(HTTPException)
+    def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        message = "no such page" if error.status_code == 404 else str(error.detail)
+        return _error(f"{message}: {request.url.path}", request.url.path, error.status_code,
+                      dict(error.headers) if error.headers else None)
 
     @app.exception_handler(RequestValidationError)
     def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -195,9 +308,7 @@ def create_app() -> FastAPI:
             else:
                 problems.append(f"parameter {name!r}: {problem.get('msg', 'invalid')}")
         given = error.errors()[0].get("input") if error.errors() else None
-        return JSONResponse({"error": "; ".join(problems),
-                             "input": given if isinstance(given, str) else ""},
-                            status_code=400)
+        return _error("; ".join(problems), given if isinstance(given, str) else "", 400)
 
     @app.get("/solution", summary="klotski.online's solution API")
     def online_solution(q: LayoutQuery, t: str | None = None) -> Any:
@@ -213,7 +324,7 @@ def create_app() -> FastAPI:
     @app.get("/api/layout", summary="Everything about one layout")
     def layout_info(code: LayoutQuery) -> dict[str, Any]:
         layout = _layout(code, "code")
-        return {**_layout_json(layout), "database": _database_row(layout)}
+        return {**_layout_json(layout), "database": _database_row(layout, database_path)}
 
     @app.get("/api/solve", summary="A minimum-step solution")
     def solve_layout(code: LayoutQuery) -> dict[str, Any]:
@@ -224,16 +335,14 @@ def create_app() -> FastAPI:
         return analysis_json(int(_layout(code, "code")))
 
     @app.get("/api/path", summary="A shortest path between two layouts")
-    def path(
-        start: Annotated[str, Query(alias="from", max_length=_LONGEST_INPUT)],
-        target: Annotated[str, Query(alias="to", max_length=_LONGEST_INPUT)],
-    ) -> dict[str, Any]:
-        source, destination = _layout(start, "from"), _layout(target, "to")
-        try:
-            layouts = shortest_path(source, destination)
-        except NotInGroupError as error:
-            raise BadQuery(f"parameter 'to': {error}", target) from None
-        return {"from": source.code, "to": destination.code, "steps": len(layouts) - 1,
+    def path(start: LayoutQuery, target: LayoutQuery) -> dict[str, Any]:
+        source, destination = _layout(start, "start"), _layout(target, "target")
+        with heavy.slot(source):
+            try:
+                layouts = shortest_path(source, destination)
+            except NotInGroupError as error:
+                raise BadQuery(f"parameter 'target': {error}", target) from None
+        return {"start": source.code, "target": destination.code, "steps": len(layouts) - 1,
                 **_path_json(layouts)}
 
     @app.get("/api/next", summary="Which steps bring a layout closer to a goal")
@@ -252,6 +361,22 @@ def create_app() -> FastAPI:
     @app.get("/api/classics", summary="The named classic layouts")
     def classics() -> list[dict[str, Any]]:
         return classics_json()
+
+    @app.get("/api/levels", summary="The 121,285 game layouts by minimum steps (database)")
+    def levels(
+        offset: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=LEVELS_MAX_PAGE)] = LEVELS_PAGE_SIZE,
+        min_steps: Annotated[int | None, Query(ge=0)] = None,
+    ) -> dict[str, Any]:
+        """A page of the standard layouts worth playing: solvable, not solved, one of each
+        mirror pair, ordered by minimum steps then code.  ``min_steps`` starts the page at the
+        first level with at least that many.  404 when no database is built."""
+        table = level_list.get()
+        first = table.first_with(min_steps) if min_steps is not None else offset
+        page = slice(first, first + limit)
+        return {"total": len(table), "offset": first, "limit": limit,
+                "levels": [{"code": f"{code:09X}", "min_steps": steps} for code, steps in zip(
+                    table.codes[page].tolist(), table.min_steps[page].tolist(), strict=True)]}
 
     @app.get("/", include_in_schema=False)
     def viewer() -> FileResponse:

@@ -44,16 +44,18 @@ def lowest_bit(word: np.int64) -> np.int64:
 
 
 @kernel
-def _count_solutions(figures: np.ndarray, fresh: np.int64, level: np.int64) -> None:
-    """One more solution at ``level`` for every source whose bit is set in ``fresh``."""
+def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64,
+                level: np.int64) -> None:
+    """One more solution at ``level`` for source ``lane0 + b``, for every set bit b of
+    ``fresh``."""
     while fresh:
-        bit = lowest_bit(fresh)
+        lane = lane0 + lowest_bit(fresh)
         fresh &= fresh - 1
-        figures[SOLUTION_COUNT, bit] += 1
-        if figures[MIN_STEPS, bit] < 0:
-            figures[MIN_STEPS, bit] = level
-        if figures[MIN_STEPS, bit] == level:
-            figures[MIN_COUNT, bit] += 1
+        figures[SOLUTION_COUNT, lane] += 1
+        if figures[MIN_STEPS, lane] < 0:
+            figures[MIN_STEPS, lane] = level
+        if figures[MIN_STEPS, lane] == level:
+            figures[MIN_COUNT, lane] += 1
 
 
 @kernel
@@ -83,7 +85,7 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         alive |= word
         if goal[node]:
             blocked[node] = word
-            _count_solutions(figures, word, np.int64(0))
+            _found_goal(figures, word, np.int64(0), np.int64(0))
     active_count = count
     level = np.int64(0)
 
@@ -133,7 +135,7 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                 fresh = new & ~blocked[node]
                 blocked[node] |= new
                 if fresh:
-                    _count_solutions(figures, fresh, level)
+                    _found_goal(figures, fresh, np.int64(0), level)
         active, touched = touched, active
         active_count = touched_count
     return figures
@@ -142,16 +144,21 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
 @kernel
 def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                  sources: np.ndarray, batch: np.int64, progress: np.ndarray) -> np.ndarray:
-    """:func:`count_sweep` over ``sources`` in runs of ``batch``: the figures of every source,
-    one column each.  ``progress[0]`` counts the sources done (read by another thread);
-    ``progress[1]`` set non-zero by another thread stops the work after the current run
-    (the columns not reached are left at zero)."""
+    """:func:`count_sweep` (``batch`` 64) or :func:`count_sweep_wide` (more) over ``sources``
+    in runs of ``batch``: the figures of every source, one column each.  ``progress[0]``
+    counts the sources done (read by another thread); ``progress[1]`` set non-zero by another
+    thread stops the work after the current run (the columns not reached are left at
+    zero)."""
     figures = np.zeros((FIGURES, sources.shape[0]), dtype=np.int64)
     for first in range(0, sources.shape[0], batch):
         if progress[1]:
             break
         stop = min(first + batch, sources.shape[0])
-        figures[:, first:stop] = count_sweep(offsets, targets, goal, sources[first:stop])
+        if batch > 64:
+            figures[:, first:stop] = count_sweep_wide(offsets, targets, goal,
+                                                      sources[first:stop])
+        else:
+            figures[:, first:stop] = count_sweep(offsets, targets, goal, sources[first:stop])
         progress[0] += stop - first
     return figures
 
@@ -199,3 +206,149 @@ def cluster_sources(offsets: np.ndarray, targets: np.ndarray, partner: np.ndarra
                     queue[tail] = neighbour
                     tail += 1
     return order[:placed].copy()
+
+
+# Direction switch of :func:`count_sweep_wide`: a level is pulled (every node gathers from its
+# neighbours) when its frontier holds more than 1/PULL_FRACTION of the nodes, else pushed.
+PULL_FRACTION = 8
+
+
+@kernel
+def _count_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64) -> None:
+    """Add one to ``figures[row, lane0 + b]`` for every set bit b of ``word``."""
+    while word:
+        figures[row, lane0 + lowest_bit(word)] += 1
+        word &= word - 1
+
+
+@kernel
+def _zero_row(array: np.ndarray, node: np.int64) -> bool:
+    for w in range(array.shape[1]):  # noqa: SIM110 (a plain loop compiles to less in numba)
+        if array[node, w]:
+            return False
+    return True
+
+
+@kernel
+def count_sweep_wide(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
+                     sources: np.ndarray) -> np.ndarray:
+    """:func:`count_sweep` for up to 64 x W sources at once (W = ceil(len(sources) / 64)
+    words per node), each level either pushed from the frontier's nodes (when they are few)
+    or pulled: every node not yet reached by all sources gathers from its neighbours (a
+    dense level: no scattered writes, and a node every source has reached costs nothing).
+
+    Per node and word: ``visited``, ``frontier`` (reached at this level, non-zero only on
+    the nodes listed in ``active``), ``nxt`` (the next level, listed in ``listed``) and
+    ``blocked`` (some shortest path passes a goal at or before the node)."""
+    size = offsets.shape[0] - 1
+    count = sources.shape[0]
+    words = (count + 63) // 64
+    figures = np.zeros((FIGURES, count), dtype=np.int64)
+    figures[MIN_STEPS, :] = -1
+    visited = np.zeros((size, words), dtype=np.int64)
+    frontier = np.zeros((size, words), dtype=np.int64)
+    nxt = np.zeros((size, words), dtype=np.int64)
+    blocked = np.zeros((size, words), dtype=np.int64)
+    active = np.empty(size, dtype=np.int64)
+    listed = np.empty(size, dtype=np.int64)
+    alive = np.zeros(words, dtype=np.int64)
+    reached = np.zeros(words, dtype=np.int64)
+    gathered = np.zeros(words, dtype=np.int64)
+    through = np.zeros(words, dtype=np.int64)
+    active_count = 0
+    for position in range(count):
+        node = sources[position]
+        w = position // 64
+        bit = np.int64(1) << (position % 64)
+        if _zero_row(frontier, node):
+            active[active_count] = node
+            active_count += 1
+        visited[node, w] |= bit
+        frontier[node, w] |= bit
+        alive[w] |= bit
+        if goal[node]:
+            blocked[node, w] |= bit
+            _found_goal(figures, bit, np.int64(w * 64), np.int64(0))
+    full = alive.copy()
+    level = np.int64(0)
+
+    while active_count:
+        listed_count = 0
+        if active_count * PULL_FRACTION > size:
+            for v in range(size):
+                done = True
+                for w in range(words):
+                    if visited[v, w] != full[w]:
+                        done = False
+                if done:
+                    continue
+                gathered[:] = 0
+                through[:] = 0
+                for e in range(offsets[v], offsets[v + 1]):
+                    u = targets[e]
+                    for w in range(words):
+                        f = frontier[u, w]
+                        gathered[w] |= f
+                        through[w] |= f & blocked[u, w]
+                found = False
+                for w in range(words):
+                    new = gathered[w] & ~visited[v, w]
+                    if new:
+                        found = True
+                        nxt[v, w] = new
+                        blocked[v, w] |= through[w] & new
+                if found:
+                    listed[listed_count] = v
+                    listed_count += 1
+        else:
+            for a in range(active_count):
+                u = active[a]
+                for e in range(offsets[u], offsets[u + 1]):
+                    v = targets[e]
+                    first = True
+                    for w in range(words):
+                        new = frontier[u, w] & ~visited[v, w]
+                        if new:
+                            if first and _zero_row(nxt, v):
+                                listed[listed_count] = v
+                                listed_count += 1
+                            first = False
+                            nxt[v, w] |= new
+                            blocked[v, w] |= blocked[u, w] & new
+
+        for w in range(words):
+            reached[w] = 0
+        for t in range(listed_count):
+            v = listed[t]
+            for w in range(words):
+                reached[w] |= nxt[v, w]
+        # Sources that reach nothing new have their farthest layer in the frontier.
+        for w in range(words):
+            ending = alive[w] & ~reached[w]
+            alive[w] = reached[w]
+            if ending == 0:
+                continue
+            for a in range(active_count):
+                _count_bits(figures, FARTHEST_COUNT, frontier[active[a], w] & ending,
+                            np.int64(w * 64))
+            while ending:
+                figures[FARTHEST_STEPS, w * 64 + lowest_bit(ending)] = level
+                ending &= ending - 1
+        for a in range(active_count):
+            for w in range(words):
+                frontier[active[a], w] = 0
+        frontier, nxt = nxt, frontier
+        active, listed = listed, active
+        active_count = listed_count
+        level += 1
+        for a in range(active_count):
+            v = active[a]
+            for w in range(words):
+                new = frontier[v, w]
+                visited[v, w] |= new
+                if goal[v] and new:
+                    fresh = new & ~blocked[v, w]
+                    blocked[v, w] |= new
+                    if fresh:
+                        _found_goal(figures, fresh, np.int64(w * 64), level)
+    return figures

@@ -16,7 +16,7 @@ from huarong import npuzzle
 from huarong.cli._common import exit_without_solution, progress_bar
 from huarong.npuzzle import Algorithm, Board, NPuzzleError, SolveResult
 
-_ALGORITHM_CHOICES = [a.value for a in Algorithm] + ["all"]
+_ALGORITHM_CHOICES = [npuzzle.AUTO, *(a.value for a in Algorithm), "all"]
 
 
 class _InputError(click.ClickException):
@@ -130,8 +130,9 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.
 @_goal_option
 @_size_option
 @click.option("--algo", "algorithm", type=click.Choice(_ALGORITHM_CHOICES),
-              default=Algorithm.ASTAR_LINEAR.value, show_default=True,
-              help="Search algorithm; 'all' compares them side by side.")
+              default=npuzzle.AUTO, show_default=True,
+              help="Search algorithm; 'auto' picks the fastest optimal one for the board "
+                   "(pdb-7-8 on 4x4 once built), 'all' compares them side by side.")
 @click.option("--depth-bound", type=click.IntRange(min=0), default=npuzzle.DEFAULT_DEPTH_BOUND,
               show_default=True, help="Depth bound of the bounded DFS.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None,
@@ -223,18 +224,68 @@ def space_command(size: str, goal: str | None, as_json: bool) -> None:
     Console().print(table)
 
 
-@npuzzle_group.command("pdb")
+@npuzzle_group.group("pdb", invoke_without_command=True)
+@click.pass_context
+def pdb_group(context: click.Context) -> None:
+    """Build or inspect the cached pattern databases (the 7-8 pair for the 15-puzzle)."""
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())
+
+
+_kind_option = click.option(
+    "--kind", type=click.Choice(["7-8", "6-6-3", "all"]), default="7-8", show_default=True,
+    help="Which databases: the compact ones IDA* uses for pdb-7-8 (7 + 8 tiles on 4x4, "
+         "halves elsewhere) or the smaller ones of pdb.")
+
+
+def _pdb_goal(size: str, goal: str | None) -> Board:
+    rows, cols = npuzzle.parse_size(size)
+    return npuzzle.parse_goal(goal, rows, cols)
+
+
+@pdb_group.command("build")
 @click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
               help="Board size (at most 16 cells).")
 @_goal_option
+@_kind_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
-def pdb_command(size: str, goal: str | None, quiet: bool) -> None:
-    """Build (or check) the cached pattern databases for a goal."""
+def pdb_build_command(size: str, goal: str | None, kind: str, quiet: bool) -> None:
+    """Build the pattern databases for a goal (or check the cached ones)."""
     with _input_errors():
-        rows, cols = npuzzle.parse_size(size)
-        target = npuzzle.parse_goal(goal, rows, cols)
+        target = _pdb_goal(size, goal)
         with _progress_bar("Building pattern databases", not quiet) as report:
-            database = npuzzle.pattern_database(target, progress=report)
-    groups = " + ".join(str(len(group)) for group in database.groups)
-    click.echo(f"pattern databases for goal {target.line()} ({groups} tiles) are in "
-               f"{npuzzle.cache_directory() / 'npuzzle'}")
+            if kind in ("6-6-3", "all"):
+                database = npuzzle.pattern_database(target, progress=report)
+                groups = " + ".join(str(len(group)) for group in database.groups)
+                click.echo(f"pdb databases ({groups} tiles) for goal {target.line()} are ready")
+            if kind in ("7-8", "all"):
+                compact = npuzzle.compact_pattern_database(target, progress=report)
+                groups = " + ".join(str(len(group)) for group in compact.groups)
+                click.echo(f"pdb-7-8 databases ({groups} tiles, {compact.entries:,} bytes) "
+                           f"for goal {target.line()} are ready")
+    click.echo(f"cache: {npuzzle.cache_directory() / 'npuzzle'}")
+
+
+@pdb_group.command("info")
+@click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
+              help="Board size (at most 16 cells).")
+@_goal_option
+@_json_option
+def pdb_info_command(size: str, goal: str | None, as_json: bool) -> None:
+    """Where the pdb-7-8 databases of a goal are cached, their size and whether their
+    checksum holds."""
+    with _input_errors():
+        target = _pdb_goal(size, goal)
+        files = npuzzle.compact_pattern_files(target)
+        rows: list[dict[str, Any]] = []
+        for group, path in files:
+            rows.append({"tiles": list(group), "entries": npuzzle.compact_entries(target, group),
+                         "file": str(path), "status": npuzzle.compact_file_status(target, group,
+                                                                                  path)})
+    if as_json:
+        click.echo(json.dumps({"goal": target.tiles, "databases": rows}, indent=2))
+        return
+    click.echo(f"goal: {target.line()}")
+    for row in rows:
+        click.echo(f"{len(row['tiles'])} tiles ({' '.join(map(str, row['tiles']))}): "
+                   f"{row['entries']:,} entries, {row['status']}, {row['file']}")

@@ -132,13 +132,22 @@ def _check_free(host: str, port: int) -> None:
               help="TCP port.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
-def serve(host: str, port: int, log_level: str) -> None:
+@click.option("--heavy-slots", default=2, show_default=True, type=click.IntRange(1),
+              help="Requests that may search whole groups at once; more answer 503.")
+@click.option("--max-group-size", default=300_000, show_default=True, type=click.IntRange(1),
+              help="Largest group analysed by /api/analysis and /api/path.")
+@click.option("--db", "database", type=click.Path(dir_okay=False),
+              help="Database for the level picker [default: $HUARONG_DB or "
+                   "~/.local/share/huarong/huarong.duckdb].")
+def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size: int,
+          database: str | None) -> None:
     """Serve the HTTP API (/api/..., klotski.online's /solution) and the solution viewer
-    (/). API documentation at /docs and /openapi.json."""
+    (/). API documentation at /docs and /redoc (no internet needed) and /openapi.json."""
     import uvicorn
 
     from huarong.web import create_app
 
     _check_free(host, port)
     click.echo(f"huarong: serving on http://{host}:{port}/ (Ctrl+C to stop)", err=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(database, heavy_slots=heavy_slots, max_group_size=max_group_size),
+                host=host, port=port, log_level=log_level)

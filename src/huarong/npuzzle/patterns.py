@@ -9,7 +9,7 @@ import math
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -98,7 +98,6 @@ def _geometry(goal: Board) -> _Geometry:
                      factorials, goal_cell_of_tile, distance, *_diagonal_mirror(goal))
 
 
-
 # ---------------------------------------------------------------- pattern databases
 
 
@@ -174,28 +173,35 @@ def _pattern_cache_path(goal: Board, group: tuple[int, ...], directory: Path) ->
     return directory / "npuzzle" / f"pdb-{goal.size}-{len(group)}tiles-{name}.bin"
 
 
-def _read_pattern(path: Path, expected_size: int) -> ByteArray | None:
+def _read_pattern(path: Path, expected_size: int, magic: bytes = _PATTERN_FORMAT,
+                  out: ByteArray | None = None) -> ByteArray | None:
+    """The table stored at ``path``, or ``None`` when it is missing, of another size or format,
+    or its SHA-256 does not match.  Read straight into ``out`` (or a new array): no second
+    copy in memory."""
+    header = len(magic) + _DIGEST_SIZE
     try:
-        data = path.read_bytes()
+        with path.open("rb") as source:
+            if os.fstat(source.fileno()).st_size != header + expected_size:
+                return None
+            head = source.read(header)
+            values = out if out is not None else np.empty(expected_size, np.uint8)
+            if source.readinto(values.data) != expected_size:
+                return None
     except OSError:
         return None
-    header = len(_PATTERN_FORMAT) + _DIGEST_SIZE
-    if len(data) != header + expected_size or not data.startswith(_PATTERN_FORMAT):
+    if not head.startswith(magic) or hashlib.sha256(values.data).digest() != head[len(magic):]:
         return None
-    payload = data[header:]
-    if hashlib.sha256(payload).digest() != data[len(_PATTERN_FORMAT):header]:
-        return None
-    return np.frombuffer(payload, dtype=np.uint8).copy()
+    return values
 
 
-def _write_pattern(path: Path, values: ByteArray) -> None:
-    payload = values.tobytes()
+def _write_pattern(path: Path, values: ByteArray, magic: bytes = _PATTERN_FORMAT) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
-                out.write(_PATTERN_FORMAT + hashlib.sha256(payload).digest() + payload)
+                out.write(magic + hashlib.sha256(values.data).digest())
+                out.write(values.data)
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)
@@ -285,3 +291,222 @@ def pattern_database(goal: Board, *, progress: Progress | None = None,
                                np.concatenate(sparse_tables), offsets)
     _loaded_patterns[goal, directory] = database
     return database
+
+
+# ---------------------------------------------------------------- compact databases (7-8)
+
+
+_COMPACT_FORMAT = b"huarong-npuzzle-cpdb-1\n"
+MAX_COMPACT_TILES = 8
+"""Compact databases rank a group's order in ``k!`` entries with ``int32`` shift tables."""
+
+
+@dataclass(frozen=True)
+class CompactPatternDatabase:
+    """Disjoint additive pattern databases ranked compactly, ``C(cells, k) * k!`` bytes for a
+    group of ``k`` tiles (the 7-8 pair: 57,657,600 + 518,918,400 bytes).
+
+    ``values[offsets[g] + subset * k! + order]`` is the least number of moves of group ``g``'s
+    tiles (each step onto a cell free of the group's tiles counts one, other tiles' moves
+    none) that bring them home; ``subset`` is the colex rank of the cells they stand on and
+    ``order`` the rank of which tile stands on which of those cells.  ``kernel_tables`` is
+    what the search kernels read.
+    """
+
+    goal: Board
+    groups: tuple[tuple[int, ...], ...]
+    values: ByteArray
+    offsets: IntArray
+    kernel_tables: tuple[Any, ...] = field(repr=False, compare=False)
+
+    @property
+    def entries(self) -> int:
+        return int(self.values.size)
+
+
+def compact_groups(goal: Board) -> tuple[tuple[int, ...], ...]:
+    """The tiles of each compact database.
+
+    On 4 x 4 with the blank's goal in a corner this is the 7-8 partition of Korf and Felner:
+    the seven tiles nearest the blank's corner (the rest of its row and the next row), then
+    the eight of the two far rows.  Other goals of up to 16 cells cut the tiles, in the order
+    of their goal cells, into halves of at most eight.
+    """
+    rows, cols = goal.rows, goal.cols
+    corner = goal.blank
+    if goal.cells > MAX_PATTERN_CELLS:
+        raise UnsupportedBoardError(
+            f"board {goal.size}: pattern databases cover boards of up to "
+            f"{MAX_PATTERN_CELLS} cells; use idastar")
+    if (rows, cols) == (4, 4) and corner in (0, 3, 12, 15):
+        flip_rows = corner // cols == rows - 1
+        flip_cols = corner % cols == cols - 1
+
+        def tile(r: int, c: int) -> int:
+            return goal.tiles[(rows - 1 - r if flip_rows else r) * cols
+                              + (cols - 1 - c if flip_cols else c)]
+
+        near = tuple(tile(r, c) for r in (0, 1) for c in range(cols) if (r, c) != (0, 0))
+        far = tuple(tile(r, c) for r in (2, 3) for c in range(cols))
+        return near, far
+    tiles = [t for t in goal.tiles if t != 0]
+    half = len(tiles) // 2
+    return tuple(group for group in (tuple(tiles[:half]), tuple(tiles[half:])) if group)
+
+
+@functools.lru_cache(maxsize=1)
+def _compact_common() -> tuple[Any, Any, IntArray]:
+    """Colex ranks of every 16-cell set, popcounts, and 0! .. 16!."""
+    kernels = _kernels()
+    factorials = np.array([math.factorial(i) for i in range(MAX_PATTERN_CELLS + 1)], np.int64)
+    return kernels.colex_ranks(MAX_PATTERN_CELLS), _bit_tables()[0], factorials
+
+
+@functools.lru_cache(maxsize=MAX_COMPACT_TILES + 1)
+def _ordinal_shifts(size: int) -> Any:
+    return _kernels().ordinal_shifts(size, _compact_common()[2])
+
+
+def _compact_size(cells: int, tiles: int) -> int:
+    return math.comb(cells, tiles) * math.factorial(tiles)
+
+
+def _compact_work(cells: int, tiles: int) -> int:
+    """States of a build: tiles arrangements times the blank's cells."""
+    return _compact_size(cells, tiles) * (cells - tiles)
+
+
+def _compact_cache_path(goal: Board, group: tuple[int, ...], directory: Path) -> Path:
+    key = f"compact|{goal.size}|goal {goal.line()}|tiles {_joined(group)}"
+    name = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return directory / "npuzzle" / f"cpdb-{goal.size}-{len(group)}tiles-{name}.bin"
+
+
+def _build_compact(goal: Board, group: tuple[int, ...], done_before: int, total: int,
+                   progress: Progress | None, values: ByteArray) -> None:
+    """Breadth-first search of the space of the group's tiles and the blank, one distance at a
+    time (each layer runs on every core), into ``values``: each entry is the least distance
+    over the blank's cells."""
+    kernels = _kernels()
+    ranks, popcount, factorials = _compact_common()
+    select = _bit_tables()[1]
+    size = len(group)
+    block = math.factorial(size)
+    free_cells = goal.cells - size
+    subsets = kernels.subsets_by_rank(goal.cells, size, ranks, popcount)
+    shifts = _ordinal_shifts(size)
+    neighbours = _geometry(goal).neighbours
+    values[:] = kernels.UNREACHED
+    codes = np.zeros(subsets.size * block, np.uint16 if free_cells <= 8 else np.uint32)
+    goal_cells = [goal.tiles.index(t) for t in group]
+    start = kernels.compact_goal_rank(np.array(goal_cells, np.int64), ranks, popcount,
+                                      factorials)
+    kernels.compact_seed(codes, values, start,
+                         sum(1 for c in range(goal.blank) if c not in goal_cells))
+    active = np.zeros(subsets.size, np.uint8)
+    active[start // block] = 1
+    done = done_before
+    ceiling = done_before + _compact_work(goal.cells, size)
+    distance = 0
+    while True:
+        following = np.zeros(subsets.size, np.uint8)
+        done += int(kernels.compact_layer(codes, values, active, following, distance, size,
+                                          goal.cols, neighbours, subsets, ranks, popcount,
+                                          select, shifts, block))
+        if progress is not None:
+            progress(min(done, ceiling), total)
+        if not following.any():
+            if progress is not None:
+                progress(ceiling, total)
+            return
+        active = following
+        distance += 1
+
+
+def compact_pattern_files(goal: Board, groups: tuple[tuple[int, ...], ...] | None = None,
+                          directory: Path | None = None) -> list[tuple[tuple[int, ...], Path]]:
+    """Where each group's compact database is cached (default: :func:`compact_groups`)."""
+    groups = groups if groups is not None else compact_groups(goal)
+    directory = directory if directory is not None else cache_directory()
+    return [(group, _compact_cache_path(goal, group, directory)) for group in groups]
+
+
+def compact_entries(goal: Board, group: tuple[int, ...]) -> int:
+    """Entries (bytes) of one group's compact database: ``C(cells, k) * k!``."""
+    return _compact_size(goal.cells, len(group))
+
+
+def compact_file_status(goal: Board, group: tuple[int, ...], path: Path) -> str:
+    """``"missing"``, ``"ok"`` (size and SHA-256 hold) or ``"corrupt"`` (rebuilt on use)."""
+    if not path.exists():
+        return "missing"
+    if _read_pattern(path, compact_entries(goal, group), _COMPACT_FORMAT) is None:
+        return "corrupt"
+    return "ok"
+
+
+_loaded_compact: dict[tuple[Board, tuple[tuple[int, ...], ...], Path],
+                      CompactPatternDatabase] = {}
+
+
+def compact_pattern_database(
+    goal: Board, groups: tuple[tuple[int, ...], ...] | None = None, *,
+    progress: Progress | None = None, directory: Path | None = None, cache: bool = True,
+) -> CompactPatternDatabase:
+    """Compact additive pattern databases for ``goal`` (default: :func:`compact_groups`, the
+    7-8 partition on 4 x 4): from memory, else from the disk cache (checked by size and
+    SHA-256), else built (reporting ``progress``) and, with ``cache``, stored atomically.  The
+    groups must be disjoint and cover every tile."""
+    groups = groups if groups is not None else compact_groups(goal)
+    tiles = sorted(t for group in groups for t in group)
+    if tiles != list(range(1, goal.cells)) or goal.cells > MAX_PATTERN_CELLS or any(
+            len(group) > MAX_COMPACT_TILES for group in groups):
+        raise UnsupportedBoardError(
+            f"groups {groups}: compact databases need disjoint groups of at most "
+            f"{MAX_COMPACT_TILES} tiles covering every tile of a board of at most "
+            f"{MAX_PATTERN_CELLS} cells")
+    directory = directory if directory is not None else cache_directory()
+    key = (goal, groups, directory)
+    if key in _loaded_compact:
+        return _loaded_compact[key]
+    cells = goal.cells
+    paths = [path for _, path in compact_pattern_files(goal, groups, directory)]
+    sizes = [_compact_size(cells, len(group)) for group in groups]
+    offsets = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+    # One array for all groups, each read or built in its place: no copy, 576 MB for 7-8.
+    values = np.empty(sum(sizes), np.uint8)
+    parts = [values[offset:offset + size] for offset, size in zip(offsets, sizes, strict=True)]
+    missing = [index for index, (path, part) in enumerate(zip(paths, parts, strict=True))
+               if not cache or _read_pattern(path, part.size, _COMPACT_FORMAT, part) is None]
+    total = sum(_compact_work(cells, len(groups[index])) for index in missing)
+    done = 0
+    for index in missing:
+        _build_compact(goal, groups[index], done, total, progress, parts[index])
+        done += _compact_work(cells, len(groups[index]))
+        if cache:
+            _write_pattern(paths[index], parts[index], _COMPACT_FORMAT)
+    database = CompactPatternDatabase(goal, groups, values, offsets,
+                                      _compact_kernel_tables(goal, groups, values, offsets))
+    if cache:
+        _loaded_compact[key] = database
+    return database
+
+
+def _compact_kernel_tables(goal: Board, groups: tuple[tuple[int, ...], ...], values: ByteArray,
+                           offsets: IntArray) -> tuple[Any, ...]:
+    ranks, popcount, factorials = _compact_common()
+    group_of_tile = np.full(goal.cells, -1, np.int64)
+    slot_of_tile = np.zeros(goal.cells, np.int64)
+    for index, group in enumerate(groups):
+        for slot, tile in enumerate(group):
+            group_of_tile[tile] = index
+            slot_of_tile[tile] = slot
+    sizes = sorted({len(g) for g in groups})
+    shift_tables = [_ordinal_shifts(size) for size in sizes]
+    shift_begin = dict(zip(sizes, np.cumsum([0] + [t.size for t in shift_tables[:-1]]),
+                           strict=True))
+    geometry = _geometry(goal)
+    return (group_of_tile, slot_of_tile, np.array([len(g) for g in groups], np.int64), values,
+            offsets, np.concatenate(shift_tables),
+            np.array([shift_begin[len(g)] for g in groups], np.int64), ranks, popcount,
+            factorials, geometry.mirror_tile, geometry.mirror_cell)

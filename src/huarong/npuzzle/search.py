@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -33,11 +33,15 @@ from huarong.npuzzle.board import (
 )
 from huarong.npuzzle.patterns import (
     MAX_PATTERN_CELLS,
+    CompactPatternDatabase,
     IntArray,
     PatternDatabase,
     Progress,
     _Geometry,
     _geometry,
+    compact_groups,
+    compact_pattern_database,
+    compact_pattern_files,
     pattern_database,
 )
 
@@ -69,6 +73,7 @@ class Algorithm(enum.Enum):
     IDASTAR = "idastar"
     BIBFS = "bibfs"
     PDB = "pdb"
+    PDB78 = "pdb-7-8"
 
     @property
     def optimal(self) -> bool:
@@ -90,6 +95,7 @@ _TITLES = {
     Algorithm.IDASTAR: "IDA* (Manhattan + linear conflict)",
     Algorithm.BIBFS: "Bidirectional BFS",
     Algorithm.PDB: "IDA* (additive pattern database)",
+    Algorithm.PDB78: "IDA* (7-8 pattern databases + reflection)",
 }
 
 
@@ -218,18 +224,19 @@ def _run_keyed(kernel_name: str, start: Board, goal: Board, geometry: _Geometry,
     return _Search(_OUTCOME_OF_STATUS[int(status)], path, int(expanded), int(peak))
 
 
-def _run_iterative_deepening(start: Board, heuristic_kind: int, geometry: _Geometry,
-                             tables: tuple[Any, ...], max_nodes: int) -> _Search:
-    kernels = _kernels()
-    board = _board_array(start)
-    bound = int(kernels.heuristic(board, heuristic_kind, tables, geometry.rows, geometry.cols))
+_Iteration = Callable[[IntArray, int, int, IntArray], Any]
+"""One bounded pass of IDA*: (board, bound, node budget, moves out) -> the kernel's tuple."""
+
+
+def _run_iterative_deepening(start: Board, first_bound: int, iteration: _Iteration,
+                             max_nodes: int) -> _Search:
     expanded = 0
     deepest = 0
+    bound = first_bound
     while True:
         moves = np.zeros(bound + 2, np.int64)
-        status, length, next_bound, done, depth = kernels.ida_star_iteration(
-            board.copy(), geometry.neighbours, heuristic_kind, tables, geometry.rows,
-            geometry.cols, bound, max_nodes - expanded, moves)
+        status, length, next_bound, done, depth = iteration(
+            _board_array(start), bound, max_nodes - expanded, moves)
         expanded += int(done)
         deepest = max(deepest, int(depth))
         if status == 0:
@@ -241,6 +248,32 @@ def _run_iterative_deepening(start: Board, heuristic_kind: int, geometry: _Geome
         bound = int(next_bound)
 
 
+def _run_ida_star(start: Board, heuristic_kind: int, geometry: _Geometry,
+                  tables: tuple[Any, ...], max_nodes: int) -> _Search:
+    kernels = _kernels()
+
+    def iteration(board: IntArray, bound: int, budget: int, moves: IntArray) -> Any:
+        return kernels.ida_star_iteration(board, geometry.neighbours, heuristic_kind, tables,
+                                          geometry.rows, geometry.cols, bound, budget, moves)
+
+    first = int(kernels.heuristic(_board_array(start), heuristic_kind, tables, geometry.rows,
+                                  geometry.cols))
+    return _run_iterative_deepening(start, first, iteration, max_nodes)
+
+
+def _run_compact_ida_star(start: Board, geometry: _Geometry,
+                          database: CompactPatternDatabase, max_nodes: int) -> _Search:
+    kernels = _kernels()
+    tables = database.kernel_tables
+
+    def iteration(board: IntArray, bound: int, budget: int, moves: IntArray) -> Any:
+        return kernels.compact_ida_star_iteration(board, geometry.neighbours, tables, bound,
+                                                  budget, moves)
+
+    first = int(kernels.compact_heuristic(_board_array(start), tables))
+    return _run_iterative_deepening(start, first, iteration, max_nodes)
+
+
 def _search(algorithm: Algorithm, start: Board, goal: Board, depth_bound: int,
             max_nodes: int, progress: Progress | None) -> _Search:
     geometry = _geometry(goal)
@@ -250,13 +283,16 @@ def _search(algorithm: Algorithm, start: Board, goal: Board, depth_bound: int,
         return _run_keyed("bidirectional_breadth_first", start, goal, geometry, max_nodes)
     if algorithm is Algorithm.DFS:
         return _run_keyed("bounded_depth_first", start, goal, geometry, depth_bound, max_nodes)
+    if algorithm is Algorithm.PDB78:
+        return _run_compact_ida_star(start, geometry,
+                                     compact_pattern_database(goal, progress=progress), max_nodes)
     kind = _HEURISTIC_OF[algorithm]
     if algorithm in (Algorithm.ASTAR_MISPLACED, Algorithm.ASTAR_MANHATTAN,
                      Algorithm.ASTAR_LINEAR):
         return _run_keyed("a_star", start, goal, geometry, kind, geometry.tables(),
                           start.rows, start.cols, max_nodes)
     patterns = pattern_database(goal, progress=progress) if algorithm is Algorithm.PDB else None
-    return _run_iterative_deepening(start, kind, geometry, geometry.tables(patterns), max_nodes)
+    return _run_ida_star(start, kind, geometry, geometry.tables(patterns), max_nodes)
 
 
 _warmed: set[Algorithm] = set()
@@ -273,25 +309,52 @@ def _warm_up(algorithm: Algorithm) -> None:
         uninformed = PatternDatabase(goal, ((1, 2, 3),), np.array([-1, 0, 0, 0], np.int64),
                                      np.array([0, 0, 1, 2], np.int64),
                                      np.zeros(16**3, np.uint8), np.zeros(1, np.int64))
-        _run_iterative_deepening(start, 4, _geometry(goal), _geometry(goal).tables(uninformed),
-                                 10)
+        _run_ida_star(start, 4, _geometry(goal), _geometry(goal).tables(uninformed), 10)
+    elif algorithm is Algorithm.PDB78:
+        tiny = compact_pattern_database(goal, ((1, 2, 3),), cache=False)
+        _run_compact_ida_star(start, _geometry(goal), tiny, 10)
     else:
         _search(algorithm, start, goal, 1, 10, None)
     _warmed.add(algorithm)
 
 
 def _default_limit(algorithm: Algorithm) -> int:
-    if algorithm is Algorithm.PDB:
+    if algorithm in (Algorithm.PDB, Algorithm.PDB78):
         return 2**62
     if algorithm in (Algorithm.IDDFS, Algorithm.IDASTAR):
         return TIME_NODE_LIMIT
     return MEMORY_NODE_LIMIT
 
 
+AUTO = "auto"
+"""Let :func:`solve` choose: see :func:`best_algorithm`."""
+
+
+def _compact_ready(goal: Board) -> bool:
+    try:
+        files = compact_pattern_files(goal)
+    except UnsupportedBoardError:
+        return False
+    return all(path.is_file() for _, path in files)
+
+
+def best_algorithm(board: Board, goal: Board | None = None) -> Algorithm:
+    """The fastest optimal search for the board's size: A* with linear conflicts up to 3 x 3,
+    IDA* on the 7-8 pattern databases for the 15-puzzle once they are built (``huarong
+    npuzzle pdb build``; else the 6-6-3 databases, built in seconds), pattern databases up
+    to 16 cells and IDA* with linear conflicts beyond."""
+    goal = goal if goal is not None else parse_goal(None, board.rows, board.cols)
+    if board.cells <= 9:
+        return Algorithm.ASTAR_LINEAR
+    if board.cells > MAX_PATTERN_CELLS:
+        return Algorithm.IDASTAR
+    return Algorithm.PDB78 if _compact_ready(goal) else Algorithm.PDB
+
+
 def solve(
     board: Board,
     goal: Board | None = None,
-    algorithm: Algorithm | str = Algorithm.ASTAR_LINEAR,
+    algorithm: Algorithm | str = AUTO,
     *,
     depth_bound: int = DEFAULT_DEPTH_BOUND,
     max_nodes: int | None = None,
@@ -307,9 +370,9 @@ def solve(
     goal = goal if goal is not None else parse_goal(None, board.rows, board.cols)
     _check_same_size(goal, board.rows, board.cols)
     try:
-        chosen = Algorithm(algorithm)
+        chosen = best_algorithm(board, goal) if algorithm == AUTO else Algorithm(algorithm)
     except ValueError:
-        names = ", ".join(a.value for a in Algorithm)
+        names = ", ".join([AUTO] + [a.value for a in Algorithm])
         raise NPuzzleError(f"algorithm {algorithm!r}: must be one of {names}") from None
     if depth_bound < 0:
         raise NPuzzleError(f"depth bound {depth_bound}: must not be negative")
@@ -322,12 +385,16 @@ def solve(
         raise UnsupportedBoardError(
             f"board {board.size}: pattern databases cover boards of up to "
             f"{MAX_PATTERN_CELLS} cells; use idastar")
+    if chosen is Algorithm.PDB78:
+        compact_groups(goal)
     if not is_solvable(board, goal):
         return SolveResult(chosen, Outcome.UNSOLVABLE, board, goal, (), 0, 0, 0.0)
     if board == goal:
         return SolveResult(chosen, Outcome.SOLVED, board, goal, (board,), 0, 1, 0.0)
     if chosen is Algorithm.PDB:
         pattern_database(goal, progress=progress)
+    if chosen is Algorithm.PDB78:
+        compact_pattern_database(goal, progress=progress)
     _warm_up(chosen)
     began = time.perf_counter()
     found = _search(chosen, board, goal, depth_bound,
@@ -346,11 +413,13 @@ def compare(
     max_nodes: int | None = None,
     progress: Progress | None = None,
 ) -> list[SolveResult]:
-    """:func:`solve` with each algorithm in turn (default: all that suit the board's size),
-    for the seed's side-by-side comparison."""
+    """:func:`solve` with each algorithm in turn (default: all that suit the board's size, the
+    7-8 databases once built), for the seed's side-by-side comparison."""
     if algorithms is None:
+        target = goal if goal is not None else parse_goal(None, board.rows, board.cols)
         algorithms = [a for a in Algorithm
                       if (a is not Algorithm.PDB or board.cells <= MAX_PATTERN_CELLS)
+                      and (a is not Algorithm.PDB78 or _compact_ready(target))
                       and (a in (Algorithm.IDDFS, Algorithm.IDASTAR, Algorithm.PDB)
                            or board.cells <= MAX_RANKED_CELLS)]
     return [solve(board, goal, a, depth_bound=depth_bound, max_nodes=max_nodes,

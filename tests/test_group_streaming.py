@@ -136,3 +136,19 @@ def test_kill_9_leaves_no_file(tmp_path: Path) -> None:
     process.kill()
     process.communicate(timeout=10)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_fifo_output_is_written_through_and_stays_a_fifo(tmp_path: Path) -> None:
+    fifo = tmp_path / "farthest.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    rows = write_group_tables([Layout.from_code("636F53400")], fifo, tmp_path / "s.csv",
+                              table_format="original")
+    reader.join(timeout=10)
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == [
+        "farthest.fifo", "s.csv"]
+    lines = received[0].decode().splitlines()
+    assert len(lines) == rows == 30
+    assert [line.split(",")[0] for line in lines] == sorted(line.split(",")[0] for line in lines)

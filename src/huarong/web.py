@@ -207,6 +207,8 @@ class _LevelList:
             if self._levels is None:
                 try:
                     with Database.open(self._path) as database:
+                        # DuckDB draws a bar on stdout for a query of over 2 s
+                        database.query("SET enable_progress_bar = false")
                         rows = database.query(
                             "SELECT code, coalesce(min_steps, -1) FROM layouts "
                             f"WHERE jiang = {STANDARD_JIANG} AND bing = {STANDARD_BING}").rows

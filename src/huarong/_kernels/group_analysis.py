@@ -66,6 +66,38 @@ def _record(records: np.ndarray, count: np.int64, word: np.int64, node: np.int64
 
 
 @kernel
+def push_level(offsets: np.ndarray, targets: np.ndarray, active: np.ndarray,
+               active_count: int, frontier: np.ndarray, visited: np.ndarray,
+               incoming: np.ndarray, blocked: np.ndarray, touched: np.ndarray
+               ) -> tuple[int, np.int64]:
+    """One level of a 64-source sweep: every frontier word of the ``active`` nodes crosses
+    their edges into ``incoming`` (and ``blocked`` follows it).  The nodes reached anew are
+    listed in ``touched``; returns their count and the sources that reached any of them."""
+    touched_count = 0
+    for a in range(active_count):
+        node = active[a]
+        word = frontier[node]
+        through_goal = blocked[node]
+        for e in range(offsets[node], offsets[node + 1]):
+            neighbour = targets[e]
+            new = word & ~visited[neighbour]
+            if new == 0:
+                continue
+            if incoming[neighbour] == 0:
+                touched[touched_count] = neighbour
+                touched_count += 1
+            incoming[neighbour] |= new
+            # Most nodes are never behind a goal: skip the write for them.
+            if through_goal & new:
+                blocked[neighbour] |= through_goal & new
+
+    reached = np.int64(0)
+    for t in range(touched_count):
+        reached |= incoming[touched[t]]
+    return touched_count, reached
+
+
+@kernel
 def sweep_batch(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                 sources: np.ndarray, capacity: np.int64 = ROWS_FIRST_TRIED
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -117,27 +149,8 @@ def _sweep_within(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     level = np.int64(0)
 
     while active_count:
-        touched_count = 0
-        for a in range(active_count):
-            node = active[a]
-            word = frontier[node]
-            through_goal = blocked[node]
-            for e in range(offsets[node], offsets[node + 1]):
-                neighbour = targets[e]
-                new = word & ~visited[neighbour]
-                if new == 0:
-                    continue
-                if incoming[neighbour] == 0:
-                    touched[touched_count] = neighbour
-                    touched_count += 1
-                incoming[neighbour] |= new
-                # Most nodes are never behind a goal: skip the write for them.
-                if through_goal & new:
-                    blocked[neighbour] |= through_goal & new
-
-        reached = np.int64(0)
-        for t in range(touched_count):
-            reached |= incoming[touched[t]]
+        touched_count, reached = push_level(offsets, targets, active, active_count, frontier,
+                                            visited, incoming, blocked, touched)
         # Sources that reach nothing new have their farthest layer in the frontier.
         ending = alive & ~reached
         for a in range(active_count):

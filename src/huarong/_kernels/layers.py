@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from huarong._kernels._jit import kernel
+from huarong._kernels.group_analysis import push_level
 
 FIGURES = 5
 """Rows of :func:`count_sweep`'s result: farthest steps, farthest count, minimum solution
@@ -90,26 +91,8 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     level = np.int64(0)
 
     while active_count:
-        touched_count = 0
-        for a in range(active_count):
-            node = active[a]
-            word = frontier[node]
-            through_goal = blocked[node]
-            for e in range(offsets[node], offsets[node + 1]):
-                neighbour = targets[e]
-                new = word & ~visited[neighbour]
-                if new == 0:
-                    continue
-                if incoming[neighbour] == 0:
-                    touched[touched_count] = neighbour
-                    touched_count += 1
-                incoming[neighbour] |= new
-                if through_goal & new:
-                    blocked[neighbour] |= through_goal & new
-
-        reached = np.int64(0)
-        for t in range(touched_count):
-            reached |= incoming[touched[t]]
+        touched_count, reached = push_level(offsets, targets, active, active_count, frontier,
+                                            visited, incoming, blocked, touched)
         # Sources that reach nothing new have their farthest layer in the frontier.
         ending = alive & ~reached
         for a in range(active_count):

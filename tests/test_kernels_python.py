@@ -76,3 +76,16 @@ def test_small_group_search_and_links() -> None:
                                    for s in ref.steps_from(state)}
     assert klotski.group_size_within(np.int64(int(start)), np.int64(len(codes))) == len(codes)
     assert klotski.group_size_within(np.int64(int(start)), np.int64(len(codes) - 1)) == -1
+
+
+@pytest.mark.parametrize("seed", ["C18AEB000", "97A7A0000"])
+def test_layer_sweep_against_one_search_per_layout(seed: str) -> None:
+    """The counts-only sweep (bit tricks, the pure-Python lowest-bit fallback) on a group
+    whose mirror image is another group, and on a self-mirror one full of goals."""
+    from huarong import layers
+
+    from .test_layers import reference_figures
+
+    codes, figures = layers.group_figures(int(Layout.from_code(seed)), threads=1)
+    assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(), strict=True)} \
+        == reference_figures(seed)

@@ -71,10 +71,10 @@ def test_group_figures_match_one_search_per_layout(seed: str) -> None:
         == expected
 
 
-@pytest.mark.parametrize("batch", [layers.WIDE_SWEEP, 192])
-def test_wide_sweeps_match_one_search_per_layout(batch: int) -> None:
-    """Sweeps of 128 and of 192 sources (two and three words a node; pushed and pulled
-    levels), which the database uses on dense groups, on the small groups too."""
+@pytest.mark.parametrize("batch", [64, 100, 193])
+def test_partly_filled_sweeps_match_one_search_per_layout(batch: int) -> None:
+    """Sweeps of fewer sources than the 256 lanes (one word a node in use, a word filled in
+    part, a lone source in the last word), several a group."""
     for seed in GROUP_SEEDS[:4]:
         expected = reference_figures(seed)
         graph = dataclasses.replace(layers.group_graph(int(Layout.from_code(seed))),

@@ -2,8 +2,8 @@
 lie that far, minimum solution steps, solutions at that distance and solutions in all.
 
 The figures of a group come from counts-only bit-parallel sweeps
-(:mod:`huarong._kernels.layers`: 64 sources a sweep, or 128 with pulled dense levels on dense
-groups; nothing recorded per farthest layout or solution).  Mirror symmetry halves the work:
+(:mod:`huarong._kernels.layers`: 256 sources a sweep, nothing recorded per farthest layout or
+solution).  Mirror symmetry halves the work:
 steps commute with the left-right mirror and the goal is symmetric, so a layout and its mirror
 image have the same figures.  A group whose mirror image is another group is searched once
 for both; in a self-mirror group one source of each mirror pair is searched.  Nodes are
@@ -32,12 +32,8 @@ import numpy as np
 FIGURE_COLUMNS = ("farthest_steps", "farthest_count", "min_steps", "min_step_solutions",
                   "solution_count")
 """The figures, in the order of :func:`huarong._kernels.layers.count_sweep`'s rows."""
-SOURCES_PER_SWEEP = 64
-WIDE_SWEEP = 128
-"""Sources a sweep in dense groups (:data:`DENSE_DEGREE` steps a layout or more), where
-pulled levels of two words a node were measured about 2x faster (the classes 4-3-0 and 4-4-4,
-9.9 and 7.8 steps a layout); sparse groups, with long thin frontiers, stay faster at 64."""
-DENSE_DEGREE = 6
+SOURCES_PER_SWEEP = 256
+"""Sources searched together (:data:`huarong._kernels.layers.LANES`)."""
 PAIRS_PER_UNIT = 1 << 31
 """Work of one unit, in (source, layout) pairs: seconds to a minute on one core."""
 PIECES_PER_UNIT = 512
@@ -58,8 +54,8 @@ class GroupGraph:
     """The nodes to search, in clustered order: every node, or in a self-mirror group one
     node of each mirror pair."""
     self_mirror: bool
-    batch: int
-    """Sources a sweep: :data:`SOURCES_PER_SWEEP` or :data:`WIDE_SWEEP`."""
+    batch: int = SOURCES_PER_SWEEP
+    """Sources a sweep (fewer only in tests, for runs that fill part of the words)."""
 
     @property
     def size(self) -> int:
@@ -90,12 +86,11 @@ def _group_graph(seed: int) -> GroupGraph:
     self_mirror = bool(codes[partner[0]] == mirrors[0])
     if not self_mirror:
         partner[:] = -1
-    batch = WIDE_SWEEP if targets.shape[0] >= DENSE_DEGREE * codes.shape[0] \
-        else SOURCES_PER_SWEEP
-    sources = layer_kernels.cluster_sources(offsets, targets, partner, np.int64(batch))
+    sources = layer_kernels.cluster_sources(offsets, targets, partner,
+                                            np.int64(SOURCES_PER_SWEEP))
     for array in (codes, offsets, targets, goal, sources):
         array.flags.writeable = False
-    return GroupGraph(codes, offsets, targets, goal, sources, self_mirror, batch)
+    return GroupGraph(codes, offsets, targets, goal, sources, self_mirror)
 
 
 def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
@@ -104,7 +99,7 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
     """The figures of ``graph.sources[first:stop]``: (their codes, a (5, n) int64 array whose
     rows are :data:`FIGURE_COLUMNS`).  Runs on ``threads`` threads; with ``progress`` the
     calling thread only watches, so Ctrl-C (KeyboardInterrupt) stops every thread within one
-    sweep of 64 sources and is re-raised."""
+    sweep and is re-raised."""
     from huarong._kernels import layers as kernels
 
     sources = np.ascontiguousarray(graph.sources[first:stop])
@@ -179,32 +174,22 @@ def expand_mirrors(codes: np.ndarray, figures: np.ndarray, mirrors: np.ndarray,
     return all_codes[order], all_figures[:, order]
 
 
-def mirror_group_seeds(seeds: np.ndarray, mirror_seeds: np.ndarray) -> np.ndarray:
-    """The groups to search so that every group is covered: of each pair of mirror-image
-    groups (``mirror_seeds[i]`` is the seed of group i's mirror group) the one with the smaller
-    seed, and every self-mirror group."""
-    chosen: np.ndarray = seeds[seeds <= mirror_seeds]
-    return chosen
-
-
-def figures_of_groups(seeds: np.ndarray, *, threads: int | None = None,
+def figures_of_groups(seeds: np.ndarray, sizes: np.ndarray, *, threads: int | None = None,
                       progress: Callable[[int, int], None] | None = None
                       ) -> tuple[np.ndarray, np.ndarray]:
-    """The figures of every layout of the groups of ``seeds`` and of their mirror groups:
-    (codes, (5, n) figures), in no particular order.  ``progress(layouts_done, total)`` counts
-    the layouts whose figures are known, ``total`` estimated from the seeds' groups."""
-    from huarong._kernels import klotski
+    """The figures of every layout of the groups of ``seeds`` (of ``sizes`` layouts) and of
+    their mirror groups: (codes, (5, n) figures), in no particular order.  Of two mirror-image
+    groups pass one: the other comes with it.  ``progress(done, total)`` counts (source,
+    layout) pairs, size² a group."""
+    pieces = [Piece(seed, size, 0, size) for seed, size in zip(seeds.tolist(), sizes.tolist(),
+                                                                 strict=True)]
+    total = sum(piece.pairs for piece in pieces)
+    parts = sweep_pieces(pieces, threads or os.cpu_count() or 1,
+                         None if progress is None else lambda _, pairs: progress(pairs, total))
+    return _joined(parts)
 
-    parts: list[tuple[np.ndarray, np.ndarray]] = []
-    done = 0
-    for seed in seeds.tolist():
-        graph = group_graph(seed)
-        codes, figures = sweep(graph, threads=threads or os.cpu_count() or 1)
-        parts.append(expand_mirrors(codes, figures, klotski.mirror_codes(codes),
-                                    graph.self_mirror))
-        done += parts[-1][0].shape[0]
-        if progress is not None:
-            progress(done, done)
+
+def _joined(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     if not parts:
         return np.empty(0, dtype=np.int64), np.empty((len(FIGURE_COLUMNS), 0), dtype=np.int64)
     return (np.concatenate([codes for codes, _ in parts]),
@@ -250,10 +235,11 @@ def class_layer_columns(jiang: int, bing: int, mirror_id: np.ndarray, *,
     chosen_groups = np.flatnonzero(in_class)
     seeds = codes[firsts[chosen_groups]]
     mirror_seeds = codes[firsts[groups.group[mirror_id[firsts[chosen_groups]]]]]
-    total = int(groups.sizes[chosen_groups].sum())
-    found_codes, figures = figures_of_groups(
-        mirror_group_seeds(seeds, mirror_seeds), threads=threads,
-        progress=None if progress is None else lambda done, _: progress(done, total))
+    # Of two mirror-image groups the one with the smaller seed is searched.
+    searched = seeds <= mirror_seeds
+    found_codes, figures = figures_of_groups(seeds[searched],
+                                             groups.sizes[chosen_groups][searched],
+                                             threads=threads, progress=progress)
     ids = cases.layout_ids(found_codes)
     columns = {}
     for row, name in enumerate(FIGURE_COLUMNS):
@@ -361,8 +347,9 @@ def checkpoint_directory(database: Path) -> Path:
 
 
 def _pieces_of_group(seed: int, size: int, sources: int) -> list[Piece]:
-    # Whole runs of either sweep width, so that pieces keep the clusters whole.
-    per_piece = max(WIDE_SWEEP, PAIRS_PER_UNIT // max(size, 1) // WIDE_SWEEP * WIDE_SWEEP)
+    # Whole sweeps, so that pieces keep the clusters whole.
+    per_piece = max(SOURCES_PER_SWEEP,
+                    PAIRS_PER_UNIT // max(size, 1) // SOURCES_PER_SWEEP * SOURCES_PER_SWEEP)
     return [Piece(seed, size, first, min(first + per_piece, sources))
             for first in range(0, sources, per_piece)]
 
@@ -444,31 +431,66 @@ UnitProgress = Callable[[int, int], None]
 """``progress(sources_done, pairs_done)`` within one unit."""
 
 
+SMALL_GROUP = 2 * SOURCES_PER_SWEEP
+"""Groups of at most this many layouts are searched side by side, one a thread: a sweep or
+two each, where splitting the sweeps over the threads would leave all but one idle."""
+
+
+def sweep_pieces(pieces: list[Piece], threads: int, progress: UnitProgress | None = None
+                 ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The figures of each piece's sources and of their mirror images (codes, (5, n)
+    figures), the pieces of small groups side by side on ``threads`` threads, then the others
+    one after another on every thread.  ``progress(sources_done, pairs_done)`` as
+    :attr:`Piece.sources` and :attr:`Piece.pairs` count them."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from huarong._kernels import klotski
+
+    parts = []
+    sources_done = pairs_done = 0
+
+    def searched(piece: Piece, threads: int = 1, report: SweepProgress | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        graph = group_graph(piece.seed)
+        codes, figures = sweep(graph, piece.first, piece.stop, threads=threads,
+                               progress=report)
+        return expand_mirrors(codes, figures, klotski.mirror_codes(codes), graph.self_mirror)
+
+    def finished(piece: Piece) -> None:
+        nonlocal sources_done, pairs_done
+        sources_done += piece.sources
+        pairs_done += piece.pairs
+        if progress is not None:
+            progress(sources_done, pairs_done)
+
+    small = [piece for piece in pieces if piece.size <= SMALL_GROUP]
+    if small:
+        pool = ThreadPoolExecutor(threads)
+        try:
+            futures = {pool.submit(searched, piece): piece for piece in small}
+            for future in as_completed(futures):
+                parts.append(future.result())
+                finished(futures[future])
+        finally:  # on Ctrl-C too: what runs takes milliseconds, what waits is dropped
+            pool.shutdown(cancel_futures=True)
+    for piece in pieces:
+        if piece.size > SMALL_GROUP:
+            def report(done: int, piece: Piece = piece) -> None:
+                assert progress is not None
+                progress(sources_done + done, pairs_done + done * piece.size)
+
+            parts.append(searched(piece, threads, None if progress is None else report))
+            finished(piece)
+    return parts
+
+
 def compute_unit(unit: Unit, threads: int = 1, progress: UnitProgress | None = None
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The figures of one unit's sources and of their mirror images: (codes int64, (5, n)
     int32 figures).  Runs in any process (a Dask worker's too): graphs are rebuilt from the
     seeds, and what comes back is small."""
-    from huarong._kernels import klotski
-
-    parts = []
-    sources_before = pairs_before = 0
-    for piece in unit.pieces:
-        graph = group_graph(piece.seed)
-
-        def report(done: int, size: int = piece.size, sources: int = sources_before,
-                   pairs: int = pairs_before) -> None:
-            assert progress is not None
-            progress(sources + done, pairs + done * size)
-
-        codes, figures = sweep(graph, piece.first, piece.stop, threads=threads,
-                               progress=None if progress is None else report)
-        parts.append(expand_mirrors(codes, figures, klotski.mirror_codes(codes),
-                                    graph.self_mirror))
-        sources_before += piece.sources
-        pairs_before += piece.pairs
-    return (np.concatenate([codes for codes, _ in parts]),
-            np.concatenate([figures for _, figures in parts], axis=1).astype(np.int32))
+    codes, figures = _joined(sweep_pieces(list(unit.pieces), threads, progress))
+    return codes, figures.astype(np.int32)
 
 
 def _checkpoint_path(directory: Path, unit: Unit) -> Path:
@@ -648,7 +670,7 @@ def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tal
 def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
                      calibrated_classes: int = 8) -> float:
     """Wall time of ``plans`` on ``workers`` cores of this machine, from rates measured now:
-    one sweep of 64 sources on the largest group of each of the ``calibrated_classes``
+    one sweep on the largest group of each of the ``calibrated_classes``
     classes with the most work; the other classes at their weighted mean rate."""
     import time
 

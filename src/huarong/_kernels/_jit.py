@@ -64,6 +64,24 @@ def parallel_kernel(function: F) -> F:
 prange = numba.prange
 
 
+def _trailing_zeros_in_python(word: Any) -> int:
+    return int((int(word) & -int(word)).bit_length() - 1)
+
+
+def _llvm_trailing_zeros() -> Callable[[Any], Any]:
+    # LLVM's cttz: one instruction, where a de Bruijn table look-up costs a multiply and a
+    # load (measured 12% of a layer sweep).
+    from numba.cpython.unsafe.numbers import trailing_zeros as intrinsic
+
+    return cast(Callable[[Any], Any], intrinsic)
+
+
+trailing_zeros: Callable[[Any], Any] = (
+    _trailing_zeros_in_python if getattr(numba.config, "DISABLE_JIT", False)
+    else _llvm_trailing_zeros())
+"""The number of zero bits below the lowest set bit of a non-zero int64 word."""
+
+
 def thread_count() -> int:
     """How many threads parallel kernels use (numba's setting, NUMBA_NUM_THREADS)."""
     return int(numba.get_num_threads())

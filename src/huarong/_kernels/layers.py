@@ -1,12 +1,27 @@
-"""Counts-only layer sweeps: the five layer figures of many sources at once, no rows recorded.
+"""Counts-only layer sweeps: the five layer figures of 256 sources at once, no rows recorded.
 
-The same 64-source bit-parallel sweep as :mod:`huarong._kernels.group_analysis` (bit ``b`` of a
-node's int64 words stands for source ``b``; ``visited``, ``frontier``, ``incoming`` and
-``blocked`` words per node; a goal reached by a source whose bit is not blocked there is a
-solution), but what the database needs is only five numbers per source, so nothing is written
-per farthest layout or per solution: each one found adds one to its source's counter.  The
-counters are walked only over set bits (a de Bruijn look-up finds the lowest set bit), so a
-batch costs a few operations per solution instead of a 64-bit loop and a stored row.
+Bit ``b`` of word ``w`` of a node's row stands for source ``64 w + b``; four int64 words a
+node (256 sources a sweep) in each of ``visited``, ``frontier`` (reached at this level),
+``nxt`` (reached at the next level) and ``blocked`` (some shortest path from the source to the
+node passes a goal at or before it).  A goal reached by a source whose bit is not blocked there
+is a solution.  What the database needs is five numbers per source, so nothing is written per
+farthest layout or per solution: each adds one to its source's counter, walked over set bits
+only.
+
+Measured on the sparse group of 4FEA13400, a dense 4-3-0 group and the largest group (see
+``benchmarks/bench_layers.py``), against the 64- and 128-source sweeps this replaced:
+
+- four words unrolled by hand, one 32-byte row per node: 1.3-1.8x faster.  Sources of a
+  tight cluster reach a node at nearly the same level, so 256 of them visit each node about
+  0.1 times a source where 64 visit it 0.2 times; eight words, or a loop over a run-time
+  number of words, were slower;
+- the edges pushed without branches (whether a neighbour brings news is unpredictable), and
+  the blocked words skipped for rows behind no goal: 1.15x;
+- levels walked in node order through a bitmap of the level's nodes instead of a list (a
+  few percent: neighbours are numbered close together);
+- the lowest set bit by LLVM's cttz instead of a de Bruijn table: 1.12x;
+- pulled dense levels (every node gathering from its neighbours) were slower on every group
+  here, even the densest, so levels are always pushed.
 
 Words are int64, never uint64 (numba turns uint64/int64 mixes into float64).
 """
@@ -15,33 +30,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from huarong._kernels._jit import kernel
-from huarong._kernels.group_analysis import push_level
+from huarong._kernels._jit import kernel, trailing_zeros
 
+LANES = 256
+"""Sources a sweep."""
+WORDS = LANES // 64
 FIGURES = 5
 """Rows of :func:`count_sweep`'s result: farthest steps, farthest count, minimum solution
 steps (-1 without a solution), solutions at the minimum steps, solutions."""
 FARTHEST_STEPS, FARTHEST_COUNT, MIN_STEPS, MIN_COUNT, SOLUTION_COUNT = range(FIGURES)
 
-_DE_BRUIJN = 0x03F79D71B4CB0A89
-
-
-def _lowest_bit_table() -> np.ndarray:
-    table = np.empty(64, dtype=np.int64)
-    for bit in range(64):
-        table[(((1 << bit) * _DE_BRUIJN) % (1 << 64)) >> 58] = bit
-    return table
-
-
-LOWEST_BIT = _lowest_bit_table()
-_DE_BRUIJN_WORD = np.int64(_DE_BRUIJN)
-
-
 @kernel
 def lowest_bit(word: np.int64) -> np.int64:
     """The index of the lowest set bit of a non-zero word."""
-    low = word & -word
-    return LOWEST_BIT[((low * _DE_BRUIJN_WORD) >> 58) & 63]
+    return np.int64(trailing_zeros(word))
 
 
 @kernel
@@ -60,88 +62,175 @@ def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64,
 
 
 @kernel
+def _push_level(offsets: np.ndarray, targets: np.ndarray, level_bits: np.ndarray,
+                frontier: np.ndarray, visited: np.ndarray, nxt: np.ndarray,
+                blocked: np.ndarray, next_bits: np.ndarray, reached: np.ndarray) -> None:
+    """Every frontier row of the level's nodes (the set bits of ``level_bits``) crosses their
+    edges into ``nxt`` and ``next_bits``, ``blocked`` following it; ``reached`` gets the
+    sources that reached any node anew."""
+    r0 = r1 = r2 = r3 = np.int64(0)
+    for chunk in range(level_bits.shape[0]):
+        bits = level_bits[chunk]
+        while bits:
+            u = (chunk << 6) + lowest_bit(bits)
+            bits &= bits - 1
+            f0 = frontier[u, 0]
+            f1 = frontier[u, 1]
+            f2 = frontier[u, 2]
+            f3 = frontier[u, 3]
+            b0 = blocked[u, 0]
+            b1 = blocked[u, 1]
+            b2 = blocked[u, 2]
+            b3 = blocked[u, 3]
+            # Most rows are behind no goal: a loop without the blocked words for them.
+            if b0 | b1 | b2 | b3:
+                for e in range(offsets[u], offsets[u + 1]):
+                    v = targets[e]
+                    n0 = f0 & ~visited[v, 0]
+                    n1 = f1 & ~visited[v, 1]
+                    n2 = f2 & ~visited[v, 2]
+                    n3 = f3 & ~visited[v, 3]
+                    nxt[v, 0] |= n0
+                    nxt[v, 1] |= n1
+                    nxt[v, 2] |= n2
+                    nxt[v, 3] |= n3
+                    blocked[v, 0] |= b0 & n0
+                    blocked[v, 1] |= b1 & n1
+                    blocked[v, 2] |= b2 & n2
+                    blocked[v, 3] |= b3 & n3
+                    r0 |= n0
+                    r1 |= n1
+                    r2 |= n2
+                    r3 |= n3
+                    next_bits[v >> 6] |= np.int64((n0 | n1 | n2 | n3) != 0) << (v & 63)
+            else:
+                for e in range(offsets[u], offsets[u + 1]):
+                    v = targets[e]
+                    n0 = f0 & ~visited[v, 0]
+                    n1 = f1 & ~visited[v, 1]
+                    n2 = f2 & ~visited[v, 2]
+                    n3 = f3 & ~visited[v, 3]
+                    nxt[v, 0] |= n0
+                    nxt[v, 1] |= n1
+                    nxt[v, 2] |= n2
+                    nxt[v, 3] |= n3
+                    r0 |= n0
+                    r1 |= n1
+                    r2 |= n2
+                    r3 |= n3
+                    next_bits[v >> 6] |= np.int64((n0 | n1 | n2 | n3) != 0) << (v & 63)
+    reached[0] = r0
+    reached[1] = r1
+    reached[2] = r2
+    reached[3] = r3
+
+
+@kernel
+def _count_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64) -> None:
+    """Add one to ``figures[row, lane0 + b]`` for every set bit b of ``word``."""
+    while word:
+        figures[row, lane0 + lowest_bit(word)] += 1
+        word &= word - 1
+
+
+@kernel
+def _set_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64,
+              value: np.int64) -> None:
+    """Set ``figures[row, lane0 + b]`` to ``value`` for every set bit b of ``word``."""
+    while word:
+        figures[row, lane0 + lowest_bit(word)] = value
+        word &= word - 1
+
+
+@kernel
 def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                 sources: np.ndarray) -> np.ndarray:
-    """Search from every node of ``sources`` (at most 64, distinct) at once over the step
-    graph ``offsets``/``targets`` (CSR over node indices) whose goal nodes are flagged in
-    ``goal``.  Returns the figures as a (:data:`FIGURES`, len(sources)) int64 array, one column
-    per source."""
+    """Search from every node of ``sources`` (at most :data:`LANES`, distinct) at once over
+    the step graph ``offsets``/``targets`` (CSR over node indices, edges both ways) whose goal
+    nodes are flagged in ``goal``.  Returns the figures as a (:data:`FIGURES`, len(sources))
+    int64 array, one column per source."""
     size = offsets.shape[0] - 1
     count = sources.shape[0]
     figures = np.zeros((FIGURES, count), dtype=np.int64)
     figures[MIN_STEPS, :] = -1
-    visited = np.zeros(size, dtype=np.int64)
-    frontier = np.zeros(size, dtype=np.int64)
-    incoming = np.zeros(size, dtype=np.int64)
-    blocked = np.zeros(size, dtype=np.int64)
-    active = np.empty(size, dtype=np.int64)
-    touched = np.empty(size, dtype=np.int64)
-
-    alive = np.int64(0)
-    for position in range(count):
-        node = sources[position]
-        word = np.int64(1) << position
-        visited[node] = frontier[node] = word
-        active[position] = node
-        alive |= word
+    visited = np.zeros((size, WORDS), dtype=np.int64)
+    frontier = np.zeros((size, WORDS), dtype=np.int64)
+    nxt = np.zeros((size, WORDS), dtype=np.int64)
+    blocked = np.zeros((size, WORDS), dtype=np.int64)
+    level_bits = np.zeros((size + 63) >> 6, dtype=np.int64)
+    next_bits = np.zeros((size + 63) >> 6, dtype=np.int64)
+    alive = np.zeros(WORDS, dtype=np.int64)
+    reached = np.zeros(WORDS, dtype=np.int64)
+    ending = np.zeros(WORDS, dtype=np.int64)
+    for lane in range(count):
+        node = sources[lane]
+        w = lane >> 6
+        bit = np.int64(1) << (lane & 63)
+        visited[node, w] |= bit
+        frontier[node, w] |= bit
+        level_bits[node >> 6] |= np.int64(1) << (node & 63)
+        alive[w] |= bit
         if goal[node]:
-            blocked[node] = word
-            _found_goal(figures, word, np.int64(0), np.int64(0))
-    active_count = count
+            blocked[node, w] |= bit
+            _found_goal(figures, bit, np.int64(w * 64), np.int64(0))
     level = np.int64(0)
-
-    while active_count:
-        touched_count, reached = push_level(offsets, targets, active, active_count, frontier,
-                                            visited, incoming, blocked, touched)
-        # Sources that reach nothing new have their farthest layer in the frontier.
-        ending = alive & ~reached
-        for a in range(active_count):
-            node = active[a]
-            last = frontier[node] & ending
-            while last:
-                figures[FARTHEST_COUNT, lowest_bit(last)] += 1
-                last &= last - 1
-            frontier[node] = 0
-        while ending:
-            figures[FARTHEST_STEPS, lowest_bit(ending)] = level
-            ending &= ending - 1
-        alive = reached
+    level_size = count
+    while level_size:
+        _push_level(offsets, targets, level_bits, frontier, visited, nxt, blocked, next_bits,
+                    reached)
+        # Sources that reach nothing new have their farthest layer in this level.
+        closing = False
+        for w in range(WORDS):
+            ending[w] = alive[w] & ~reached[w]
+            alive[w] = reached[w]
+            closing |= ending[w] != 0
+        for chunk in range(level_bits.shape[0]):
+            bits = level_bits[chunk]
+            level_bits[chunk] = 0
+            while bits:
+                u = (chunk << 6) + lowest_bit(bits)
+                bits &= bits - 1
+                for w in range(WORDS):
+                    if closing:
+                        _count_bits(figures, FARTHEST_COUNT, frontier[u, w] & ending[w],
+                                    np.int64(w * 64))
+                    frontier[u, w] = 0
+        for w in range(WORDS):
+            _set_bits(figures, FARTHEST_STEPS, ending[w], np.int64(w * 64), level)
         level += 1
-
-        for t in range(touched_count):
-            node = touched[t]
-            new = incoming[node]
-            incoming[node] = 0
-            visited[node] |= new
-            frontier[node] = new
-            if goal[node]:
-                fresh = new & ~blocked[node]
-                blocked[node] |= new
-                if fresh:
-                    _found_goal(figures, fresh, np.int64(0), level)
-        active, touched = touched, active
-        active_count = touched_count
+        frontier, nxt = nxt, frontier
+        level_bits, next_bits = next_bits, level_bits
+        level_size = 0
+        for chunk in range(level_bits.shape[0]):
+            bits = level_bits[chunk]
+            while bits:
+                v = (chunk << 6) + lowest_bit(bits)
+                bits &= bits - 1
+                level_size += 1
+                for w in range(WORDS):
+                    new = frontier[v, w]
+                    visited[v, w] |= new
+                    if goal[v]:
+                        fresh = new & ~blocked[v, w]
+                        blocked[v, w] |= new
+                        if fresh:
+                            _found_goal(figures, fresh, np.int64(w * 64), level)
     return figures
 
 
 @kernel
 def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                  sources: np.ndarray, batch: np.int64, progress: np.ndarray) -> np.ndarray:
-    """:func:`count_sweep` (``batch`` 64) or :func:`count_sweep_wide` (more) over ``sources``
-    in runs of ``batch``: the figures of every source, one column each.  ``progress[0]``
-    counts the sources done (read by another thread); ``progress[1]`` set non-zero by another
-    thread stops the work after the current run (the columns not reached are left at
-    zero)."""
+    """:func:`count_sweep` over ``sources`` in runs of ``batch`` (at most :data:`LANES`): the
+    figures of every source, one column each.  ``progress[0]`` counts the sources done (read
+    by another thread); ``progress[1]`` set non-zero by another thread stops the work after
+    the current run (the columns not reached are left at zero)."""
     figures = np.zeros((FIGURES, sources.shape[0]), dtype=np.int64)
     for first in range(0, sources.shape[0], batch):
         if progress[1]:
             break
         stop = min(first + batch, sources.shape[0])
-        if batch > 64:
-            figures[:, first:stop] = count_sweep_wide(offsets, targets, goal,
-                                                      sources[first:stop])
-        else:
-            figures[:, first:stop] = count_sweep(offsets, targets, goal, sources[first:stop])
+        figures[:, first:stop] = count_sweep(offsets, targets, goal, sources[first:stop])
         progress[0] += stop - first
     return figures
 
@@ -189,149 +278,3 @@ def cluster_sources(offsets: np.ndarray, targets: np.ndarray, partner: np.ndarra
                     queue[tail] = neighbour
                     tail += 1
     return order[:placed].copy()
-
-
-# Direction switch of :func:`count_sweep_wide`: a level is pulled (every node gathers from its
-# neighbours) when its frontier holds more than 1/PULL_FRACTION of the nodes, else pushed.
-PULL_FRACTION = 8
-
-
-@kernel
-def _count_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64) -> None:
-    """Add one to ``figures[row, lane0 + b]`` for every set bit b of ``word``."""
-    while word:
-        figures[row, lane0 + lowest_bit(word)] += 1
-        word &= word - 1
-
-
-@kernel
-def _zero_row(array: np.ndarray, node: np.int64) -> bool:
-    for w in range(array.shape[1]):  # noqa: SIM110 (a plain loop compiles to less in numba)
-        if array[node, w]:
-            return False
-    return True
-
-
-@kernel
-def count_sweep_wide(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
-                     sources: np.ndarray) -> np.ndarray:
-    """:func:`count_sweep` for up to 64 x W sources at once (W = ceil(len(sources) / 64)
-    words per node), each level either pushed from the frontier's nodes (when they are few)
-    or pulled: every node not yet reached by all sources gathers from its neighbours (a
-    dense level: no scattered writes, and a node every source has reached costs nothing).
-
-    Per node and word: ``visited``, ``frontier`` (reached at this level, non-zero only on
-    the nodes listed in ``active``), ``nxt`` (the next level, listed in ``listed``) and
-    ``blocked`` (some shortest path passes a goal at or before the node)."""
-    size = offsets.shape[0] - 1
-    count = sources.shape[0]
-    words = (count + 63) // 64
-    figures = np.zeros((FIGURES, count), dtype=np.int64)
-    figures[MIN_STEPS, :] = -1
-    visited = np.zeros((size, words), dtype=np.int64)
-    frontier = np.zeros((size, words), dtype=np.int64)
-    nxt = np.zeros((size, words), dtype=np.int64)
-    blocked = np.zeros((size, words), dtype=np.int64)
-    active = np.empty(size, dtype=np.int64)
-    listed = np.empty(size, dtype=np.int64)
-    alive = np.zeros(words, dtype=np.int64)
-    reached = np.zeros(words, dtype=np.int64)
-    gathered = np.zeros(words, dtype=np.int64)
-    through = np.zeros(words, dtype=np.int64)
-    active_count = 0
-    for position in range(count):
-        node = sources[position]
-        w = position // 64
-        bit = np.int64(1) << (position % 64)
-        if _zero_row(frontier, node):
-            active[active_count] = node
-            active_count += 1
-        visited[node, w] |= bit
-        frontier[node, w] |= bit
-        alive[w] |= bit
-        if goal[node]:
-            blocked[node, w] |= bit
-            _found_goal(figures, bit, np.int64(w * 64), np.int64(0))
-    full = alive.copy()
-    level = np.int64(0)
-
-    while active_count:
-        listed_count = 0
-        if active_count * PULL_FRACTION > size:
-            for v in range(size):
-                done = True
-                for w in range(words):
-                    if visited[v, w] != full[w]:
-                        done = False
-                if done:
-                    continue
-                gathered[:] = 0
-                through[:] = 0
-                for e in range(offsets[v], offsets[v + 1]):
-                    u = targets[e]
-                    for w in range(words):
-                        f = frontier[u, w]
-                        gathered[w] |= f
-                        through[w] |= f & blocked[u, w]
-                found = False
-                for w in range(words):
-                    new = gathered[w] & ~visited[v, w]
-                    if new:
-                        found = True
-                        nxt[v, w] = new
-                        blocked[v, w] |= through[w] & new
-                if found:
-                    listed[listed_count] = v
-                    listed_count += 1
-        else:
-            for a in range(active_count):
-                u = active[a]
-                for e in range(offsets[u], offsets[u + 1]):
-                    v = targets[e]
-                    first = True
-                    for w in range(words):
-                        new = frontier[u, w] & ~visited[v, w]
-                        if new:
-                            if first and _zero_row(nxt, v):
-                                listed[listed_count] = v
-                                listed_count += 1
-                            first = False
-                            nxt[v, w] |= new
-                            blocked[v, w] |= blocked[u, w] & new
-
-        for w in range(words):
-            reached[w] = 0
-        for t in range(listed_count):
-            v = listed[t]
-            for w in range(words):
-                reached[w] |= nxt[v, w]
-        # Sources that reach nothing new have their farthest layer in the frontier.
-        for w in range(words):
-            ending = alive[w] & ~reached[w]
-            alive[w] = reached[w]
-            if ending == 0:
-                continue
-            for a in range(active_count):
-                _count_bits(figures, FARTHEST_COUNT, frontier[active[a], w] & ending,
-                            np.int64(w * 64))
-            while ending:
-                figures[FARTHEST_STEPS, w * 64 + lowest_bit(ending)] = level
-                ending &= ending - 1
-        for a in range(active_count):
-            for w in range(words):
-                frontier[active[a], w] = 0
-        frontier, nxt = nxt, frontier
-        active, listed = listed, active
-        active_count = listed_count
-        level += 1
-        for a in range(active_count):
-            v = active[a]
-            for w in range(words):
-                new = frontier[v, w]
-                visited[v, w] |= new
-                if goal[v] and new:
-                    fresh = new & ~blocked[v, w]
-                    blocked[v, w] |= new
-                    if fresh:
-                        _found_goal(figures, fresh, np.int64(w * 64), level)
-    return figures

@@ -64,7 +64,7 @@ def main() -> None:
             (5, 4, None, "standard classes 5-4-*", "-", "<= 10 s in all")):
         layouts, pairs = _pairs_of(jiang, bing, style)
         started = time.perf_counter()
-        layers.class_layer_columns(jiang, bing, mirror_id, style=style, threads=threads)
+        layers.class_figures(jiang, bing, mirror_id, style=style, threads=threads)
         row(name, layouts, pairs, time.perf_counter() - started, today, target)
 
     largest = cases.label_groups()

@@ -140,7 +140,9 @@ def test_mirror_ids_against_layout_mirror() -> None:
 def test_class_columns_cover_the_class_and_nothing_else() -> None:
     codes = cases.all_codes()
     mirror_id = layers.mirror_ids(codes)
-    columns = layers.class_layer_columns(7, 0, mirror_id)
+    ids, figures = layers.class_figures(7, 0, mirror_id)
+    columns = {name: layers.figure_column(name, ids, figures, codes.shape[0])
+               for name in layers.FIGURE_COLUMNS}
     cls = cases.classes()
     in_class = (cls.jiang == 7) & (cls.bing == 0)
     for name in layers.FIGURE_COLUMNS:
@@ -152,10 +154,10 @@ def test_class_columns_cover_the_class_and_nothing_else() -> None:
     assert (columns["min_steps"][in_class] == steps).all()
     assert (columns["min_step_solutions"][in_class] == nearest).all()
     for code in random.Random(3).sample(codes[in_class].tolist(), 3):
-        group, figures = layers.group_figures(code)
+        group, group_figures = layers.group_figures(code)
         at = cases.layout_ids(group)
         for row, name in enumerate(layers.FIGURE_COLUMNS):
-            assert (columns[name][at] == figures[row]).all()
+            assert (columns[name][at] == group_figures[row]).all()
 
 
 # ----- the built database (slow) --------------------------------------------------------------

@@ -46,13 +46,14 @@ def expected() -> dict[int, tuple[int, int, int]]:
     return figures
 
 
-def _small_database(path: Path) -> Path:
-    """The rows of the classes 7-0-* with the real schema, layer figures NULL."""
+def _small_database(path: Path, jiang_bing: tuple[int, int] = CLASS) -> Path:
+    """The rows of the classes 7-0-* (or another jiang-bing) with the real schema, layer
+    figures NULL."""
     codes = cases.all_codes()
     cls = cases.classes()
     groups = cases.label_groups()
-    ids = np.flatnonzero((cls.jiang == CLASS[0]) & (cls.bing == CLASS[1]))
-    class_codes, steps, nearest = cases.min_steps_of_class(*CLASS)
+    ids = np.flatnonzero((cls.jiang == jiang_bing[0]) & (cls.bing == jiang_bing[1]))
+    class_codes, steps, nearest = cases.min_steps_of_class(*jiang_bing)
     mirror_id = layers.mirror_ids(class_codes)
     group = groups.group[ids]
     none = np.full(ids.shape[0], -1)
@@ -123,6 +124,22 @@ def test_plan_counts_groups_layouts_and_pairs(small_db: Path) -> None:
     assert "estimated time" in lines[-1]
     assert _stored(small_db)[int(np.flatnonzero(cases.classes().jiang == 7)[0])] == (
         None, None, None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", [(4, 6, 4), (5, 4, 1)])
+def test_plan_estimate_within_twice_the_run(tmp_path: Path, key: tuple[int, int, int]
+                                            ) -> None:
+    """What ``--plan`` projects against the time the job then takes on one thread: 4-6-4
+    (587 groups, one of 23,704 layouts, 586 of at most 512) and 5-4-1 (898 groups, the
+    largest that of 横刀立马, 25,955 layouts)."""
+    path = _small_database(tmp_path / "class.duckdb", key[:2])
+    plans = layers.plan(path, [key])
+    estimate = layers.estimate_seconds(plans, workers=1)
+    started = time.perf_counter()
+    layers.run(path, plans, threads=1)
+    measured = time.perf_counter() - started
+    assert estimate / 2 <= measured <= estimate * 2, (estimate, measured)
 
 
 def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch,

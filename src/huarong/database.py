@@ -314,12 +314,12 @@ def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
 
     mirror_id = layers.mirror_ids(codes)
     phase = "layer figures of the standard layouts"
-    figures = layers.class_layer_columns(
+    ids, figures = layers.class_figures(
         *layers.STANDARD_CLASS, mirror_id,
         progress=None if progress is None else lambda done, total: progress(phase, done, total))
     return {"mirror_id": mirror_id, "symmetric": mirror_id == np.arange(codes.shape[0]),
-            **{name: figures[name] for name in ("farthest_steps", "farthest_count",
-                                                 "solution_count")}}
+            **{name: layers.figure_column(name, ids, figures, codes.shape[0])
+               for name in ("farthest_steps", "farthest_count", "solution_count")}}
 
 
 def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | None = None,

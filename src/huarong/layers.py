@@ -20,6 +20,7 @@ finished class in one transaction (:func:`commit_class`).
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import threading
 from collections.abc import Callable
@@ -103,26 +104,33 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
     from huarong._kernels import layers as kernels
 
     sources = np.ascontiguousarray(graph.sources[first:stop])
-    # Thread i takes the runs numbered i, i + threads, ...: each run stays one cluster.
-    runs = np.arange(sources.shape[0]) // graph.batch % threads
-    shares = [sources[runs == i] for i in range(threads)]
-    counters = [np.zeros(2, dtype=np.int64) for _ in shares]
-    results: list[np.ndarray | None] = [None] * len(shares)
+    figures = np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)
+    # Each run of ``batch`` sources is one cluster, one sweep.  Threads take the next run
+    # when they finish one: sweeps differ up to 5x in time, so fixed shares would idle.
+    runs = [(start, min(start + graph.batch, sources.shape[0]))
+            for start in range(0, sources.shape[0], graph.batch)]
+    taken = itertools.count()  # next() on it is atomic under the GIL
+    finished = [0] * threads
+    stopping = threading.Event()
     failures: list[BaseException] = []
 
-    def run(index: int) -> None:
+    def work(thread: int) -> None:
         try:
-            results[index] = kernels.count_sweeps(
-                graph.offsets, graph.targets, graph.goal, shares[index],
-                np.int64(graph.batch), counters[index])
+            for index in taken:
+                if index >= len(runs) or stopping.is_set():
+                    return
+                start, end = runs[index]
+                figures[:, start:end] = kernels.count_sweep(
+                    graph.offsets, graph.targets, graph.goal, sources[start:end])
+                finished[thread] += end - start
         except BaseException as error:  # re-raised in the calling thread
             failures.append(error)
 
     if threads == 1 and progress is None:
-        run(0)
+        work(0)
     else:
-        workers = [threading.Thread(target=run, args=(i,), daemon=True)
-                   for i in range(len(shares))]
+        workers = [threading.Thread(target=work, args=(i,), daemon=True)
+                   for i in range(threads)]
         for worker in workers:
             worker.start()
         try:
@@ -130,19 +138,14 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
                 while worker.is_alive():
                     worker.join(0.2)
                     if progress is not None:
-                        progress(int(sum(int(c[0]) for c in counters)))
+                        progress(sum(finished))
         except BaseException:
-            for counter in counters:
-                counter[1] = 1  # the kernels stop after their current sweep
+            stopping.set()  # each thread ends after its current sweep
             for worker in workers:
                 worker.join()
             raise
     if failures:
         raise failures[0]
-    figures = np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)
-    for index, result in enumerate(results):
-        assert result is not None
-        figures[:, runs == index] = result
     return graph.codes[sources], figures
 
 
@@ -214,15 +217,13 @@ def mirror_ids(codes: np.ndarray) -> np.ndarray:
     return ids
 
 
-def class_layer_columns(jiang: int, bing: int, mirror_id: np.ndarray, *,
-                        style: int | None = None,
-                        progress: Callable[[int, int], None] | None = None,
-                        threads: int | None = None) -> dict[str, np.ndarray]:
-    """The figures of every layout of one jiang-bing class (or of one of its styles), as
-    columns indexed by id over all layouts (:data:`NOT_COMPUTED` elsewhere):
-    ``farthest_steps`` (int16), ``farthest_count``, ``solution_count``, ``min_steps`` (int16)
-    and ``min_step_solutions`` (int32).  ``mirror_id`` is :func:`mirror_ids` of every
-    layout."""
+def class_figures(jiang: int, bing: int, mirror_id: np.ndarray, *, style: int | None = None,
+                  progress: Callable[[int, int], None] | None = None,
+                  threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The figures of every layout of one jiang-bing class (or of one of its styles): (ids,
+    (5, n) figures whose rows are :data:`FIGURE_COLUMNS`), in no particular order.
+    ``mirror_id`` is :func:`mirror_ids` of every layout; ``progress(done, total)`` counts
+    (source, layout) pairs."""
     from huarong import cases
 
     codes = cases.all_codes()
@@ -240,14 +241,16 @@ def class_layer_columns(jiang: int, bing: int, mirror_id: np.ndarray, *,
     found_codes, figures = figures_of_groups(seeds[searched],
                                              groups.sizes[chosen_groups][searched],
                                              threads=threads, progress=progress)
-    ids = cases.layout_ids(found_codes)
-    columns = {}
-    for row, name in enumerate(FIGURE_COLUMNS):
-        dtype = np.int16 if name.endswith("steps") else np.int32
-        column = np.full(codes.shape[0], NOT_COMPUTED, dtype=dtype)
-        column[ids] = figures[row]
-        columns[name] = column
-    return columns
+    return cases.layout_ids(found_codes), figures
+
+
+def figure_column(name: str, ids: np.ndarray, figures: np.ndarray, size: int) -> np.ndarray:
+    """The column ``name`` of :data:`FIGURE_COLUMNS` over ``size`` layouts, from
+    :func:`class_figures`: int16 for steps, int32 for counts, :data:`NOT_COMPUTED` where
+    ``ids`` has no figures."""
+    column = np.full(size, NOT_COMPUTED, dtype=np.int16 if name.endswith("steps") else np.int32)
+    column[ids] = figures[FIGURE_COLUMNS.index(name)]
+    return column
 
 
 # ----- the resumable job: plan, units, checkpoints, commits ------------------------------------

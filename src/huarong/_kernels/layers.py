@@ -219,23 +219,6 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
 
 
 @kernel
-def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
-                 sources: np.ndarray, batch: np.int64, progress: np.ndarray) -> np.ndarray:
-    """:func:`count_sweep` over ``sources`` in runs of ``batch`` (at most :data:`LANES`): the
-    figures of every source, one column each.  ``progress[0]`` counts the sources done (read
-    by another thread); ``progress[1]`` set non-zero by another thread stops the work after
-    the current run (the columns not reached are left at zero)."""
-    figures = np.zeros((FIGURES, sources.shape[0]), dtype=np.int64)
-    for first in range(0, sources.shape[0], batch):
-        if progress[1]:
-            break
-        stop = min(first + batch, sources.shape[0])
-        figures[:, first:stop] = count_sweep(offsets, targets, goal, sources[first:stop])
-        progress[0] += stop - first
-    return figures
-
-
-@kernel
 def cluster_sources(offsets: np.ndarray, targets: np.ndarray, partner: np.ndarray,
                     batch: np.int64) -> np.ndarray:
     """One source of each mirror pair of nodes (``partner[v]``: the node of v's mirror image,

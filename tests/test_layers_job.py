@@ -131,8 +131,8 @@ def test_plan_counts_groups_layouts_and_pairs(small_db: Path) -> None:
 def test_plan_estimate_within_twice_the_run(tmp_path: Path, key: tuple[int, int, int]
                                             ) -> None:
     """What ``--plan`` projects against the time the job then takes on one thread: 4-6-4
-    (587 groups, one of 23,704 layouts, 586 of at most 512) and 5-4-1 (898 groups, the
-    largest that of 横刀立马, 25,955 layouts)."""
+    (587 groups, one of 23,704 layouts, 586 of at most 512), 5-4-1 (898 groups, the largest
+    that of 横刀立马, 25,955 layouts)."""
     path = _small_database(tmp_path / "class.duckdb", key[:2])
     plans = layers.plan(path, [key])
     estimate = layers.estimate_seconds(plans, workers=1)

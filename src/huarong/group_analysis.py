@@ -2,7 +2,7 @@
 
 :func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.analysis.analyze`
 answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
-solution with its steps) without one search per layout: the searches run 64 at a time as
+solution with its steps) without one search per layout: the searches run 256 at a time as
 bit-parallel sweeps over the group's step graph, on every core.  :func:`sweep_batches` yields
 the same figures batch by batch, for :mod:`huarong.group_tables` to stream the tables of the
 original engine's ``--analy-group`` to disk.
@@ -117,7 +117,7 @@ class GroupGraph:
     goal: np.ndarray
     """Whether each node is a goal layout."""
     order: np.ndarray
-    """The nodes in sweep order: each run of 64 is one batch of sources searched together."""
+    """The nodes in sweep order: each run of 256 is one batch of sources searched together."""
 
     @property
     def size(self) -> int:
@@ -158,7 +158,7 @@ def group_graph(layout: Layout) -> GroupGraph:
 
 
 def sweep_batches(graph: GroupGraph, *, threads: int | None = None) -> Iterator[SweepBatch]:
-    """The figures of every node of ``graph``, one batch of 64 sources at a time, in the order
+    """The figures of every node of ``graph``, one batch of 256 sources at a time, in the order
     the batches finish, computed on ``threads`` threads (default: every core) a few batches
     ahead of the consumer.  Closing the iterator early starts no further batch."""
     from huarong._kernels import group_analysis as sweep

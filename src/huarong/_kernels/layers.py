@@ -47,10 +47,22 @@ def lowest_bit(word: np.int64) -> np.int64:
 
 
 @kernel
-def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64,
-                level: np.int64) -> None:
-    """One more solution at ``level`` for source ``lane0 + b``, for every set bit b of
-    ``fresh``."""
+def _record(rows: np.ndarray, count: np.int64, lane: np.int64, node: np.int64,
+            level: np.int64) -> np.int64:
+    """Row ``count`` of ``rows`` is (lane, node, level) if there is room; returns count + 1
+    (a caller with too few rows sees the overflow and runs again with enough)."""
+    if count < rows.shape[0]:
+        rows[count, 0] = lane
+        rows[count, 1] = node
+        rows[count, 2] = level
+    return count + 1
+
+
+@kernel
+def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64, level: np.int64,
+                rows: np.ndarray, count: np.int64, node: np.int64) -> np.int64:
+    """One more solution ``node`` at ``level`` for source ``lane0 + b``, for every set bit b
+    of ``fresh``, each also a row of ``rows`` from row ``count``; returns the new count."""
     while fresh:
         lane = lane0 + lowest_bit(fresh)
         fresh &= fresh - 1
@@ -59,6 +71,8 @@ def _found_goal(figures: np.ndarray, fresh: np.int64, lane0: np.int64,
             figures[MIN_STEPS, lane] = level
         if figures[MIN_STEPS, lane] == level:
             figures[MIN_COUNT, lane] += 1
+        count = _record(rows, count, lane, node, level)
+    return count
 
 
 @kernel
@@ -126,11 +140,17 @@ def _push_level(offsets: np.ndarray, targets: np.ndarray, level_bits: np.ndarray
 
 
 @kernel
-def _count_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64) -> None:
-    """Add one to ``figures[row, lane0 + b]`` for every set bit b of ``word``."""
-    while word:
-        figures[row, lane0 + lowest_bit(word)] += 1
-        word &= word - 1
+def _found_farthest(figures: np.ndarray, ending: np.int64, lane0: np.int64,
+                    level: np.int64, rows: np.ndarray, count: np.int64, node: np.int64
+                    ) -> np.int64:
+    """``node`` is one more farthest layout of source ``lane0 + b`` for every set bit b of
+    ``ending``, each also a row of ``rows`` from row ``count``; returns the new count."""
+    while ending:
+        lane = lane0 + lowest_bit(ending)
+        ending &= ending - 1
+        figures[FARTHEST_COUNT, lane] += 1
+        count = _record(rows, count, lane, node, level)
+    return count
 
 
 @kernel
@@ -143,12 +163,15 @@ def _set_bits(figures: np.ndarray, row: int, word: np.int64, lane0: np.int64,
 
 
 @kernel
-def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
-                sources: np.ndarray) -> np.ndarray:
+def _sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray, sources: np.ndarray,
+           farthest: np.ndarray, solutions: np.ndarray
+           ) -> tuple[np.ndarray, np.int64, np.int64]:
     """Search from every node of ``sources`` (at most :data:`LANES`, distinct) at once over
     the step graph ``offsets``/``targets`` (CSR over node indices, edges both ways) whose goal
     nodes are flagged in ``goal``.  Returns the figures as a (:data:`FIGURES`, len(sources))
-    int64 array, one column per source."""
+    int64 array, one column per source, and how many farthest layouts and solutions there
+    are in all: as many rows (source position, node, steps) as fit are written to
+    ``farthest`` and ``solutions`` (three columns each; none rows to count only)."""
     size = offsets.shape[0] - 1
     count = sources.shape[0]
     figures = np.zeros((FIGURES, count), dtype=np.int64)
@@ -162,6 +185,7 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     alive = np.zeros(WORDS, dtype=np.int64)
     reached = np.zeros(WORDS, dtype=np.int64)
     ending = np.zeros(WORDS, dtype=np.int64)
+    farthest_count = solution_count = np.int64(0)
     for lane in range(count):
         node = sources[lane]
         w = lane >> 6
@@ -172,7 +196,8 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         alive[w] |= bit
         if goal[node]:
             blocked[node, w] |= bit
-            _found_goal(figures, bit, np.int64(w * 64), np.int64(0))
+            solution_count = _found_goal(figures, bit, np.int64(w * 64), np.int64(0),
+                                         solutions, solution_count, node)
     level = np.int64(0)
     level_size = count
     while level_size:
@@ -191,9 +216,10 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                 u = (chunk << 6) + lowest_bit(bits)
                 bits &= bits - 1
                 for w in range(WORDS):
-                    if closing:
-                        _count_bits(figures, FARTHEST_COUNT, frontier[u, w] & ending[w],
-                                    np.int64(w * 64))
+                    if closing and frontier[u, w] & ending[w]:
+                        farthest_count = _found_farthest(
+                            figures, frontier[u, w] & ending[w], np.int64(w * 64), level,
+                            farthest, farthest_count, u)
                     frontier[u, w] = 0
         for w in range(WORDS):
             _set_bits(figures, FARTHEST_STEPS, ending[w], np.int64(w * 64), level)
@@ -214,8 +240,37 @@ def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                         fresh = new & ~blocked[v, w]
                         blocked[v, w] |= new
                         if fresh:
-                            _found_goal(figures, fresh, np.int64(w * 64), level)
+                            solution_count = _found_goal(figures, fresh, np.int64(w * 64),
+                                                         level, solutions, solution_count, v)
+    return figures, farthest_count, solution_count
+
+
+@kernel
+def count_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
+                sources: np.ndarray) -> np.ndarray:
+    """The figures of :func:`_sweep`, counted only."""
+    none = np.empty((0, 3), dtype=np.int64)
+    figures, _, _ = _sweep(offsets, targets, goal, sources, none, none)
     return figures
+
+
+@kernel
+def record_sweep(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
+                 sources: np.ndarray, rows: np.int64
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_sweep` with every farthest layout and solution as a row: (figures, farthest
+    rows, solution rows), rows in the order found (a source's solutions nearest first).
+    ``rows`` is the room first tried; when too few, the sweep runs again with exactly
+    enough."""
+    farthest = np.empty((rows, 3), dtype=np.int64)
+    solutions = np.empty((rows, 3), dtype=np.int64)
+    figures, farthest_count, solution_count = _sweep(offsets, targets, goal, sources,
+                                                     farthest, solutions)
+    if farthest_count > rows or solution_count > rows:
+        farthest = np.empty((farthest_count, 3), dtype=np.int64)
+        solutions = np.empty((solution_count, 3), dtype=np.int64)
+        figures, _, _ = _sweep(offsets, targets, goal, sources, farthest, solutions)
+    return figures, farthest[:farthest_count].copy(), solutions[:solution_count].copy()
 
 
 @kernel

@@ -96,43 +96,29 @@ def _push_level(offsets: np.ndarray, targets: np.ndarray, level_bits: np.ndarray
             b1 = blocked[u, 1]
             b2 = blocked[u, 2]
             b3 = blocked[u, 3]
-            # Most rows are behind no goal: a loop without the blocked words for them.
-            if b0 | b1 | b2 | b3:
-                for e in range(offsets[u], offsets[u + 1]):
-                    v = targets[e]
-                    n0 = f0 & ~visited[v, 0]
-                    n1 = f1 & ~visited[v, 1]
-                    n2 = f2 & ~visited[v, 2]
-                    n3 = f3 & ~visited[v, 3]
-                    nxt[v, 0] |= n0
-                    nxt[v, 1] |= n1
-                    nxt[v, 2] |= n2
-                    nxt[v, 3] |= n3
+            # Most rows are behind no goal: the compiler makes a loop without the blocked
+            # words for them (the test does not change within the loop).
+            behind_goal = (b0 | b1 | b2 | b3) != 0
+            for e in range(offsets[u], offsets[u + 1]):
+                v = targets[e]
+                n0 = f0 & ~visited[v, 0]
+                n1 = f1 & ~visited[v, 1]
+                n2 = f2 & ~visited[v, 2]
+                n3 = f3 & ~visited[v, 3]
+                nxt[v, 0] |= n0
+                nxt[v, 1] |= n1
+                nxt[v, 2] |= n2
+                nxt[v, 3] |= n3
+                if behind_goal:
                     blocked[v, 0] |= b0 & n0
                     blocked[v, 1] |= b1 & n1
                     blocked[v, 2] |= b2 & n2
                     blocked[v, 3] |= b3 & n3
-                    r0 |= n0
-                    r1 |= n1
-                    r2 |= n2
-                    r3 |= n3
-                    next_bits[v >> 6] |= np.int64((n0 | n1 | n2 | n3) != 0) << (v & 63)
-            else:
-                for e in range(offsets[u], offsets[u + 1]):
-                    v = targets[e]
-                    n0 = f0 & ~visited[v, 0]
-                    n1 = f1 & ~visited[v, 1]
-                    n2 = f2 & ~visited[v, 2]
-                    n3 = f3 & ~visited[v, 3]
-                    nxt[v, 0] |= n0
-                    nxt[v, 1] |= n1
-                    nxt[v, 2] |= n2
-                    nxt[v, 3] |= n3
-                    r0 |= n0
-                    r1 |= n1
-                    r2 |= n2
-                    r3 |= n3
-                    next_bits[v >> 6] |= np.int64((n0 | n1 | n2 | n3) != 0) << (v & 63)
+                r0 |= n0
+                r1 |= n1
+                r2 |= n2
+                r3 |= n3
+                next_bits[v >> 6] |= np.int64((n0 | n1 | n2 | n3) != 0) << (v & 63)
     reached[0] = r0
     reached[1] = r1
     reached[2] = r2

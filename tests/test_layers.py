@@ -84,6 +84,21 @@ def test_partly_filled_sweeps_match_one_search_per_layout(batch: int) -> None:
             assert tuple(row) == expected[code]
 
 
+def test_code_order_numbering_gives_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big groups number their nodes in code order: here every group does."""
+    monkeypatch.setattr(layers, "CODE_ORDER_ABOVE", 0)
+    layers._group_graph.cache_clear()
+    try:
+        for seed in GROUP_SEEDS[:4]:
+            graph = layers.group_graph(int(Layout.from_code(seed)))
+            assert (np.diff(graph.codes) > 0).all()
+            codes, figures = layers.group_figures(int(Layout.from_code(seed)), threads=2)
+            assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(),
+                                                strict=True)} == reference_figures(seed)
+    finally:
+        layers._group_graph.cache_clear()
+
+
 def test_sources_cover_each_mirror_pair_once() -> None:
     for seed in GROUP_SEEDS:
         graph = layers.group_graph(int(Layout.from_code(seed)))

@@ -7,8 +7,9 @@ solution).  Mirror symmetry halves the work:
 steps commute with the left-right mirror and the goal is symmetric, so a layout and its mirror
 image have the same figures.  A group whose mirror image is another group is searched once
 for both; in a self-mirror group one source of each mirror pair is searched.  Nodes are
-numbered in breadth-first order (neighbours lie close in memory) and sources are searched in
-tight clusters (:func:`huarong._kernels.layers.cluster_sources`).
+numbered so that neighbours lie close in memory (breadth-first order, or code order in big
+groups: :data:`CODE_ORDER_ABOVE`) and sources are searched in tight clusters
+(:func:`huarong._kernels.layers.cluster_sources`).
 
 The job behind ``huarong db layers``: :func:`plan` cuts classes into :class:`Unit` pieces of
 work (a range of a big group's sources, or several small groups); :func:`compute_unit`
@@ -43,9 +44,18 @@ SweepProgress = Callable[[int], None]
 """``progress(sources_done)``, called from time to time during a long sweep."""
 
 
+CODE_ORDER_ABOVE = 100_000
+"""Groups of more layouts number their nodes in code order, the others in breadth-first
+order from the seed.  When a sweep's rows outgrow the cache, code order keeps more of a
+node's neighbours near it (a step of a piece low on the board changes only the last digits):
+1.25-1.5x faster on the largest groups, the same at 150,000 layouts, 1.25x slower on the
+sparse group of 4FEA13400 (81,340 layouts), whose rows fit the cache."""
+
+
 @dataclass(frozen=True, eq=False)
 class GroupGraph:
-    """One group's step graph, nodes numbered in breadth-first order from the seed."""
+    """One group's step graph, nodes numbered in breadth-first order from the seed or, in big
+    groups, in code order (:data:`CODE_ORDER_ABOVE`)."""
 
     codes: np.ndarray
     offsets: np.ndarray
@@ -78,6 +88,9 @@ def _group_graph(seed: int) -> GroupGraph:
     boards, _, _, _ = klotski.bfs(np.int64(seed), klotski.EXPLORE_ALL, np.int64(0),
                                   np.int64(1 << 16))
     codes = klotski.boards_to_codes(boards)
+    if codes.shape[0] > CODE_ORDER_ABOVE:
+        by_code = np.argsort(codes)
+        boards, codes = boards[by_code], codes[by_code]
     offsets, targets = klotski.adjacency(boards)
     goal = sweep.goal_flags(boards)
     mirrors = klotski.mirror_codes(codes)

@@ -168,6 +168,29 @@ def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch
     assert _stored(small_db) == expected
 
 
+def test_checkpoints_of_a_run_cut_differently_are_ignored(
+        small_db: Path, expected: dict[int, tuple[int, int, int]]) -> None:
+    """A file left in a class's checkpoints by a run whose units were cut otherwise (an
+    earlier version's), here with wrong figures for every layout of the class, is neither
+    taken as this run's work nor read at the commit, and goes with the others."""
+    import pyarrow.parquet as pq
+
+    (class_plan,) = layers.plan(small_db, [(7, 0, 3)])
+    folder = layers.checkpoint_directory(small_db) / class_plan.name
+    folder.mkdir(parents=True)
+    ids = [i for i in expected if cases.classes().style[i] == 3]
+    stale = {"id": np.array(ids, dtype=np.int32)}
+    for name in layers.FIGURE_COLUMNS:
+        stale[name] = np.full(len(ids), 7, dtype=np.int16 if name.endswith("steps")
+                              else np.int32)
+    pq.write_table(pa.table(stale), folder / f"{class_plan.units[0].pieces[0].seed:09X}-0.parquet")
+    code, _, err = _run("db", "layers", "7-0-3", "--db", str(small_db))
+    assert code == 0, err
+    stored = _stored(small_db)
+    assert {i: stored[i] for i in ids} == {i: expected[i] for i in ids}
+    assert not folder.exists()
+
+
 def test_driver_killed_then_rerun(small_db: Path,
                                   expected: dict[int, tuple[int, int, int]]) -> None:
     """SIGKILL once checkpoints exist; the rerun skips them and ends complete."""

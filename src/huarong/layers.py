@@ -314,7 +314,13 @@ class Unit:
 
     @property
     def name(self) -> str:
-        return f"{self.pieces[0].seed:09X}-{self.pieces[0].first}"
+        """Unique to the unit's pieces, so that checkpoints of a run cut differently (an
+        earlier version's) are never taken for this unit's."""
+        import hashlib
+
+        pieces = ",".join(f"{p.seed:X}:{p.first}:{p.stop}" for p in self.pieces)
+        digest = hashlib.blake2b(pieces.encode(), digest_size=4).hexdigest()
+        return f"{self.pieces[0].seed:09X}-{self.pieces[0].first}-{digest}"
 
 
 @dataclass(frozen=True)
@@ -547,17 +553,18 @@ def _writable(database: Path, directory: Path) -> Any:
 def commit_class(database: Path, directory: Path, class_plan: ClassPlan) -> None:
     """Put a finished class's figures into the database in one transaction (a reader sees
     all of the class or none of it), after checking them against the stored minimum steps;
-    then drop its checkpoints."""
+    then drop its checkpoints (other files there, left by a run cut differently, with
+    them)."""
     import shutil
 
-
     folder = directory / class_plan.name
-    pattern = str(folder / "*.parquet").replace("'", "''")
+    files = ", ".join("'" + str(_checkpoint_path(directory, unit)).replace("'", "''") + "'"
+                      for unit in class_plan.units)
     connection = _writable(database, directory)
     try:
         connection.execute("SET enable_progress_bar = false")
         connection.execute("CREATE TEMP TABLE unit_rows AS "
-                           f"SELECT * FROM read_parquet('{pattern}')")
+                           f"SELECT * FROM read_parquet([{files}])")
         rows, distinct = connection.execute(
             "SELECT count(*), count(DISTINCT id) FROM unit_rows").fetchone() or (0, 0)
         disagree = connection.execute(

@@ -1,12 +1,13 @@
-"""Counts-only layer sweeps: the five layer figures of 256 sources at once, no rows recorded.
+"""Layer sweeps: the five layer figures of 256 sources at once, counted only (the database),
+or with every farthest layout and solution also written as a row (``--analy-group``).
 
 Bit ``b`` of word ``w`` of a node's row stands for source ``64 w + b``; four int64 words a
 node (256 sources a sweep) in each of ``visited``, ``frontier`` (reached at this level),
 ``nxt`` (reached at the next level) and ``blocked`` (some shortest path from the source to the
 node passes a goal at or before it).  A goal reached by a source whose bit is not blocked there
-is a solution.  What the database needs is five numbers per source, so nothing is written per
-farthest layout or per solution: each adds one to its source's counter, walked over set bits
-only.
+is a solution.  What the database needs is five numbers per source, so :func:`count_sweep`
+writes nothing per farthest layout or per solution: each adds one to its source's counter,
+walked over set bits only; :func:`record_sweep` writes the rows too.
 
 Measured on the sparse group of 4FEA13400, a dense 4-3-0 group and the largest group (see
 ``benchmarks/bench_layers.py``), against the 64- and 128-source sweeps this replaced:
@@ -39,6 +40,7 @@ FIGURES = 5
 """Rows of :func:`count_sweep`'s result: farthest steps, farthest count, minimum solution
 steps (-1 without a solution), solutions at the minimum steps, solutions."""
 FARTHEST_STEPS, FARTHEST_COUNT, MIN_STEPS, MIN_COUNT, SOLUTION_COUNT = range(FIGURES)
+
 
 @kernel
 def lowest_bit(word: np.int64) -> np.int64:

@@ -84,6 +84,35 @@ def test_partly_filled_sweeps_match_one_search_per_layout(batch: int) -> None:
             assert tuple(row) == expected[code]
 
 
+def test_pieces_of_many_groups_share_one_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole groups and source ranges of groups, their sweeps (37 sources each, so several a
+    group, the last part-filled) taken from one queue by two threads: each piece gets its
+    sources' figures and their mirror images', and progress ends at the pieces' sources and
+    pairs."""
+    def graph_of(seed: int) -> layers.GroupGraph:
+        return dataclasses.replace(layers._group_graph(seed), batch=37)
+
+    monkeypatch.setattr(layers, "group_graph", graph_of)
+    pieces = []
+    for index, seed in enumerate(GROUP_SEEDS):
+        graph = graph_of(int(Layout.from_code(seed)))
+        stop = graph.sources.shape[0] // (1 + index % 2)  # every other piece: half the sources
+        pieces.append(layers.Piece(int(Layout.from_code(seed)), graph.size, 0, stop))
+    reports: list[tuple[int, int]] = []
+    parts = layers.sweep_pieces(pieces, 2, lambda sources, pairs: reports.append(
+        (sources, pairs)))
+    for piece, seed, (codes, figures) in zip(pieces, GROUP_SEEDS, parts, strict=True):
+        expected = reference_figures(seed)
+        graph = graph_of(piece.seed)
+        searched = graph.codes[graph.sources[piece.first:piece.stop]].tolist()
+        mirrors = {int(Layout(code).mirror()): code for code in searched}
+        assert sorted(set(searched) | set(mirrors)) == codes.tolist()
+        assert [expected[mirrors.get(code, code)] if code not in expected else expected[code]
+                for code in codes.tolist()] == [tuple(row) for row in figures.T.tolist()]
+    assert reports[-1] == (sum(p.sources for p in pieces), sum(p.pairs for p in pieces))
+    assert reports == sorted(reports)
+
+
 def test_code_order_numbering_gives_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Big groups number their nodes in code order: here every group does."""
     monkeypatch.setattr(layers, "CODE_ORDER_ABOVE", 0)

@@ -42,6 +42,8 @@ PIECES_PER_UNIT = 512
 
 SweepProgress = Callable[[int], None]
 """``progress(sources_done)``, called from time to time during a long sweep."""
+UnitProgress = Callable[[int, int], None]
+"""``progress(sources_done, pairs_done)`` within one unit."""
 
 
 CODE_ORDER_ABOVE = 100_000
@@ -114,28 +116,43 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
     rows are :data:`FIGURE_COLUMNS`).  Runs on ``threads`` threads; with ``progress`` the
     calling thread only watches, so Ctrl-C (KeyboardInterrupt) stops every thread within one
     sweep and is re-raised."""
+    sources = np.ascontiguousarray(graph.sources[first:stop])
+    report = None if progress is None else lambda done, _pairs: progress(done)
+    figures = _sweep_all([(graph, sources)], threads, report)[0]
+    return graph.codes[sources], figures
+
+
+def _sweep_all(jobs: list[tuple[GroupGraph, np.ndarray]], threads: int,
+               progress: UnitProgress | None) -> list[np.ndarray]:
+    """The (5, n) figures of each job's sources (node numbers of its graph).  Every sweep of
+    every job is one task in one queue, the biggest groups' first: threads take the next
+    task when they finish one, so none waits at the end of a group (sweeps differ up to 5x in
+    time, and most groups have only a few)."""
     from huarong._kernels import layers as kernels
 
-    sources = np.ascontiguousarray(graph.sources[first:stop])
-    figures = np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)
-    # Each run of ``batch`` sources is one cluster, one sweep.  Threads take the next run
-    # when they finish one: sweeps differ up to 5x in time, so fixed shares would idle.
-    runs = [(start, min(start + graph.batch, sources.shape[0]))
-            for start in range(0, sources.shape[0], graph.batch)]
+    results = [np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)
+               for _, sources in jobs]
+    tasks = sorted(((index, start, min(start + graph.batch, sources.shape[0]))
+                    for index, (graph, sources) in enumerate(jobs)
+                    for start in range(0, sources.shape[0], graph.batch)),
+                   key=lambda task: -jobs[task[0]][0].size)
     taken = itertools.count()  # next() on it is atomic under the GIL
-    finished = [0] * threads
+    sources_done = [0] * threads
+    pairs_done = [0] * threads
     stopping = threading.Event()
     failures: list[BaseException] = []
 
     def work(thread: int) -> None:
         try:
-            for index in taken:
-                if index >= len(runs) or stopping.is_set():
+            for number in taken:
+                if number >= len(tasks) or stopping.is_set():
                     return
-                start, end = runs[index]
-                figures[:, start:end] = kernels.count_sweep(
+                index, start, end = tasks[number]
+                graph, sources = jobs[index]
+                results[index][:, start:end] = kernels.count_sweep(
                     graph.offsets, graph.targets, graph.goal, sources[start:end])
-                finished[thread] += end - start
+                sources_done[thread] += end - start
+                pairs_done[thread] += (end - start) * graph.size
         except BaseException as error:  # re-raised in the calling thread
             failures.append(error)
 
@@ -151,15 +168,17 @@ def sweep(graph: GroupGraph, first: int = 0, stop: int | None = None, *,
                 while worker.is_alive():
                     worker.join(0.2)
                     if progress is not None:
-                        progress(sum(finished))
+                        progress(sum(sources_done), sum(pairs_done))
         except BaseException:
             stopping.set()  # each thread ends after its current sweep
             for worker in workers:
                 worker.join()
             raise
+        if progress is not None:
+            progress(sum(sources_done), sum(pairs_done))
     if failures:
         raise failures[0]
-    return graph.codes[sources], figures
+    return results
 
 
 def group_figures(seed: int, *, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -449,42 +468,22 @@ def plan(database: Path, classes: list[ClassKey] | None) -> list[ClassPlan]:
     return plans
 
 
-UnitProgress = Callable[[int, int], None]
-"""``progress(sources_done, pairs_done)`` within one unit."""
-
-
-SMALL_GROUP = 2 * SOURCES_PER_SWEEP
-"""Groups of at most this many layouts are searched on the calling thread alone: a sweep or
-two each, where the threads' hand-over costs more than it saves (measured: 4,256 small
-standard groups took 0.88 s on two threads, 0.67 s on one)."""
-
-
 def sweep_pieces(pieces: list[Piece], threads: int, progress: UnitProgress | None = None
                  ) -> list[tuple[np.ndarray, np.ndarray]]:
     """The figures of each piece's sources and of their mirror images (codes, (5, n)
-    figures): the pieces of small groups one after another on this thread, the others on
-    ``threads`` threads.  ``progress(sources_done, pairs_done)`` as :attr:`Piece.sources` and
-    :attr:`Piece.pairs` count them."""
+    figures), on ``threads`` threads.  ``progress(sources_done, pairs_done)`` as
+    :attr:`Piece.sources` and :attr:`Piece.pairs` count them."""
     from huarong._kernels import klotski
 
+    graphs = [group_graph(piece.seed) for piece in pieces]
+    jobs = [(graph, np.ascontiguousarray(graph.sources[piece.first:piece.stop]))
+            for graph, piece in zip(graphs, pieces, strict=True)]
     parts = []
-    sources_done = pairs_done = 0
-    for piece in sorted(pieces, key=lambda piece: piece.size > SMALL_GROUP):
-        def report(done: int, piece: Piece = piece, sources: int = sources_done,
-                   pairs: int = pairs_done) -> None:
-            assert progress is not None
-            progress(sources + done, pairs + done * piece.size)
-
-        graph = group_graph(piece.seed)
-        big = piece.size > SMALL_GROUP
-        codes, figures = sweep(graph, piece.first, piece.stop, threads=threads if big else 1,
-                               progress=report if big and progress is not None else None)
+    for (graph, sources), figures in zip(jobs, _sweep_all(jobs, threads, progress),
+                                         strict=True):
+        codes = graph.codes[sources]
         parts.append(expand_mirrors(codes, figures, klotski.mirror_codes(codes),
                                     graph.self_mirror))
-        sources_done += piece.sources
-        pairs_done += piece.pairs
-        if progress is not None:
-            progress(sources_done, pairs_done)
     return parts
 
 

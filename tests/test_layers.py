@@ -107,7 +107,7 @@ def test_pieces_of_many_groups_share_one_queue(monkeypatch: pytest.MonkeyPatch) 
         searched = graph.codes[graph.sources[piece.first:piece.stop]].tolist()
         mirrors = {int(Layout(code).mirror()): code for code in searched}
         assert sorted(set(searched) | set(mirrors)) == codes.tolist()
-        assert [expected[mirrors.get(code, code)] if code not in expected else expected[code]
+        assert [expected[code if code in expected else mirrors[code]]
                 for code in codes.tolist()] == [tuple(row) for row in figures.T.tolist()]
     assert reports[-1] == (sum(p.sources for p in pieces), sum(p.pairs for p in pieces))
     assert reports == sorted(reports)

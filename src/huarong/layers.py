@@ -475,9 +475,10 @@ def sweep_pieces(pieces: list[Piece], threads: int, progress: UnitProgress | Non
     :attr:`Piece.sources` and :attr:`Piece.pairs` count them."""
     from huarong._kernels import klotski
 
-    graphs = [group_graph(piece.seed) for piece in pieces]
-    jobs = [(graph, np.ascontiguousarray(graph.sources[piece.first:piece.stop]))
-            for graph, piece in zip(graphs, pieces, strict=True)]
+    jobs = []
+    for piece in pieces:
+        graph = group_graph(piece.seed)
+        jobs.append((graph, np.ascontiguousarray(graph.sources[piece.first:piece.stop])))
     parts = []
     for (graph, sources), figures in zip(jobs, _sweep_all(jobs, threads, progress),
                                          strict=True):

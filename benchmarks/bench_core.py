@@ -19,9 +19,9 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.table import Table
 
-from huarong.analysis import analyze
-from huarong.layout import Layout
-from huarong.solver import group_codes, solve
+from huarong.engine.analysis import analyze
+from huarong.engine.layout import Layout
+from huarong.engine.solver import group_codes, solve
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> float:

@@ -26,8 +26,8 @@ def timed(action: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def main() -> None:
-    from huarong import cases, database
     from huarong._kernels import cases as kernels
+    from huarong.space import cases, database
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rows: list[tuple[str, str, str]] = []
@@ -54,7 +54,7 @@ def main() -> None:
             path = Path(folder) / "huarong.duckdb"
             # A fresh process, as `huarong db build` runs (kernels already compiled).
             build = [sys.executable, "-c",
-                     f"from huarong import database; database.build({str(path)!r})"]
+                     f"from huarong.space import database; database.build({str(path)!r})"]
             seconds, _ = timed(lambda: subprocess.run(build, check=True))
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1e6
             rows.append(("db build, whole, in a fresh process", f"{seconds:.1f} s", "<= 90 s"))

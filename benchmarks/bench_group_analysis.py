@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from huarong.group_analysis import analyze_group
-from huarong.group_tables import write_group_tables
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
+from huarong.space.group_analysis import analyze_group
+from huarong.space.group_tables import write_group_tables
 
 DEFAULT_CODES = ("1A9BF0C00", "4FEA13400")
 

@@ -45,8 +45,8 @@ def _cli(*args: str) -> list[str]:
 def whole_runs() -> None:
     print(f"{'group':<10} {'run':<22} {'layouts':>8} {'wall s':>7} {'layouts/s':>9} "
           f"{'peak MB':>8} {'tables MB':>9}")
-    in_memory = ("import sys, resource; from huarong.group_analysis import analyze_group; "
-                 "from huarong.layout import Layout; "
+    in_memory = ("import sys, resource; from huarong.space.group_analysis import analyze_group; "
+                 "from huarong.engine.layout import Layout; "
                  "analyze_group(Layout.from_code(sys.argv[1]))")
     for code in MID_GROUPS:
         for label, spelling in (("--analy-group", "--analy-group"),
@@ -70,8 +70,8 @@ def whole_runs() -> None:
 
 
 def _group_size(code: str) -> int:
-    from huarong.layout import Layout
-    from huarong.solver import group
+    from huarong.engine.layout import Layout
+    from huarong.engine.solver import group
 
     return len(group(Layout.from_code(code)))
 
@@ -105,8 +105,8 @@ def _resident_mb(pid: int) -> float:
 
 def largest_projected(threads: int) -> None:
     from huarong._kernels import group_analysis as sweep
-    from huarong.group_analysis import group_graph
-    from huarong.layout import Layout
+    from huarong.engine.layout import Layout
+    from huarong.space.group_analysis import group_graph
 
     started = time.perf_counter()
     graph = group_graph(Layout.from_code(LARGEST))

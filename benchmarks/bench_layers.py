@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from huarong import cases, layers
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
+from huarong.space import cases, layers
 
 LARGEST_GROUP_SIZE = 964_656
 

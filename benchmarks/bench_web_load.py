@@ -22,9 +22,9 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from huarong.classics import CLASSICS
-from huarong.layout import Layout
-from huarong.solver import group_codes
+from huarong.engine.classics import CLASSICS
+from huarong.engine.layout import Layout
+from huarong.engine.solver import group_codes
 
 _STARTUP_SECONDS = 120.0
 

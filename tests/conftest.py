@@ -53,7 +53,7 @@ def standard_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import duckdb
     import pyarrow as pa
 
-    from huarong import cases, database
+    from huarong.space import cases, database
 
     codes, min_steps, _ = cases.min_steps_of_class(5, 4)
     rows = pa.table({"id": cases.layout_ids(codes), "code": codes, "min_steps": min_steps})

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import pytest
 
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
 
 from . import klotski_reference as reference
 
@@ -78,7 +78,7 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def _serve(database: Path) -> Iterator[str]:
     uvicorn = pytest.importorskip("uvicorn")
-    from huarong.web import create_app
+    from huarong.web.app import create_app
 
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(database), host="127.0.0.1", port=port,

@@ -14,10 +14,10 @@ from collections import deque
 import numpy as np
 import pytest
 
-from huarong import cases
-from huarong.analysis import analyze
-from huarong.layout import Layout, LayoutError
-from huarong.solver import group_codes, solve
+from huarong.engine.analysis import analyze
+from huarong.engine.layout import Layout, LayoutError
+from huarong.engine.solver import group_codes, solve
+from huarong.space import cases
 
 from . import klotski_reference as ref
 

@@ -1,7 +1,7 @@
 """``analyze-group`` / ``analyze-multi-group`` and the original engine's ``--analy-group``
 spellings, through click's CliRunner.
 
-Expected figures come from huarong.analysis.analyze (one layer-model search per layout, a
+Expected figures come from huarong.engine.analysis.analyze (one layer-model search per layout, a
 different algorithm from the batch sweep) and from the docs. definitions."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from huarong.analysis import analyze
 from huarong.cli import main
-from huarong.layout import Layout
+from huarong.engine.analysis import analyze
+from huarong.engine.layout import Layout
 
 # A 102-layout group with 27 goal layouts, and a 30-layout group without any.
 WITH_GOALS = "8A53A3000"
@@ -55,7 +55,7 @@ def _check_against_analyze(farthest: Path, solution: Path, seed: str,
 
 
 def _group(seed: str) -> list[Layout]:
-    from huarong.solver import group
+    from huarong.engine.solver import group
 
     return group(Layout.from_code(seed))
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from huarong.cli import main, translate_legacy
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
 
 from . import klotski_reference as ref
 

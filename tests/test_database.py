@@ -11,10 +11,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from huarong import cases, database
-from huarong.database import Database, DatabaseError, DatabaseMissingError
-from huarong.layout import Layout
-from huarong.solver import group_codes, solve
+from huarong.engine.layout import Layout
+from huarong.engine.solver import group_codes, solve
+from huarong.space import cases, database
+from huarong.space.database import Database, DatabaseError, DatabaseMissingError
 
 from .test_cases import SEED_JIANG_BING
 

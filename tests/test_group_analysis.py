@@ -16,15 +16,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from huarong.group_analysis import (
+from huarong.engine.layout import Layout
+from huarong.space.group_analysis import (
     GroupAnalysis,
     SeedFileError,
     analyze_group,
     analyze_groups,
     read_seeds,
 )
-from huarong.group_tables import write_group_tables
-from huarong.layout import Layout
+from huarong.space.group_tables import write_group_tables
 
 from . import klotski_reference as ref
 
@@ -118,7 +118,7 @@ def test_a_goal_layout_is_its_own_only_solution(group):
 
 def test_more_sources_than_one_sweep_holds():
     """The 1A9BF0C00 group needs hundreds of sweeps: sample layouts against one search."""
-    from huarong.analysis import analyze
+    from huarong.engine.analysis import analyze
 
     analysis = analyze_group(Layout.from_code("1A9BF0C00"), threads=2)
     assert analysis.size == 25955  # the 横刀立马 group size quoted in the task

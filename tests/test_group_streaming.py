@@ -2,7 +2,7 @@
 file behind, however the run ends.
 
 Expected values: the promised limits (stop within 2 s, no temporary file), exit statuses
-128 + signal number, and the figures of huarong.analysis.analyze (one search per layout)."""
+128 + signal number, and the figures of huarong.engine.analysis.analyze (one search per layout)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from huarong.analysis import analyze
-from huarong.group_analysis import run_on_threads
-from huarong.group_tables import write_group_tables
-from huarong.layout import Layout
+from huarong.engine.analysis import analyze
+from huarong.engine.layout import Layout
+from huarong.space.group_analysis import run_on_threads
+from huarong.space.group_tables import write_group_tables
 
 # 81,340 layouts: its sweeps run for half a minute and more on two cores; the largest group
 # (964,656 layouts) spends its first seconds in the search of the group.

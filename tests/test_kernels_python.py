@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from huarong._kernels import klotski
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
 
 from . import klotski_reference as ref
 
@@ -82,7 +82,7 @@ def test_small_group_search_and_links() -> None:
 def test_layer_sweep_against_one_search_per_layout(seed: str) -> None:
     """The counts-only sweep (bit tricks, the pure-Python lowest-bit fallback) on a group
     whose mirror image is another group, and on a self-mirror one full of goals."""
-    from huarong import layers
+    from huarong.space import layers
 
     from .test_layers import reference_figures
 

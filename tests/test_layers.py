@@ -1,4 +1,4 @@
-"""Counts-only layer sweeps (``huarong.layers``) against a slow per-source search.
+"""Counts-only layer sweeps (``huarong.space.layers``) against a slow per-source search.
 
 The reference shares nothing with huarong's kernels: groups and steps come from
 ``klotski_reference`` (frozensets), every source gets its own plain breadth-first search over
@@ -17,10 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from huarong import cases, layers
-from huarong.database import Database
-from huarong.group_analysis import analyze_group
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
+from huarong.space import cases, layers
+from huarong.space.database import Database
+from huarong.space.group_analysis import analyze_group
+from huarong.space.layers import graph as layer_graph
+from huarong.space.layers import job as layer_job
 
 from . import klotski_reference as ref
 
@@ -90,9 +92,9 @@ def test_pieces_of_many_groups_share_one_queue(monkeypatch: pytest.MonkeyPatch) 
     sources' figures and their mirror images', and progress ends at the pieces' sources and
     pairs."""
     def graph_of(seed: int) -> layers.GroupGraph:
-        return dataclasses.replace(layers._group_graph(seed), batch=37)
+        return dataclasses.replace(layer_graph._group_graph(seed), batch=37)
 
-    monkeypatch.setattr(layers, "group_graph", graph_of)
+    monkeypatch.setattr(layer_job, "group_graph", graph_of)
     pieces = []
     for index, seed in enumerate(GROUP_SEEDS):
         graph = graph_of(int(Layout.from_code(seed)))
@@ -115,8 +117,8 @@ def test_pieces_of_many_groups_share_one_queue(monkeypatch: pytest.MonkeyPatch) 
 
 def test_code_order_numbering_gives_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Big groups number their nodes in code order: here every group does."""
-    monkeypatch.setattr(layers, "CODE_ORDER_ABOVE", 0)
-    layers._group_graph.cache_clear()
+    monkeypatch.setattr(layer_graph, "CODE_ORDER_ABOVE", 0)
+    layer_graph._group_graph.cache_clear()
     try:
         for seed in GROUP_SEEDS[:4]:
             graph = layers.group_graph(int(Layout.from_code(seed)))
@@ -125,7 +127,7 @@ def test_code_order_numbering_gives_the_same_figures(monkeypatch: pytest.MonkeyP
             assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(),
                                                 strict=True)} == reference_figures(seed)
     finally:
-        layers._group_graph.cache_clear()
+        layer_graph._group_graph.cache_clear()
 
 
 def test_sources_cover_each_mirror_pair_once() -> None:
@@ -251,7 +253,7 @@ def test_database_figures_of_standard_layouts(database_path: Path) -> None:
 def test_api_layout_without_a_database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from huarong.web import create_app
+    from huarong.web.app import create_app
 
     monkeypatch.setenv("HUARONG_DB", str(tmp_path / "absent.duckdb"))
     answer = TestClient(create_app()).get("/api/layout", params={"code": "1A9BF0C00"}).json()
@@ -270,9 +272,9 @@ def test_info_export_and_api_show_the_figures(database_path: Path,
     from click.testing import CliRunner
     from fastapi.testclient import TestClient
 
-    from huarong.analysis import analyze
     from huarong.cli import main
-    from huarong.web import create_app
+    from huarong.engine.analysis import analyze
+    from huarong.web.app import create_app
 
     analysis = analyze(Layout.from_code("1A9BF0C00"))
     expected = {"farthest_steps": analysis.farthest_steps,

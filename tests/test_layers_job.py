@@ -2,8 +2,8 @@
 class, a Dask cluster.
 
 A small database holding only the classes 7-0-* (3,508 layouts, 382 groups; built from
-``huarong.cases`` in seconds, with the schema of the real one) stands in for the whole one.
-Expected figures come from :func:`huarong.layers.group_figures`, which the kernel tests
+``huarong.space.cases`` in seconds, with the schema of the real one) stands in for the whole one.
+Expected figures come from :func:`huarong.space.layers.group_figures`, which the kernel tests
 check against a per-layout reference search."""
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
-from huarong import cases, database, layers
 from huarong.cli import main
+from huarong.space import cases, database, layers
+from huarong.space.layers import runner as layer_run
 
 CLASS = (7, 0)
 LAYOUTS = 3_508
@@ -155,14 +156,14 @@ def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch
         if len(commits) == 1:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(layers, "commit_class", commit_then_stop)
+    monkeypatch.setattr(layer_run, "commit_class", commit_then_stop)
     code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
     assert code == 130 and "resume" in err
     stored = _stored(small_db)
     filled = {i for i, row in stored.items() if row[0] is not None}
     cls = cases.classes()
     assert filled == {i for i in stored if cls.style[i] == 1}  # the first class, whole
-    monkeypatch.setattr(layers, "commit_class", real_commit)
+    monkeypatch.setattr(layer_run, "commit_class", real_commit)
     code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
     assert code == 0, err
     assert _stored(small_db) == expected

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from huarong.layout import (
+from huarong.engine.layout import (
     InvalidCodeError,
     InvalidGridError,
     InvalidOnlineIdError,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from huarong.layout import Layout, Piece, PieceKind
-from huarong.notation import (
+from huarong.engine.layout import Layout, Piece, PieceKind
+from huarong.engine.notation import (
     NotAStepError,
     NotationError,
     encode_path,
@@ -19,7 +19,7 @@ from huarong.notation import (
     parse_pairs,
     replay,
 )
-from huarong.solver import solve
+from huarong.engine.solver import solve
 
 from . import klotski_reference as ref
 

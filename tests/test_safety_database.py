@@ -19,9 +19,9 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from huarong import database
 from huarong.cli import database as cli_database
 from huarong.cli import main
+from huarong.space import database
 
 ROWS = [  # id, code, jiang, bing, style, group_num, group_index, group_size, min_steps, sol.,
     # farthest_steps, farthest_count, solution_count, symmetric, mirror_id (its own: the

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from huarong import all_files, database, fileio
+from huarong import fileio
 from huarong.cli import main
+from huarong.space import all_files, database
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -95,7 +96,7 @@ def test_solve_into_a_fifo_through_the_cli(tmp_path: Path) -> None:
 
 def test_missing_output_directory_fails_before_any_work(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from huarong import solver
+    from huarong.engine import solver
 
     def must_not_run(*args: object) -> None:
         raise AssertionError("solved before checking the output")
@@ -137,7 +138,7 @@ def test_unwritable_target_is_reported_before_building(monkeypatch: pytest.Monke
 
 _SLOW_BUILD = """
 import signal, sys, time
-from huarong import database
+from huarong.space import database
 from huarong.cli import main
 
 # A shell starts background jobs with Ctrl-C ignored, and children inherit that: act as if
@@ -195,7 +196,7 @@ def test_all_code_refuses_a_disk_too_small_before_any_work(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
 
-    from huarong import cases
+    from huarong.space import cases
 
     monkeypatch.setattr(cases, "all_codes", must_not_compute)
     monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(  # type: ignore[attr-defined]

@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 import huarong
-from huarong import hints
 from huarong.cli import _common, main
-from huarong.layout import InvalidGridError, Layout
-from huarong.solver import solve
+from huarong.engine import hints
+from huarong.engine.layout import InvalidGridError, Layout
+from huarong.engine.solver import solve
 
 HENGDAOLIMA = "VCCV/VCCV/VHHV/VSSV/S..S"
 
@@ -180,7 +180,7 @@ def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # ----- the value type does not depend on the search ------------------------------------------
 def test_layout_imports_no_search_module() -> None:
-    source = Path(huarong.layout.__file__).read_text(encoding="utf-8")
+    source = Path(huarong.engine.layout.__file__).read_text(encoding="utf-8")
     imported = {node.module for node in ast.walk(ast.parse(source))
                 if isinstance(node, ast.ImportFrom) and node.module}
     imported |= {alias.name for node in ast.walk(ast.parse(source))

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from huarong.analysis import analyze
 from huarong.cli import main
-from huarong.layout import Layout
-from huarong.shortest_paths import NoTargetError, paths_to_each, shortest_path_graph
-from huarong.solver import solve
+from huarong.engine.analysis import analyze
+from huarong.engine.layout import Layout
+from huarong.engine.shortest_paths import NoTargetError, paths_to_each, shortest_path_graph
+from huarong.engine.solver import solve
 
 from . import klotski_reference as reference
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from huarong.analysis import analyze
-from huarong.layout import Layout
-from huarong.solver import NotInGroupError, children, group, group_size, shortest_path, solve
+from huarong.engine.analysis import analyze
+from huarong.engine.layout import Layout
+from huarong.engine.solver import NotInGroupError, children, group, group_size, shortest_path, solve
 
 from . import klotski_reference as ref
 

@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from huarong.layout import Layout
-from huarong.solver import group_codes, solve
-from huarong.stats import StandardStats, group_min_steps, horizontal_counts, standard_stats
+from huarong.engine.layout import Layout
+from huarong.engine.solver import group_codes, solve
+from huarong.space.stats import StandardStats, group_min_steps, horizontal_counts, standard_stats
 
 from . import klotski_reference as ref
 

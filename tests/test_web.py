@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from huarong.classics import CLASSICS
-from huarong.layout import Layout
-from huarong.notation import replay
-from huarong.solver import solve
-from huarong.web import create_app
+from huarong.engine.classics import CLASSICS
+from huarong.engine.layout import Layout
+from huarong.engine.notation import replay
+from huarong.engine.solver import solve
+from huarong.web.app import create_app
 
 from . import klotski_reference as ref
 
@@ -274,7 +274,7 @@ def test_levels_page_through_the_game_layouts(standard_database: Path) -> None:
 def assert_levels_agree_with_the_database(path: Path) -> None:
     """The endpoint against the database's own columns: its stored mirror of each layout
     (``mirror_id``) instead of the mirror images the endpoint computes."""
-    from huarong.database import Database
+    from huarong.space.database import Database
 
     client = TestClient(create_app(path))
     answer = client.get("/api/levels", params={"min_steps": 130, "limit": 200}).json()
@@ -299,7 +299,7 @@ def test_the_webfont_holds_every_chinese_glyph_the_page_shows() -> None:
 
     from fontTools.ttLib import TTFont
 
-    static = resources.files("huarong") / "static"
+    static = resources.files("huarong.web") / "static"
     shown = "".join(static.joinpath(name).read_text("utf-8")
                     for name in ("index.html", "app.js", "style.css"))
     shown += "".join(classic.name for classic in CLASSICS)
@@ -314,7 +314,7 @@ def test_the_webfont_holds_every_chinese_glyph_the_page_shows() -> None:
 def test_a_second_concurrent_group_search_gets_503(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from huarong import web
+    from huarong.web import app as web
 
     entered, release = threading.Event(), threading.Event()
     real = web.group_min_steps

@@ -34,7 +34,7 @@ CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 def page_glyphs() -> str:
     """Every CJK character the page can show, sorted."""
-    from huarong.classics import CLASSICS
+    from huarong.engine.classics import CLASSICS
 
     texts = [path.read_text("utf-8") for path in sorted(STATIC.glob("*.*"))
              if path.suffix in {".html", ".js", ".css"}]

@@ -2,7 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from huarong.layout import (
+from huarong.engine.layout import (
     InvalidCodeError,
     InvalidGridError,
     InvalidOnlineIdError,
@@ -11,7 +11,7 @@ from huarong.layout import (
     Piece,
     PieceKind,
 )
-from huarong.solver import NotInGroupError, Solution, children, group, shortest_path, solve
+from huarong.engine.solver import NotInGroupError, Solution, children, group, shortest_path, solve
 
 try:
     __version__ = version("huarong")

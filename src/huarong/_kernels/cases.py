@@ -1,5 +1,5 @@
 """Hot loops over every legal layout: enumeration, the perfect index, group labelling and the
-minimum steps of every layout (wrapped by :mod:`huarong.cases`).
+minimum steps of every layout (wrapped by :mod:`huarong.space.cases`).
 
 **Completion counts.**  A code is read cell by cell in address order, skipping covered cells,
 so the state after a prefix of items is the 20-bit mask of covered cells plus how many empty
@@ -329,7 +329,7 @@ def _union(parent: np.ndarray, a: Int, b: Int) -> None:
 
 @kernel
 def _class_key(jiang: np.ndarray, bing: np.ndarray, style: np.ndarray, rank: Int) -> Int:
-    """``huarong.cases.Classes.key`` of one layout."""
+    """``huarong.space.cases.Classes.key`` of one layout."""
     return (np.int64(jiang[rank]) << 8) | (np.int64(bing[rank]) << 4) | np.int64(style[rank])
 
 

@@ -9,7 +9,7 @@ into a *board*: 3 bits per cell, cell ``a`` at bits ``3a..3a+2``, holding
 Removing a piece is an XOR with its pattern and placing it another XOR, and a board is packed
 back into a code with one table look-up per row, so a step costs a few word operations.
 
-All kernels are private; :mod:`huarong.solver` and :mod:`huarong.analysis` wrap them.
+All kernels are private; :mod:`huarong.engine.solver` and :mod:`huarong.engine.analysis` wrap them.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
-from huarong.layout import Layout, LayoutError
+from huarong.engine.layout import Layout, LayoutError
 
 
 class InputError(click.ClickException):
@@ -48,7 +48,7 @@ class LayoutParam(click.ParamType):  # type: ignore[type-arg]
 
 def classic_named(name: str) -> Layout | None:
     """The classic layout of that Chinese or English name (any case), if there is one."""
-    from huarong.classics import CLASSICS
+    from huarong.engine.classics import CLASSICS
 
     wanted = name.strip().casefold()
     return next((classic.layout for classic in CLASSICS

@@ -19,7 +19,7 @@ from huarong.cli._common import (
     Terminated,
     progress_bar,
 )
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
 
 _integral = click.option("--integral", is_flag=True,
                          help="List every solution with its steps in SOLUTION_CSV.")
@@ -36,7 +36,7 @@ def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: 
            table_format: str, quiet: bool) -> int:
     """Write both tables, streamed in bounded memory; return the number of rows written.
     The output directories are tried before any analysis runs."""
-    from huarong.group_tables import write_group_tables
+    from huarong.space.group_tables import write_group_tables
 
     try:
         with progress_bar(not quiet) as progress:
@@ -98,7 +98,7 @@ def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, i
     """analyze-group for the group of every seed in SEEDS_FILE (one common code a line, as
     in the 5-4-0.txt files of `huarong all`; `-` reads stdin), the groups one after another
     in both tables."""
-    from huarong import group_analysis
+    from huarong.space import group_analysis
 
     try:
         # `-` reads the seeds from stdin.

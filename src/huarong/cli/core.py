@@ -17,7 +17,7 @@ from huarong.cli._common import (
     output_option,
     progress_bar,
 )
-from huarong.layout import Layout, Piece, PieceKind
+from huarong.engine.layout import Layout, Piece, PieceKind
 
 # Each piece gets its own background so neighbours of one kind stay apart; the 2x2 is red.
 _PIECE_STYLES = {
@@ -98,7 +98,7 @@ def _layout_facts(layout: Layout) -> dict[str, Any]:
 def _path_text(path: tuple[Layout, ...], compact: bool, square_width: int) -> str:
     if compact:
         return "\n".join(f"{step}: {layout.code}" for step, layout in enumerate(path))
-    from huarong.hints import describe_step
+    from huarong.engine.hints import describe_step
 
     steps = len(path) - 1
     moves = ["start", *(describe_step(before, after)
@@ -121,7 +121,7 @@ _compact = click.option("-c", "--compact", is_flag=True,
 def solve(layout: Layout, compact: bool, square_width: int, as_json: bool,
           output: str | None) -> None:
     """Minimum-step solution of LAYOUT: move the 2x2 to the bottom middle."""
-    from huarong.solver import solve as solve_layout
+    from huarong.engine.solver import solve as solve_layout
 
     solution = solve_layout(layout)
     if as_json:
@@ -143,8 +143,8 @@ def solve(layout: Layout, compact: bool, square_width: int, as_json: bool,
 def hint(layout: Layout, as_json: bool) -> None:
     """The best next steps from LAYOUT, each in words ("曹操 down"), with the minimum steps
     left after it. Exit status 1 when LAYOUT has no solution."""
-    from huarong.hints import best_next_steps
-    from huarong.solver import solve as solve_layout
+    from huarong.engine.hints import best_next_steps
+    from huarong.engine.solver import solve as solve_layout
 
     steps = solve_layout(layout).steps
     best = [] if not steps else best_next_steps(layout)
@@ -175,7 +175,7 @@ def hint(layout: Layout, as_json: bool) -> None:
 def path(start: Layout, target: Layout, compact: bool, square_width: int, as_json: bool,
          output: str | None) -> None:
     """Shortest path from START to TARGET."""
-    from huarong.solver import NotInGroupError, shortest_path
+    from huarong.engine.solver import NotInGroupError, shortest_path
 
     try:
         steps = shortest_path(start, target)
@@ -196,7 +196,7 @@ def path(start: Layout, target: Layout, compact: bool, square_width: int, as_jso
 @output_option
 def group(layout: Layout, as_json: bool, output: str | None) -> None:
     """Every layout of LAYOUT's group, one common code per line, ascending."""
-    from huarong.solver import group_codes
+    from huarong.engine.solver import group_codes
 
     codes = [f"{int(code):09X}" for code in group_codes(layout)]
     if as_json:
@@ -266,7 +266,7 @@ def analyze(layout: Layout, quiet: bool, as_json: bool, output: str | None) -> N
 
     With --output, the file gets every layout of every layer with its parents and children
     written as (layer,index)CODE; stdout gets the summary."""
-    from huarong.analysis import analyze as analyze_layout
+    from huarong.engine.analysis import analyze as analyze_layout
 
     with progress_bar(enabled=not quiet) as progress:
         analysis = analyze_layout(layout, progress)

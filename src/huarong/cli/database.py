@@ -15,12 +15,12 @@ import click
 
 from huarong.cli._common import LAYOUT, OUTPUT, InputError, json_option, progress_bar
 from huarong.cli.layers import layers
+from huarong.engine.layout import Layout
 from huarong.fileio import STDOUT
-from huarong.layout import Layout
 
 if TYPE_CHECKING:
-    from huarong.all_files import FileFormat
-    from huarong.database import Database
+    from huarong.space.all_files import FileFormat
+    from huarong.space.database import Database
 
 
 def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -31,7 +31,7 @@ def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _open(db_path: str | None) -> Database:
-    from huarong.database import Database, DatabaseError
+    from huarong.space.database import Database, DatabaseError
 
     try:
         return Database.open(db_path)
@@ -53,8 +53,8 @@ db.add_command(layers)
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
 def build(db_path: str | None, force: bool, quiet: bool) -> None:
     """Compute every layout's class, group and minimum steps into the database."""
-    from huarong.database import DatabaseError
-    from huarong.database import build as build_database
+    from huarong.space.database import DatabaseError
+    from huarong.space.database import build as build_database
 
     try:
         with progress_bar(not quiet) as progress:
@@ -73,7 +73,7 @@ def build(db_path: str | None, force: bool, quiet: bool) -> None:
 @json_option
 def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
     """Everything the database knows about one layout."""
-    from huarong.database import DatabaseError
+    from huarong.space.database import DatabaseError
 
     with _open(db_path) as database:
         try:
@@ -115,7 +115,7 @@ def query(sql: str, db_path: str | None, as_json: bool, as_csv: bool,
     Rows stream, so a result of any size takes little memory. On a terminal the first 50
     rows are drawn as a table and the rest counted; piped output (tab-separated), --csv and
     --json carry every row, values uncut."""
-    from huarong.database import DatabaseError
+    from huarong.space.database import DatabaseError
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
@@ -298,7 +298,7 @@ def all_cases(output_dir: str, quiet: bool, file_format: str) -> None:
     """Enumerate and classify every layout: All_Case.txt (every code), main.csv (every code
     with its class and label) and per jiang-bing-style class J-B-S.txt (one seed code per
     group, in group_num order); about 1.6 GB in all."""
-    from huarong.all_files import write_all_files
+    from huarong.space.all_files import write_all_files
 
     directory = Path(output_dir)
     try:
@@ -324,9 +324,9 @@ def all_cases(output_dir: str, quiet: bool, file_format: str) -> None:
 def all_code(file: str, directory: str, file_format: str) -> None:
     """Write the code of every layout, ascending, one per line, to FILE (default
     All_Case.txt; 293 MB)."""
-    from huarong.all_files import write_codes
-    from huarong.cases import LAYOUT_COUNT, all_codes
     from huarong.fileio import check_writable, real_target
+    from huarong.space.all_files import write_codes
+    from huarong.space.cases import LAYOUT_COUNT, all_codes
 
     target = Path(file) if file == STDOUT else Path(directory) / file
     try:

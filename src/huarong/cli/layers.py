@@ -22,7 +22,7 @@ REPORT_EVERY = 5.0
 
 def _class_keys(classes: tuple[str, ...], standard: bool, every: bool
                 ) -> list[tuple[int, int, int]] | None:
-    from huarong import layers
+    from huarong.space import layers
 
     if every:
         return None
@@ -135,8 +135,8 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
 
     Resumable: finished pieces are checkpointed beside the database and a rerun skips them;
     each class appears in the database at once, when it is complete."""
-    from huarong import layers as job
-    from huarong.database import default_path
+    from huarong.space import layers as job
+    from huarong.space.database import default_path
 
     if workers is not None and address is not None:
         raise click.UsageError("choose one of --workers and --cluster")
@@ -171,7 +171,7 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
 
 
 def _print_plan(plans: list[Any], workers: int) -> None:
-    from huarong import layers as job
+    from huarong.space import layers as job
 
     header = f"{'class':<8} {'groups':>7} {'layouts':>11} {'units':>6} {'pairs':>10}"
     click.echo(header)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from huarong.cli._common import LAYOUT, emit, exit_without_solution, output_option
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
 
 
 @click.command()
@@ -20,8 +20,8 @@ from huarong.layout import Layout
 def paths(layout: Layout, ends: str, output: str | None) -> None:
     """One shortest path from LAYOUT to each of its solutions, or to each of its farthest
     layouts: one line per path, `TARGET STEPS: CODE CODE ...`."""
-    from huarong.analysis import analyze
-    from huarong.shortest_paths import paths_to_each
+    from huarong.engine.analysis import analyze
+    from huarong.engine.shortest_paths import paths_to_each
 
     analysis = analyze(layout)
     targets = ([solution for solution, _ in analysis.solutions] if ends == "solutions"
@@ -41,7 +41,7 @@ def paths(layout: Layout, ends: str, output: str | None) -> None:
 def shortest_paths(layout: Layout, target: Layout | None, output: str | None) -> None:
     """Every shortest path from LAYOUT to TARGET (default: to its nearest goal layouts):
     the graph they form, layer by layer, and how many distinct shortest paths there are."""
-    from huarong.shortest_paths import NoTargetError, shortest_path_graph
+    from huarong.engine.shortest_paths import NoTargetError, shortest_path_graph
 
     try:
         graph = shortest_path_graph(layout, None if target is None else [target])

@@ -20,7 +20,7 @@ from huarong.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from huarong.stats import StandardStats
+    from huarong.space.stats import StandardStats
 
 _DISTRIBUTION_COLUMNS = 4
 _FILE_WIDTH = 120
@@ -88,7 +88,7 @@ def stats(population: str, as_json: bool, output: str | None) -> None:
     """Recompute klotski.online's statistics of the standard layouts: how many are left after
     removing the solved ones, mirror twins and the unsolvable ones, by shape, and the
     distribution of their minimum steps with the hardest layouts."""
-    from huarong.stats import standard_stats
+    from huarong.space.stats import standard_stats
 
     with progress_bar() as progress:
         result = standard_stats(progress)
@@ -145,7 +145,7 @@ def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size
     (/). API documentation at /docs and /redoc (no internet needed) and /openapi.json."""
     import uvicorn
 
-    from huarong.web import create_app
+    from huarong.web.app import create_app
 
     _check_free(host, port)
     click.echo(f"huarong: serving on http://{host}:{port}/ (Ctrl+C to stop)", err=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huarong.layout import GOAL_ADDRESS, Layout, layouts_of_codes
+from huarong.engine.layout import GOAL_ADDRESS, Layout, layouts_of_codes
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: called as a long analysis advances."""

@@ -11,7 +11,7 @@ two generated columns: ``hex`` (the 9-digit code) and ``label``
 class, ``group_num``, ``size`` and ``seed`` (its smallest code).  The macro ``hex(code)``
 formats any code column.
 
-Building computes everything with :mod:`huarong.cases`, writes a temporary file beside the
+Building computes everything with :mod:`huarong.space.cases`, writes a temporary file beside the
 target and renames it into place, so a database is either complete or absent.
 """
 
@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from huarong.engine.layout import Layout
 from huarong.fileio import (
     check_writable,
     file_written_by_others,
     temporary_beside,
 )
-from huarong.layout import Layout
 
 PhaseProgress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: one bar per phase of a long computation."""
@@ -185,7 +185,7 @@ class Database:
 
     def info(self, layout: Layout | str | int) -> LayoutRecord:
         """The row of one layout (found by its id, computed from the code)."""
-        from huarong.cases import layout_id
+        from huarong.space.cases import layout_id
 
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
@@ -274,7 +274,7 @@ def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
                    ) -> dict[str, np.ndarray]:
     """Every column of ``layouts`` as arrays indexed by id, plus the per-group arrays
     (``group_*``).  Without ``min_steps`` the slowest phase is skipped."""
-    from huarong import cases
+    from huarong.space import cases
 
     def report(phase: str) -> cases.Progress | None:
         if progress is None:
@@ -310,7 +310,7 @@ def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
                               ) -> dict[str, np.ndarray]:
     """``mirror_id`` and ``symmetric`` of every layout, and the layer figures of the standard
     layouts (the other layouts' are left to ``huarong db layers``)."""
-    from huarong import layers
+    from huarong.space import layers
 
     mirror_id = layers.mirror_ids(codes)
     phase = "layer figures of the standard layouts"

@@ -4,7 +4,7 @@ The standard layouts are class 5-4: five 2-cell pieces and four 1x1 pieces.  klo
 keeps the ones not already solved, then one of each mirror pair, then the solvable ones, and
 breaks those down by their number of horizontal pieces.  Of a mirror pair this module keeps
 the member with the smaller common code, the member whose solution klotski.online stores
-(see :mod:`huarong.web`); counts do not depend on the choice, since mirror images share their
+(see :mod:`huarong.web.app`); counts do not depend on the choice, since mirror images share their
 class, their shape counts and their minimum steps.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from huarong.layout import GOAL_ADDRESS, Layout
+from huarong.engine.layout import GOAL_ADDRESS, Layout
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: called as the computation advances."""
@@ -65,7 +65,7 @@ def horizontal_counts(codes: np.ndarray) -> np.ndarray:
 
 def standard_stats(progress: Progress | None = None) -> StandardStats:
     """Recompute the statistics of the 363,480 standard layouts."""
-    from huarong import cases
+    from huarong.space import cases
 
     report = progress or (lambda phase, done, total: None)
     codes, min_steps, _ = cases.min_steps_of_class(

@@ -35,11 +35,11 @@ from typing import IO, Literal
 
 import numpy as np
 
-from huarong.all_files import hex_digits
-from huarong.analysis import Progress
+from huarong.engine.analysis import Progress
+from huarong.engine.layout import Layout
 from huarong.fileio import atomic_writer
-from huarong.group_analysis import GroupGraph, SweepBatch, group_graph, sweep_batches
-from huarong.layout import Layout
+from huarong.space.all_files import hex_digits
+from huarong.space.group_analysis import GroupGraph, SweepBatch, group_graph, sweep_batches
 
 TableFormat = Literal["huarong", "original"]
 TABLE_FORMATS: tuple[TableFormat, ...] = ("huarong", "original")

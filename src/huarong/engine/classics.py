@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from huarong.layout import Layout
+from huarong.engine.layout import Layout
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 layer by layer, with the exact number of distinct shortest paths; and one shortest path to
 each of many targets (every solution, every farthest layout).
 
-Built on the layer model (:mod:`huarong.analysis`, docs §5): a layout lies on a shortest
+Built on the layer model (:mod:`huarong.engine.analysis`, docs §5): a layout lies on a shortest
 path from the start to a target set at distance ``d`` exactly when it is in layer ``k`` and
 reaches a target in ``d - k`` steps, i.e. when walking parents back from the targets finds
 it.  The number of shortest paths from the start to a layout is the sum over its parents
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huarong.analysis import Analysis, analyze
-from huarong.layout import Layout, layouts_of_codes
+from huarong.engine.analysis import Analysis, analyze
+from huarong.engine.layout import Layout, layouts_of_codes
 
 
 class NoTargetError(ValueError):

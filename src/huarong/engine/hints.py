@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from huarong.layout import COLS, Layout, PieceKind
-from huarong.notation import _shortest_route, step_move
+from huarong.engine.layout import COLS, Layout, PieceKind
+from huarong.engine.notation import _shortest_route, step_move
 
 PIECE_NAMES: dict[PieceKind, str] = {
     PieceKind.CAO: "曹操",
@@ -47,7 +47,7 @@ class Hint:
 def next_steps(layout: Layout) -> list[Hint]:
     """Every step from ``layout``, best first (fewest steps left, unsolvable last; ties by
     code)."""
-    from huarong.solver import solve
+    from huarong.engine.solver import solve
 
     hints = []
     for child in layout.children():

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from huarong.layout import COLS, ROWS, Layout, Piece, PieceKind
+from huarong.engine.layout import COLS, ROWS, Layout, Piece, PieceKind
 
 CELL_LETTERS: Final = "ghijklmnopqrstuvwxyz"
 """The letter of each cell address 0..19."""

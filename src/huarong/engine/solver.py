@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from huarong.layout import Layout, layouts_of_codes
+from huarong.engine.layout import Layout, layouts_of_codes
 
 if TYPE_CHECKING:
     from types import ModuleType

@@ -28,11 +28,11 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException
 
-from huarong import notation
-from huarong.classics import CLASSICS
-from huarong.layout import COLS, Layout, LayoutError
-from huarong.solver import NotInGroupError, Solution, group_size, shortest_path, solve
-from huarong.stats import GroupMinSteps, Levels, group_min_steps
+from huarong.engine import notation
+from huarong.engine.classics import CLASSICS
+from huarong.engine.layout import COLS, Layout, LayoutError
+from huarong.engine.solver import NotInGroupError, Solution, group_size, shortest_path, solve
+from huarong.space.stats import GroupMinSteps, Levels, group_min_steps
 
 SOLUTION_CACHE_SIZE = 4096
 ANALYSIS_CACHE_SIZE = 4
@@ -171,7 +171,7 @@ def _database_row(layout: Layout, path: Path | None) -> dict[str, Any] | None:
     """The layout's row of the database (``path``, default ``$HUARONG_DB``: its group label,
     minimum steps, layer figures, mirror id; figures not computed yet are null), or None
     without one."""
-    from huarong.database import Database, DatabaseError
+    from huarong.space.database import Database, DatabaseError
 
     try:
         with Database.open(path) as database:
@@ -188,7 +188,7 @@ def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
 
 
 def _static_directory() -> str:
-    return str(resources.files("huarong") / "static")
+    return str(resources.files("huarong.web") / "static")
 
 
 class _LevelList:
@@ -200,8 +200,8 @@ class _LevelList:
         self._lock = threading.Lock()
 
     def get(self) -> Levels:
-        from huarong.database import Database, DatabaseError
-        from huarong.stats import STANDARD_BING, STANDARD_JIANG, standard_levels
+        from huarong.space.database import Database, DatabaseError
+        from huarong.space.stats import STANDARD_BING, STANDARD_JIANG, standard_levels
 
         with self._lock:
             if self._levels is None:
@@ -263,7 +263,7 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
 
     @functools.lru_cache(ANALYSIS_CACHE_SIZE)
     def analysis_json(code: int) -> dict[str, Any]:
-        from huarong.analysis import analyze
+        from huarong.engine.analysis import analyze
 
         with heavy.slot(Layout(code)):
             analysis = analyze(Layout(code))

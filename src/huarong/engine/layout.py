@@ -451,7 +451,7 @@ class Layout:
     # ----- steps (a numba kernel, imported on first use) -----------------------------------
     def children(self) -> list[Layout]:
         """Every layout one step away (one piece moved any distance), sorted by code.
-        Searches (solving, paths, groups) live in :mod:`huarong.solver`, which builds on
+        Searches (solving, paths, groups) live in :mod:`huarong.engine.solver`, which builds on
         this module, never the other way round."""
         return layouts_of_codes(children_codes(self))
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from huarong.layout import Layout, LayoutError
+from huarong.engine.layout import Layout, LayoutError
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -68,7 +68,7 @@ def _code_of(layout: Layout | str | int) -> int:
 def layout_id(layout: Layout | str | int) -> int:
     """The id (rank) of a layout, from its code alone (no array needed).
 
-    Raises :class:`~huarong.layout.LayoutError` when a code is given that is not legal."""
+    Raises :class:`~huarong.engine.layout.LayoutError` when a code is given that is not legal."""
     code = _code_of(layout)
     rank = int(_kernels().rank_of(np.int64(code), *_rank_index())) if 0 <= code < 1 << 36 \
         else -1

@@ -1,10 +1,10 @@
 """Batch analysis of whole groups: the farthest and solution figures (docs §5) of every layout.
 
-:func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.analysis.analyze`
+:func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.engine.analysis.analyze`
 answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
 solution with its steps) without one search per layout: the searches run 256 at a time as
 bit-parallel sweeps over the group's step graph, on every core.  :func:`sweep_batches` yields
-the same figures batch by batch, for :mod:`huarong.group_tables` to stream the tables of the
+the same figures batch by batch, for :mod:`huarong.space.group_tables` to stream the tables of the
 original engine's ``--analy-group`` to disk.
 """
 
@@ -20,8 +20,8 @@ from typing import TypeVar, cast
 
 import numpy as np
 
-from huarong.analysis import Progress
-from huarong.layout import Layout, LayoutError
+from huarong.engine.analysis import Progress
+from huarong.engine.layout import Layout, LayoutError
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -220,7 +220,7 @@ def run_on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item],
 def analyze_group(layout: Layout, *, progress: Progress | None = None,
                   threads: int | None = None) -> GroupAnalysis:
     """The farthest and solution figures of every layout of ``layout``'s group, in memory
-    (for the biggest groups, :mod:`huarong.group_tables` streams them to files instead).
+    (for the biggest groups, :mod:`huarong.space.group_tables` streams them to files instead).
 
     ``progress(phase, done, total)`` is told how many layouts are done; ``threads`` defaults
     to the number of cores."""

@@ -1,0 +1,105 @@
+"""Running a plan of the layer job (:mod:`huarong.space.layers.job`): in this process on
+threads, or on a Dask cluster whose workers compute units while this process checkpoints and
+commits them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from huarong.space.layers.job import (
+    ClassKey,
+    ClassPlan,
+    Unit,
+    checkpoint_directory,
+    commit_class,
+    compute_unit,
+    is_done,
+    save_unit,
+)
+
+# ----- running the job ---------------------------------------------------------------------
+JobProgress = Callable[[int, int, int, int], None]
+"""``progress(layouts_done, layouts_total, pairs_done, pairs_total)``; pairs count the work
+of this run only (units already checkpointed count as layouts done, not as pairs)."""
+
+
+class _Tally:
+    """Layouts and pairs done so far, told to a :data:`JobProgress`."""
+
+    def __init__(self, plans: list[ClassPlan], directory: Path,
+                 progress: JobProgress | None) -> None:
+        self.layouts_total = sum(p.layouts for p in plans)
+        sources = sum(unit.sources for p in plans for unit in p.units)
+        self.per_source = self.layouts_total / max(sources, 1)
+        self.pairs_total = sum(unit.pairs for p in plans for unit in p.units
+                               if not is_done(directory, unit))
+        self.sources_done = 0
+        self.pairs_done = 0
+        self.progress = progress
+
+    def unit_done(self, unit: Unit, searched: bool) -> None:
+        self.sources_done += unit.sources
+        self.pairs_done += unit.pairs if searched else 0
+        self.report()
+
+    def report(self, partial_sources: int = 0, partial_pairs: int = 0) -> None:
+        if self.progress is not None:
+            layouts = round((self.sources_done + partial_sources) * self.per_source)
+            self.progress(min(layouts, self.layouts_total), self.layouts_total,
+                          self.pairs_done + partial_pairs, self.pairs_total)
+
+
+def run(database: Path, plans: list[ClassPlan], *, threads: int = 1,
+        progress: JobProgress | None = None, client: object | None = None) -> None:
+    """Compute every unit of ``plans`` not checkpointed yet, and commit each class once its
+    units are all done.  In this process on ``threads`` threads, or on the Dask cluster of
+    ``client`` (a ``distributed.Client``: workers compute, this process writes)."""
+    directory = checkpoint_directory(database)
+    tally = _Tally(plans, directory, progress)
+    tally.report()
+    if client is not None:
+        _run_on_cluster(database, directory, plans, tally, client)
+        return
+    for class_plan in plans:
+        for unit in class_plan.units:
+            if is_done(directory, unit):
+                tally.unit_done(unit, searched=False)
+                continue
+            codes, figures = compute_unit(unit, threads, progress=tally.report)
+            save_unit(directory, unit, codes, figures)
+            tally.unit_done(unit, searched=True)
+        commit_class(database, directory, class_plan)
+
+
+def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tally: _Tally,
+                    client: object) -> None:
+    from distributed import Client, as_completed
+
+    assert isinstance(client, Client)
+    waiting: dict[ClassKey, int] = {}
+    todo: list[Unit] = []
+    for class_plan in plans:
+        pending = [unit for unit in class_plan.units if not is_done(directory, unit)]
+        for unit in class_plan.units:
+            if is_done(directory, unit):
+                tally.unit_done(unit, searched=False)
+        waiting[class_plan.key] = len(pending)
+        todo += pending
+    by_key = {p.key: p for p in plans}
+    for key, count in waiting.items():
+        if count == 0:
+            commit_class(database, directory, by_key[key])
+    futures = {client.submit(compute_unit, unit, key=f"layers-{unit.name}", pure=False): unit
+               for unit in todo}
+    try:
+        for future, (codes, figures) in as_completed(  # type: ignore[no-untyped-call]
+                futures, with_results=True):
+            unit = futures[future]
+            save_unit(directory, unit, codes, figures)
+            tally.unit_done(unit, searched=True)
+            waiting[unit.key] -= 1
+            if waiting[unit.key] == 0:
+                commit_class(database, directory, by_key[unit.key])
+    finally:
+        client.cancel(list(futures))  # type: ignore[no-untyped-call]

@@ -210,7 +210,7 @@ def test_min_steps_of_standard_layouts_match_the_solver_and_analysis() -> None:
 
 
 def test_searched_members_group_ranks_by_class_ascending() -> None:
-    from huarong._kernels import cases as kernels
+    from huarong._kernels import space_graph as kernels
 
     # Classes 0-0-0 .. 0-0-4 (keys 0..4) of seven layouts; 0-0-1 and 0-0-3 searched.
     style = np.array([3, 1, 3, 2, 1, 3, 0], dtype=np.int8)

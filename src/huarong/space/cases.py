@@ -35,6 +35,12 @@ def _kernels() -> ModuleType:
     return cases
 
 
+def _graph_kernels() -> ModuleType:
+    from huarong._kernels import space_graph
+
+    return space_graph
+
+
 @functools.cache
 def _index_tables() -> tuple[np.ndarray, np.ndarray]:
     kernels = _kernels()
@@ -222,7 +228,7 @@ def label_groups(progress: Progress | None = None) -> Groups:
 def _label_groups(progress: Progress | None) -> Groups:
     from huarong._kernels._jit import thread_count
 
-    kernels = _kernels()
+    kernels = _graph_kernels()
     codes = all_codes()
     cls = classes()
     searched = _searched_keys()
@@ -286,7 +292,7 @@ def min_steps_all(progress: Progress | None = None) -> tuple[np.ndarray, np.ndar
         codes = all_codes()
         automaton, heads = _rank_index()
         _min_steps.append(_run_watched(
-            lambda counter: _kernels().min_steps(codes, automaton, heads, True, counter),
+            lambda counter: _graph_kernels().min_steps(codes, automaton, heads, True, counter),
             LAYOUT_COUNT, progress))
     return _min_steps[0]
 
@@ -325,6 +331,6 @@ def min_steps_of_codes(codes: np.ndarray, progress: Progress | None = None
     """Like :func:`min_steps_all` over a sorted array of codes closed under steps."""
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     automaton, heads = _rank_index()
-    return _run_watched(lambda counter: _kernels().min_steps(codes, automaton, heads, False,
+    return _run_watched(lambda counter: _graph_kernels().min_steps(codes, automaton, heads, False,
                                                             counter),
                         int(codes.shape[0]), progress)

@@ -1,11 +1,12 @@
 """Batch analysis of whole groups: the farthest and solution figures (docs §5) of every layout.
 
-:func:`analyze_group` answers, for each layout A of a group, what :func:`huarong.engine.analysis.analyze`
-answers for A alone (farthest steps and layouts, minimum steps, min-step solutions, every
-solution with its steps) without one search per layout: the searches run 256 at a time as
-bit-parallel sweeps over the group's step graph, on every core.  :func:`sweep_batches` yields
-the same figures batch by batch, for :mod:`huarong.space.group_tables` to stream the tables of the
-original engine's ``--analy-group`` to disk.
+:func:`analyze_group` answers, for each layout A of a group, what
+:func:`huarong.engine.analysis.analyze` answers for A alone (farthest steps and layouts,
+minimum steps, min-step solutions, every solution with its steps) without one search per
+layout: the searches run 256 at a time as bit-parallel sweeps over the group's step graph, on
+every core.  :func:`sweep_batches` yields the same figures batch by batch, for
+:mod:`huarong.space.group_tables` to stream the tables of the original engine's
+``--analy-group`` to disk.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ temporary directory inside the checkout instead of /tmp, removed when the sessio
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -13,17 +14,40 @@ from pathlib import Path
 import pytest
 
 _OWN_BASETEMP = "_huarong_own_basetemp"
+_RUN_PREFIX = "run-"
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_abandoned_runs(parent: Path) -> None:
+    """Folders of runs whose process is gone (killed before it could clean up); a run still
+    going, in another terminal, keeps its own."""
+    for folder in parent.glob(f"{_RUN_PREFIX}*"):
+        pid = folder.name[len(_RUN_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     # Everything a test writes (tmp_path, tempfile, DuckDB spills) stays under the checkout
-    # and goes away at the end, so a run leaves nothing in /tmp.
+    # and goes away at the end, so a run leaves nothing in /tmp.  Each run has a folder of its
+    # own, so two runs in one checkout never delete each other's files.
     if config.option.basetemp is None:
-        base = Path(config.rootpath) / ".pytest-tmp"
-        shutil.rmtree(base, ignore_errors=True)
+        parent = Path(config.rootpath) / ".pytest-tmp"
+        parent.mkdir(exist_ok=True)
+        _remove_abandoned_runs(parent)
+        base = Path(tempfile.mkdtemp(prefix=f"{_RUN_PREFIX}{os.getpid()}-", dir=parent))
         config.option.basetemp = str(base / "tmp")
         scratch = base / "scratch"
-        scratch.mkdir(parents=True)
+        scratch.mkdir()
         os.environ["TMPDIR"] = str(scratch)
         tempfile.tempdir = str(scratch)
         setattr(config, _OWN_BASETEMP, base)
@@ -33,6 +57,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     base = getattr(config, _OWN_BASETEMP, None)
     if base is not None:
         shutil.rmtree(base, ignore_errors=True)
+        with contextlib.suppress(OSError):  # another run's folder is still there
+            base.parent.rmdir()
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,15 @@
-"""The group tables stream in bounded memory, stop at once on Ctrl-C or SIGTERM, and leave no
-file behind, however the run ends.
+"""The group tables stream in bounded memory, stop on Ctrl-C or SIGTERM, and leave no file
+behind, however the run ends.
 
-Expected values: the promised limits (stop within 2 s, no temporary file), exit statuses
-128 + signal number, and the figures of huarong.engine.analysis.analyze (one search per layout)."""
+Expected values: the promised behaviour (no temporary file, no search before the outputs are
+known writable), exit statuses 128 + signal number, and the figures of
+huarong.engine.analysis.analyze (one search per layout).  The tests wait on handshakes (the
+child holding its output open, threads ended), never on the clock; how fast a run stops is
+measured by benchmarks/bench_group_streaming.py."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -48,10 +52,13 @@ def test_workers_stay_at_most_two_items_per_thread_ahead_of_the_consumer() -> No
 
 def test_closing_early_starts_no_further_item() -> None:
     started: list[int] = []
+    before = set(threading.enumerate())
     results = run_on_threads(started.append, list(range(1000)), threads=2)
     next(results)
     results.close()
-    time.sleep(0.1)
+    for worker in set(threading.enumerate()) - before:
+        worker.join(timeout=60)  # a guard against a hang, not a measure of speed
+        assert not worker.is_alive()
     assert len(started) <= 1 + 2 * 2
 
 
@@ -89,13 +96,17 @@ def test_rows_come_out_in_code_order_whatever_order_the_batches_finish(tmp_path:
         assert layouts.split("-") == sorted(x.code for x in single.farthest_layouts)
 
 
-def test_an_unwritable_directory_fails_before_any_search(tmp_path: Path) -> None:
-    started = time.perf_counter()
+def test_an_unwritable_directory_fails_before_any_search(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from huarong.space import group_tables
+
+    searched: list[Layout] = []
+    monkeypatch.setattr(group_tables, "group_graph", searched.append)
     with pytest.raises(OSError) as raised:
         write_group_tables([Layout.from_code(LARGEST_GROUP)], tmp_path / "no" / "f.csv",
                            tmp_path / "s.csv")
     assert raised.value.filename == str(tmp_path / "no" / "f.csv")
-    assert time.perf_counter() - started < 1
+    assert searched == []
     assert list(tmp_path.iterdir()) == []
 
 
@@ -108,22 +119,34 @@ def _start(tmp_path: Path, seed: str) -> subprocess.Popen[str]:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
-@pytest.mark.parametrize(("seed", "signum", "wait"), [
-    (MID_GROUP, signal.SIGTERM, 5.0), (MID_GROUP, signal.SIGINT, 5.0),
-    (LARGEST_GROUP, signal.SIGTERM, 4.0)])
-def test_a_signal_stops_the_run_within_two_seconds_leaving_nothing(
-        tmp_path: Path, seed: str, signum: int, wait: float) -> None:
+def _wait_until_writing(process: subprocess.Popen[str], directory: Path) -> None:
+    """Block until the child holds an output open in ``directory`` (its unnamed temporary
+    files show in /proc as links into it): from then on it is searching or sweeping."""
+    descriptors = Path(f"/proc/{process.pid}/fd")
+    deadline = time.monotonic() + 120  # a guard against a hang, not a measure of speed
+    while process.poll() is None:
+        with contextlib.suppress(OSError):  # a descriptor closed while being read
+            if any(os.readlink(fd).startswith(str(directory)) for fd in descriptors.iterdir()):
+                return
+        assert time.monotonic() < deadline, "the run never opened its outputs"
+        time.sleep(0.01)
+    raise AssertionError(f"the run ended before it was stopped: {process.returncode}")
+
+
+@pytest.mark.parametrize(("seed", "signum"), [
+    (MID_GROUP, signal.SIGTERM), (MID_GROUP, signal.SIGINT), (LARGEST_GROUP, signal.SIGTERM)])
+def test_a_signal_stops_the_run_leaving_nothing(tmp_path: Path, seed: str, signum: int
+                                                ) -> None:
+    """Stopped as soon as the run holds its outputs open: in its first phase, the search of
+    the group (seconds for the largest), or early in the sweeps."""
     process = _start(tmp_path, seed)
-    time.sleep(wait)
-    assert process.poll() is None, "the run ended before the signal"
-    sent = time.perf_counter()
+    _wait_until_writing(process, tmp_path)
     process.send_signal(signum)
     try:
-        _, err = process.communicate(timeout=10)
+        _, err = process.communicate(timeout=120)
     finally:
         process.kill()
-    assert time.perf_counter() - sent < 2
-    assert process.returncode == 128 + signum
+    assert process.returncode == 128 + signum  # stopped by the signal, not finished
     assert err.strip() == ("huarong: terminated" if signum == signal.SIGTERM
                            else "huarong: interrupted")
     assert os.listdir(tmp_path) == []
@@ -131,10 +154,10 @@ def test_a_signal_stops_the_run_within_two_seconds_leaving_nothing(
 
 def test_kill_9_leaves_no_file(tmp_path: Path) -> None:
     process = _start(tmp_path, MID_GROUP)
-    time.sleep(5)
-    assert process.poll() is None
+    _wait_until_writing(process, tmp_path)
     process.kill()
-    process.communicate(timeout=10)
+    process.communicate(timeout=60)
+    assert process.returncode == -signal.SIGKILL
     assert os.listdir(tmp_path) == []
 
 

@@ -22,8 +22,10 @@ import pytest
 from click.testing import CliRunner
 
 from huarong.cli import main
-from huarong.space import cases, database, layers
+from huarong.space import cases, layers
 from huarong.space.layers import runner as layer_run
+
+from .small_database import class_database
 
 CLASS = (7, 0)
 LAYOUTS = 3_508
@@ -47,46 +49,9 @@ def expected() -> dict[int, tuple[int, int, int]]:
     return figures
 
 
-def _small_database(path: Path, jiang_bing: tuple[int, int] = CLASS) -> Path:
-    """The rows of the classes 7-0-* (or another jiang-bing) with the real schema, layer
-    figures NULL."""
-    codes = cases.all_codes()
-    cls = cases.classes()
-    groups = cases.label_groups()
-    ids = np.flatnonzero((cls.jiang == jiang_bing[0]) & (cls.bing == jiang_bing[1]))
-    class_codes, steps, nearest = cases.min_steps_of_class(*jiang_bing)
-    mirror_id = layers.mirror_ids(class_codes)
-    group = groups.group[ids]
-    none = np.full(ids.shape[0], -1)
-    rows = pa.table({
-        "id": ids, "code": class_codes, "jiang": cls.jiang[ids], "bing": cls.bing[ids],
-        "style": cls.style[ids], "group_num": groups.group_nums[group],
-        "group_index": groups.group_index[ids], "group_size": groups.sizes[group],
-        "min_steps": steps, "min_step_solutions": nearest, "farthest_steps": none,
-        "farthest_count": none, "solution_count": none, "symmetric": mirror_id == ids,
-        "mirror_id": mirror_id})
-    chosen = np.unique(group)
-    firsts = groups.first_ids[chosen]
-    group_rows = pa.table({
-        "jiang": cls.jiang[firsts], "bing": cls.bing[firsts], "style": cls.style[firsts],
-        "group_num": groups.group_nums[chosen], "size": groups.sizes[chosen],
-        "seed": codes[firsts], "has_solution": np.zeros(chosen.shape[0], dtype=bool)})
-    connection = duckdb.connect(str(path))
-    connection.execute(database._SCHEMA)
-    connection.register("layout_rows", rows)
-    connection.register("group_rows", group_rows)
-    columns = ", ".join(f'"{name}"' for name in database.LAYOUT_COLUMNS)
-    values = ", ".join(f"NULLIF({name}, -1)" if name in database._NULL_WHEN_NEGATIVE
-                       else f'"{name}"' for name in database.LAYOUT_COLUMNS)
-    connection.execute(f"INSERT INTO layouts ({columns}) SELECT {values} FROM layout_rows")
-    connection.execute("INSERT INTO groups SELECT * FROM group_rows")
-    connection.close()
-    return path
-
-
 @pytest.fixture
 def small_db(tmp_path: Path) -> Path:
-    return _small_database(tmp_path / "small.duckdb")
+    return class_database(tmp_path / "small.duckdb", CLASS)
 
 
 def _stored(path: Path) -> dict[int, tuple[int | None, int | None, int | None]]:
@@ -127,26 +92,24 @@ def test_plan_counts_groups_layouts_and_pairs(small_db: Path) -> None:
         None, None, None)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("key", [(4, 6, 4), (5, 4, 1)])
-def test_plan_estimate_within_twice_the_run(tmp_path: Path, key: tuple[int, int, int]
-                                            ) -> None:
-    """What ``--plan`` projects against the time the job then takes on one thread: 4-6-4
-    (587 groups, one of 23,704 layouts, 586 of at most 512), 5-4-1 (898 groups, the largest
-    that of 横刀立马, 25,955 layouts)."""
-    path = _small_database(tmp_path / "class.duckdb", key[:2])
-    plans = layers.plan(path, [key])
-    estimate = layers.estimate_seconds(plans, workers=1)
-    started = time.perf_counter()
-    layers.run(path, plans, threads=1)
-    measured = time.perf_counter() - started
-    assert estimate / 2 <= measured <= estimate * 2, (estimate, measured)
+def _count_computed(monkeypatch: pytest.MonkeyPatch) -> list[layers.Unit]:
+    """The units the job computes from now on (not those it takes from checkpoints)."""
+    computed: list[layers.Unit] = []
+    real_compute = layer_run.compute_unit
+
+    def counting(unit: layers.Unit, *args: object, **kwargs: object) -> object:
+        computed.append(unit)
+        return real_compute(unit, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(layer_run, "compute_unit", counting)
+    return computed
 
 
 def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch,
                                  expected: dict[int, tuple[int, int, int]]) -> None:
     """Ctrl-C after the first class: that class is in, the others untouched (NULL, never
-    half a class); the rerun finishes with the same figures."""
+    half a class); the rerun computes only the other classes' units and finishes with the
+    same figures."""
     real_commit = layers.commit_class
     commits: list[str] = []
 
@@ -156,6 +119,7 @@ def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch
         if len(commits) == 1:
             raise KeyboardInterrupt
 
+    all_units = [unit for plan in layers.plan(small_db, None) for unit in plan.units]
     monkeypatch.setattr(layer_run, "commit_class", commit_then_stop)
     code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
     assert code == 130 and "resume" in err
@@ -164,9 +128,12 @@ def test_interrupted_run_resumes(small_db: Path, monkeypatch: pytest.MonkeyPatch
     cls = cases.classes()
     assert filled == {i for i in stored if cls.style[i] == 1}  # the first class, whole
     monkeypatch.setattr(layer_run, "commit_class", real_commit)
+    computed = _count_computed(monkeypatch)
     code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
     assert code == 0, err
     assert _stored(small_db) == expected
+    assert sorted(unit.name for unit in computed) == sorted(
+        unit.name for unit in all_units if unit.key[2] != 1)
 
 
 def test_checkpoints_of_a_run_cut_differently_are_ignored(
@@ -192,23 +159,52 @@ def test_checkpoints_of_a_run_cut_differently_are_ignored(
     assert not folder.exists()
 
 
-def test_driver_killed_then_rerun(small_db: Path,
+def test_a_checkpointed_unit_is_not_computed_again(
+        small_db: Path, monkeypatch: pytest.MonkeyPatch,
+        expected: dict[int, tuple[int, int, int]]) -> None:
+    """The run stops between the first unit's checkpoint and its class's commit; the rerun
+    takes that unit from its checkpoint and computes only the others."""
+    all_units = [unit for plan in layers.plan(small_db, None) for unit in plan.units]
+
+    def stop_before_commit(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(layer_run, "commit_class", stop_before_commit)
+    code, _, _ = _run("db", "layers", "7-0", "--db", str(small_db))
+    assert code == 130
+    checkpoints = layers.checkpoint_directory(small_db)
+    assert [layers.is_done(checkpoints, unit) for unit in all_units] == [
+        unit == all_units[0] for unit in all_units]
+    monkeypatch.setattr(layer_run, "commit_class", layers.commit_class)
+    computed = _count_computed(monkeypatch)
+    code, _, err = _run("db", "layers", "7-0", "--db", str(small_db))
+    assert code == 0, err
+    assert [unit.name for unit in computed] == [unit.name for unit in all_units[1:]]
+    assert _stored(small_db) == expected
+
+
+def test_driver_killed_then_rerun(small_db: Path, monkeypatch: pytest.MonkeyPatch,
                                   expected: dict[int, tuple[int, int, int]]) -> None:
-    """SIGKILL once checkpoints exist; the rerun skips them and ends complete."""
+    """SIGKILL once a checkpoint was written (its class may have been committed just before
+    the signal); the rerun computes exactly the units without one and ends complete."""
     environment = {**os.environ, "HUARONG_DB": str(small_db)}
     command = [sys.executable, "-m", "huarong", "db", "layers", "7-0", "--threads", "1"]
     process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     checkpoints = layers.checkpoint_directory(small_db)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 120  # a guard against a hang, not a measure of speed
     while not any(checkpoints.rglob("*.parquet")) and process.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     process.send_signal(signal.SIGKILL)
     assert process.wait() == -signal.SIGKILL  # killed, not finished
-    rerun = subprocess.run(command, env=environment, capture_output=True, text=True,
-                           timeout=300)
-    assert rerun.returncode == 0, rerun.stderr
+    plans = layers.plan(small_db, None)
+    left = [unit for plan in plans for unit in plan.units
+            if not layers.is_done(checkpoints, unit)]
+    computed = _count_computed(monkeypatch)
+    code, _, err = _run("db", "layers", "7-0", "--threads", "1", "--db", str(small_db))
+    assert code == 0, err
+    assert sorted(unit.name for unit in computed) == sorted(unit.name for unit in left)
     assert _stored(small_db) == expected
 
 

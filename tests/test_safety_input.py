@@ -5,6 +5,7 @@ layout module standing on its own."""
 from __future__ import annotations
 
 import ast
+import collections
 import itertools
 import json
 import re
@@ -20,6 +21,8 @@ from huarong.cli import _common, main
 from huarong.engine import hints
 from huarong.engine.layout import InvalidGridError, Layout
 from huarong.engine.solver import solve
+
+from . import klotski_reference as reference
 
 HENGDAOLIMA = "VCCV/VCCV/VHHV/VSSV/S..S"
 
@@ -104,21 +107,41 @@ def test_describe_step_names_the_piece_and_its_slide() -> None:
         "曹操 down")
 
 
+def _reference_goal_distances(code: str) -> dict[reference.State, int]:
+    """Minimum steps to a goal of every layout of ``code``'s group, by the pure-Python
+    reference engine: the whole group, then a breadth-first search from all its goals."""
+    group = reference.distances(reference.from_grid(Layout.from_code(code).grid()))
+    goals = [state for state in group if reference.is_goal(state)]
+    steps = dict.fromkeys(goals, 0)
+    queue = collections.deque(goals)
+    while queue:
+        state = queue.popleft()
+        for child in reference.steps_from(state):
+            if child not in steps:
+                steps[child] = steps[state] + 1
+                queue.append(child)
+    return steps
+
+
 def test_hint_lists_exactly_the_steps_one_closer() -> None:
-    layout = Layout.from_code("4FEA13400")
-    steps = solve(layout).steps
-    assert steps == 138
-    expected = sorted(child.code for child in layout.children()
-                      if solve(child).steps == steps - 1)
-    best = hints.best_next_steps(layout)
-    assert sorted(h.layout.code for h in best) == expected and expected
-    code, out, _ = run("hint", "4FEA13400", "--json")
+    """A layout of 54 steps in a group of 1,398, two of whose three children are one step
+    closer: the hints are exactly those two, by the reference engine."""
+    code = "04991F000"
+    steps = _reference_goal_distances(code)
+    start = reference.from_grid(Layout.from_code(code).grid())
+    expected = sorted(Layout.from_grid(reference.to_grid(child)).code
+                      for child in reference.steps_from(start)
+                      if steps[child] == steps[start] - 1)
+    assert steps[start] == 54 and len(expected) == 2
+    best = hints.best_next_steps(Layout.from_code(code))
+    assert sorted(h.layout.code for h in best) == expected
+    result, out, _ = run("hint", code, "--json")
     data = json.loads(out)
-    assert code == 0 and data["min_steps"] == 138
+    assert result == 0 and data["min_steps"] == 54
     assert sorted(item["code"] for item in data["best"]) == expected
-    assert {item["steps_left"] for item in data["best"]} == {137}
-    code, out, _ = run("hint", "4FEA13400")
-    assert code == 0 and all(h.description in out for h in best)
+    assert {item["steps_left"] for item in data["best"]} == {53}
+    result, out, _ = run("hint", code)
+    assert result == 0 and all(h.description in out for h in best)
 
 
 def test_solve_describes_every_move() -> None:

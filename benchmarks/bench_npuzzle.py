@@ -1,9 +1,13 @@
 """Benchmark of ``huarong.npuzzle`` against the fastest Python peer available from PyPI.
 
-Run: ``python benchmarks/bench_npuzzle.py [--instances 20] [--seed 2024]``.  The peer is
-``slidingpuzzle`` (pure Python); when it is not installed its rows say so and are skipped.
-Timings are wall-clock on this machine, after compilation and pattern-database loading
-("warm"); the first-use pattern-database build is timed separately.
+Run: ``python benchmarks/bench_npuzzle.py [--instances 20] [--seed 2024] [--large 5]``.  The
+peer is ``slidingpuzzle`` (pure Python); when it is not installed its rows say so and are
+skipped.  Timings are wall-clock on this machine, after compilation and pattern-database
+loading ("warm"); the first-use pattern-database build is timed separately.
+
+The last rows time the line-by-line reduction (``auto`` beyond 4 x 4, not optimal) on
+uniformly shuffled 5 x 5, 7 x 7 and 11 x 11 boards, each answer replayed to the goal; beside
+its length stands the Manhattan distance, a lower bound on the optimum, for scale.
 """
 
 from __future__ import annotations
@@ -62,12 +66,59 @@ def random_fifteen(count: int, seed: int) -> list[Board]:
     return boards
 
 
+def shuffled(rows: int, cols: int, count: int, seed: int) -> list[Board]:
+    """Uniformly random boards that reach the standard goal."""
+    rng = random.Random(seed)
+    goal = Board.solved(rows, cols)
+    boards: list[Board] = []
+    while len(boards) < count:
+        tiles = list(goal.tiles)
+        rng.shuffle(tiles)
+        board = Board(rows, cols, tuple(tiles))
+        if npuzzle.is_solvable(board, goal):
+            boards.append(board)
+    return boards
+
+
+def manhattan(board: Board) -> int:
+    return sum(abs(cell // board.cols - (tile - 1) // board.cols)
+               + abs(cell % board.cols - (tile - 1) % board.cols)
+               for cell, tile in enumerate(board.tiles) if tile)
+
+
+def reduction_rows(table: Table, count: int, seed: int) -> None:
+    """The reduction on shuffled boards: median and worst time, median length."""
+    npuzzle.solve(Board.solved(4, 4).moved("U"), algorithm="reduction")
+    for side in (5, 7, 11):
+        goal = Board.solved(side, side)
+        times, lengths, bounds = [], [], []
+        for board in shuffled(side, side, count, seed):
+            began = time.perf_counter()
+            result = npuzzle.solve(board, goal, "reduction")
+            times.append(time.perf_counter() - began)
+            replay = board
+            for move in result.moves:
+                replay = replay.moved(move)
+            if replay != goal or result.optimal:
+                raise SystemExit(f"{board.line()}: the reduction's answer is wrong")
+            lengths.append(len(result.moves))
+            bounds.append(manhattan(board))
+        table.add_row(f"{side}x{side} shuffled x{count} (seed {seed})",
+                      "huarong reduction (NOT optimal)",
+                      f"{statistics.median(lengths):,.0f} (Manhattan "
+                      f"{statistics.median(bounds):,.0f})", "median",
+                      f"{statistics.median(times) * 1000:.1f} ms / worst "
+                      f"{max(times) * 1000:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--large", type=int, default=5, metavar="N",
+                        help="shuffled boards of each large size for the reduction")
     options = parser.parse_args()
-    console = Console()
+    console = Console(width=150)
 
     table = Table(title="huarong npuzzle benchmark (wall-clock, warm)")
     for heading in ("instance", "solver", "steps", "nodes", "time"):
@@ -119,6 +170,7 @@ def main() -> None:
                       str(result.steps), f"{result.nodes_expanded:,}", f"{elapsed:.3f} s")
     table.add_row(f"4x4 random x{len(times)} (seed {options.seed})", "median / max", "", "",
                   f"{statistics.median(times):.3f} s / {max(times):.3f} s")
+    reduction_rows(table, options.large, options.seed)
     console.print(table)
 
 

@@ -102,8 +102,9 @@ def server_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+@contextlib.contextmanager
+def launch_chromium() -> Iterator[Browser]:
+    """Debian's chromium, headless, through Playwright (skips the test without them)."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent (install it with: apt-get install -y chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -112,6 +113,12 @@ def browser() -> Iterator[Browser]:
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launch_chromium() as chromium:
+        yield chromium
 
 
 @contextlib.contextmanager
@@ -592,6 +599,58 @@ def test_the_board_fits_phones_and_comes_back_into_view(
             return box.top >= -1 && box.bottom <= innerHeight + 1;
         }""")
         _screenshot(page, f"phone-{width}x{height}.png")
+
+
+def _board_in_view(page: Page) -> bool:
+    return bool(page.evaluate("""() => {
+        const box = document.querySelector('#frame').getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0
+            && box.right <= innerWidth;
+    }"""))
+
+
+def test_a_phone_held_sideways_shows_the_whole_board_without_scrolling(
+        browser: Browser, server_url: str) -> None:
+    # issue 21 §5: at 844 x 390 the board started 172 px down and ended off screen
+    width, height = 844, 390
+    with _open_page(browser, f"{server_url}/", viewport={"width": width, "height": height},
+                    is_mobile=True, has_touch=True) as page:
+        assert page.evaluate("() => [scrollX, scrollY, innerWidth]") == [0, 0, width]
+        assert _board_in_view(page)
+        assert _box(page, "#frame")["height"] >= 0.8 * height
+        classic = page.locator("#classics .classic", has_text="峰回路转")
+        classic.scroll_into_view_if_needed()
+        scrolled = page.evaluate("() => scrollY")
+        assert scrolled > 0, "the classics are below the first screen"
+        classic.tap()
+        _wait_ready(page, "4FEA13400")
+        # the board stayed in view beside the list: nothing had to scroll back to it
+        assert page.evaluate("() => scrollY") == scrolled
+        assert _board_in_view(page)
+        assert _drawn_pieces(page) == _pieces_of("4FEA13400")
+        _screenshot(page, "phone-landscape-classic.png")
+
+
+def test_a_short_code_loads_and_shows_beside_the_common_code(
+        page: Page, server_url: str) -> None:
+    # issue 21 §3: 1A9BF0C00 is id 4,091,296, short code 4WVE1 in the klotski engine
+    described = page.request.get(f"{server_url}/api/layout?code={HENG_DAO_LI_MA}").json()
+    if "short_code" not in described:
+        pytest.skip("this server does not name layouts by short code yet")
+    assert page.locator("#short-code").is_visible()
+    assert _text(page, "#short-code") == "4WVE1"
+    _load(page, SHORT_PUZZLE)
+    assert _text(page, "#short-code") != "4WVE1"
+    page.fill("#code-input", "4WVE1")
+    with page.expect_response(lambda response: "/api/layout?code=4WVE1" in response.url):
+        page.click("#load-button")
+    _wait_ready(page, HENG_DAO_LI_MA)
+    assert _drawn_pieces(page) == _pieces_of(HENG_DAO_LI_MA)
+    assert _text(page, "#short-code") == "4WVE1"
+    page.keyboard.press("h")  # one step on: the start's short code no longer names the board
+    _wait_moves(page, 1)
+    shown = page.locator("#short-code")
+    assert shown.is_hidden() or _text(page, "#short-code") != "4WVE1"
 
 
 def test_axe_finds_no_serious_accessibility_problem(page: Page) -> None:

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from huarong import npuzzle
-from huarong._kernels import npuzzle_search as kernels
+from huarong._kernels import npuzzle_store as kernels
 from huarong.npuzzle import (
     Algorithm,
     Board,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from huarong import npuzzle
-from huarong._kernels import npuzzle_search as kernels
+from huarong._kernels import npuzzle_heuristics, npuzzle_ida
 from huarong.npuzzle import Algorithm, Board, UnsupportedBoardError, patterns
 
 from . import test_npuzzle as base
@@ -137,7 +137,7 @@ def test_the_estimate_is_the_larger_of_board_and_reflection(
         expected = max(additive(board), additive(reflected(board)))
         mirrored_larger += additive(reflected(board)) > additive(board)
         array = np.array(board.tiles, np.int64)
-        assert kernels.compact_heuristic(array, database_3x3.kernel_tables) == expected
+        assert npuzzle_ida.compact_heuristic(array, database_3x3.kernel_tables) == expected
     assert mirrored_larger > 0
 
 
@@ -148,7 +148,7 @@ def test_admissible_on_3x3(database_3x3: npuzzle.CompactPatternDatabase) -> None
     tables = database_3x3.kernel_tables
     rng = random.Random(7)
     for tiles in rng.sample(sorted(distances), 5000):
-        h = kernels.compact_heuristic(np.array(tiles, np.int64), tables)
+        h = npuzzle_ida.compact_heuristic(np.array(tiles, np.int64), tables)
         assert h <= distances[tiles]
         assert (h == 0) == (distances[tiles] == 0)
 
@@ -159,15 +159,15 @@ def test_incremental_updates_agree_with_fresh_lookups(
     board = np.array(GOAL_3X3.tiles, np.int64)
     masks, orders, parts = (np.zeros(4, np.int64) for _ in range(3))
     sums = np.zeros(2, np.int64)
-    kernels._compact_state(board, tables, masks, orders, parts, sums)
+    npuzzle_ida._compact_state(board, tables, masks, orders, parts, sums)
     neighbours = patterns._geometry(GOAL_3X3).neighbours
     rng = random.Random(3)
     for _ in range(2000):
         blank = int(np.flatnonzero(board == 0)[0])
         source = int(rng.choice([c for c in neighbours[blank] if c >= 0]))
-        tile = kernels._slide_tile(board, source, blank)
-        h = kernels._compact_slide(tile, source, blank, tables, masks, orders, parts, sums)
-        assert h == kernels.compact_heuristic(board, tables)
+        tile = npuzzle_heuristics._slide_tile(board, source, blank)
+        h = npuzzle_ida._compact_slide(tile, source, blank, tables, masks, orders, parts, sums)
+        assert h == npuzzle_ida.compact_heuristic(board, tables)
 
 
 @pytest.mark.parametrize("rows,cols", [(3, 3), (2, 4), (3, 4)])
@@ -185,7 +185,11 @@ def test_pdb_7_8_search_is_optimal_on_small_boards(rows: int, cols: int) -> None
         assert result.path[0] == board and result.path[-1] == goal
         assert all(b in a.successors() for a, b in zip(result.path, result.path[1:],
                                                           strict=False))
-        assert result.nodes_expanded >= 0
+        # IDA* generates every board of the path it returns, and its cost bound never
+        # passes the optimum, so its stack is exactly as deep as the path is long.
+        assert result.nodes_expanded >= result.steps
+        assert result.peak_frontier == result.steps + 1
+        assert result.lower_bound == reference.steps
 
 
 def test_compact_cache_is_checked_and_rebuilt(tmp_path: Path) -> None:
@@ -223,17 +227,24 @@ def test_groups_must_cover_the_board_in_small_pieces() -> None:
                                                           tuple(range(8, 0, -1)))
 
 
-def test_auto_chooses_by_size_and_cache() -> None:
+def test_auto_chooses_by_size_and_cache(tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A cache of its own: the session's already holds the 3x4 databases an earlier test built.
+    monkeypatch.setenv("HUARONG_CACHE_DIR", str(tmp_path))
     assert npuzzle.best_algorithm(Board.solved(3, 3)) is Algorithm.ASTAR_LINEAR
-    assert npuzzle.best_algorithm(Board.solved(5, 5)) is Algorithm.IDASTAR
+    assert npuzzle.best_algorithm(Board.solved(5, 5)) is Algorithm.REDUCTION
+    assert npuzzle.best_algorithm(Board.solved(4, 5)) is Algorithm.REDUCTION
     goal = Board.solved(3, 4)
     board = goal.moved("U").moved("L")
-    if not all(p.is_file() for _, p in npuzzle.compact_pattern_files(goal)):
-        assert npuzzle.best_algorithm(board, goal) is Algorithm.PDB
+    assert not any(path.exists() for _, path in npuzzle.compact_pattern_files(goal))
+    assert npuzzle.best_algorithm(board, goal) is Algorithm.PDB
+    result = npuzzle.solve(board, goal)
+    assert (result.algorithm, result.steps) == (Algorithm.PDB, 2)
     npuzzle.compact_pattern_database(goal)
+    assert all(path.is_file() for _, path in npuzzle.compact_pattern_files(goal))
     assert npuzzle.best_algorithm(board, goal) is Algorithm.PDB78
-    assert npuzzle.solve(board, goal).algorithm is Algorithm.PDB78
-    assert npuzzle.solve(board, goal).steps == 2
+    result = npuzzle.solve(board, goal)
+    assert (result.algorithm, result.steps) == (Algorithm.PDB78, 2)
 
 
 def test_every_subset_rank_is_a_bijection() -> None:

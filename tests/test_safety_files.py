@@ -124,8 +124,8 @@ def test_second_build_is_refused_naming_the_lock(tmp_path: Path,
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         code, _, err = run("db", "build", "--db", str(target))
-    assert code == 2 and err.count("\n") == 1
-    assert "another build" in err and str(lock) in err
+    assert code == 1 and err.count("\n") == 1
+    assert "another process" in err and str(lock) in err
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
@@ -133,7 +133,7 @@ def test_unwritable_target_is_reported_before_building(monkeypatch: pytest.Monke
     # /proc refuses new files even to root, so this holds whoever runs the tests.
     monkeypatch.setattr(database, "layout_columns", must_not_compute)
     code, _, err = run("db", "build", "--db", "/proc/huarong.duckdb")
-    assert code == 2 and err.count("\n") == 1 and "/proc/huarong.duckdb" in err
+    assert code == 1 and err.count("\n") == 1 and "/proc/huarong.duckdb" in err
 
 
 _SLOW_BUILD = """
@@ -202,5 +202,5 @@ def test_all_code_refuses_a_disk_too_small_before_any_work(
     monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(  # type: ignore[attr-defined]
         10**10, 10**10 - 10**6, 10**6))
     code, _, err = run("all-code", "codes.txt", "--dir", str(tmp_path))
-    assert code == 2 and err.count("\n") == 1 and "0.3 GB" in err and "--dir" in err
+    assert code == 1 and err.count("\n") == 1 and "0.3 GB" in err and "--dir" in err
     assert list(tmp_path.iterdir()) == []

@@ -14,7 +14,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
-from huarong._kernels.npuzzle_search import UNREACHED, _grown, rank_board, unrank_board
+from huarong._kernels.npuzzle_store import UNREACHED, _grown, rank_board, unrank_board
 
 PATTERN_UNREACHED = 0x7F
 PATTERN_EXPANDED = 0x80

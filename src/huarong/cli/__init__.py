@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "db": ("huarong.cli.database", "db", "The database of all 29,334,498 layouts."),
     "stats": ("huarong.cli.web", "stats", "Statistics of the standard layouts."),
     "serve": ("huarong.cli.web", "serve", "HTTP API and solution viewer."),
+    "draw": ("huarong.cli.draw", "draw", "A layout's group drawn as a graph (PNG or SVG)."),
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
 }
 
@@ -147,8 +149,12 @@ class _LazyGroup(click.Group):
         from huarong.cli._common import (
             BROKEN_PIPE_EXIT,
             INTERRUPTED_EXIT,
+            MACHINE_FAULT_EXIT,
             TERMINATED_EXIT,
+            MachineFault,
             Terminated,
+            describe_fault,
+            is_machine_fault,
             sigterm_unwinds,
         )
 
@@ -175,25 +181,57 @@ class _LazyGroup(click.Group):
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(BROKEN_PIPE_EXIT)
+        except MachineFault as fault:
+            _say_error(fault.format_message())
+            sys.exit(MACHINE_FAULT_EXIT)
         except click.ClickException as error:
-            message = error.format_message().replace("\n", " ")
-            click.echo(f"huarong: error: {message}", err=True)
+            _say_error(error.format_message())
             sys.exit(2 if error.exit_code in (1, 2) else error.exit_code)
-        except (ValueError, OSError) as error:
-            # Core modules raise ValueError subclasses that name the bad input.
-            click.echo(f"huarong: error: {error}", err=True)
-            sys.exit(2)
+        except Exception as error:
+            if _debugging():
+                traceback.print_exc()
+            if is_machine_fault(error):
+                # A fault no command caught with its own place option.
+                _say_error(describe_fault(error, getattr(error, "filename", None) or "a file",
+                                          "the command's options"))
+                sys.exit(MACHINE_FAULT_EXIT)
+            if isinstance(error, (ValueError, OSError)):
+                # Core modules raise ValueError subclasses that name the bad input.
+                _say_error(str(error))
+                sys.exit(2)
+            _say_error(f"internal error: {type(error).__name__}: {error} (run again with "
+                       "--debug or HUARONG_DEBUG=1 to see where)")
+            sys.exit(MACHINE_FAULT_EXIT)
+
+
+def _say_error(message: str) -> None:
+    click.echo(f"huarong: error: {' '.join(message.split())}", err=True)
+
+
+def _debugging() -> bool:
+    """``--debug`` or ``HUARONG_DEBUG=1``: a fault shows its traceback before its line."""
+    return bool(os.environ.get("HUARONG_DEBUG"))
+
+
+def _debug_callback(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:
+        os.environ["HUARONG_DEBUG"] = "1"
+    return value
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="huarong")
+@click.option("--debug", is_flag=True, expose_value=False, is_eager=True,
+              callback=_debug_callback,
+              help="Show the traceback of a fault (as does HUARONG_DEBUG=1).")
 def main() -> None:
     """huarong: Klotski (华容道) and sliding-tile puzzles, solved exactly.
 
     Layouts are given as a 9-hex-digit common code (1A9BF0C00), a klotski.online id
     (24422442233221121001) or grid text ("VCCV/VCCV/VHHV/VSSV/S..S")."""
-    from huarong.cli._common import announce_first_compile
+    from huarong.cli._common import announce_file_notices, announce_first_compile
 
     announce_first_compile()
+    announce_file_notices()
 
 

@@ -4,13 +4,17 @@ progress bars and the first-compile notice."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import re
 import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -22,6 +26,106 @@ class InputError(click.ClickException):
     """Bad input of any kind (argument, file, layout): one line on stderr, exit status 2."""
 
     exit_code = 2
+
+
+class MachineFault(click.ClickException):
+    """A fault of the machine (full disk, read-only place, I/O error, a file another process
+    holds): one line naming the path, the cause and what to do; exit status 1."""
+
+    exit_code = 1
+
+
+_CAUSES: dict[int, tuple[str, str]] = {
+    # errno -> (the cause in words, what to do; {place} and {option} filled in)
+    errno.ENOSPC: ("the disk is full", "free some space in {place} or choose another place "
+                                       "with {option}"),
+    errno.EDQUOT: ("the disk quota is used up", "free some of your quota or choose another "
+                                                "place with {option}"),
+    errno.EROFS: ("the place is read-only", "choose another place with {option}"),
+    errno.EACCES: ("permission denied", "choose a place you may write with {option}, or "
+                                        "change the permissions of {place}"),
+    errno.EPERM: ("operation not permitted", "choose a place you may write with {option}"),
+    errno.ENOENT: ("its directory is missing", "create it again or choose another place "
+                                               "with {option}"),
+    errno.ENOTDIR: ("a part of its path is not a directory",
+                    "choose another place with {option}"),
+    errno.EIO: ("the disk reported an input/output error", "check the disk (dmesg), then "
+                                                           "run again"),
+    errno.EBUSY: ("another process is using it", "wait for it to finish, or add --wait"),
+}
+
+_DUCKDB_FAULTS = ("IOException", "FatalException", "OutOfMemoryException")
+
+
+def is_machine_fault(error: BaseException) -> bool:
+    """An OSError of the machine, or an I/O error of DuckDB or of Arrow (an OSError too)."""
+    from huarong.fileio import MACHINE_ERRNOS, is_io_fault
+
+    if isinstance(error, OSError):
+        return error.errno in MACHINE_ERRNOS or error.errno is None
+    duckdb = sys.modules.get("duckdb")
+    return duckdb is not None and isinstance(error, duckdb.Error) and (
+        type(error).__name__ in _DUCKDB_FAULTS or is_io_fault(error))
+
+
+def describe_fault(error: BaseException, path: str | os.PathLike[str], option: str,
+                   verb: str = "write") -> str:
+    """One line: which path, what went wrong and what to do.  ``option`` names the option
+    (or variable) that chooses another place; ``verb`` what was done to ``path``."""
+    from huarong.fileio import (
+        FILE_IN_USE,
+        Busy,
+        NotEnoughSpace,
+        describe_holder,
+        errno_in_text,
+        existing_directory,
+        gigabytes,
+    )
+
+    shown = os.fspath(path)
+    place = existing_directory(shown)
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    if isinstance(error, NotEnoughSpace):
+        return (f"cannot {verb} {shown}: it {error.strerror} in {error.place}; free "
+                f"{gigabytes(error.shortfall)} there or choose another place with {option}")
+    if isinstance(error, Busy):
+        return (f"cannot {verb} {shown}: another process ({describe_holder(error.holder)}) is "
+                f"writing it and holds the lock {error.lock}; wait for it to finish, or add "
+                "--wait")
+    if FILE_IN_USE in text:
+        holder = re.search(r"\(PID (\d+)\)", text)
+        who = f" (pid {holder[1]})" if holder else ""
+        return (f"cannot use {shown}: another program{who} has the database open for "
+                "writing; wait for it to finish or stop it, then run again")
+    number = error.errno if isinstance(error, OSError) else errno_in_text(text)
+    if number == errno.ENOENT and Path(shown).parent.is_dir():
+        return (f"cannot {verb} {shown}: {place} refuses new files; choose another place "
+                f"with {option}")
+    if number in _CAUSES:
+        cause, advice = _CAUSES[number]
+        return (f"cannot {verb} {shown}: {cause}; "
+                f"{advice.format(place=place, option=option)}")
+    return f"cannot {verb} {shown}: {text}; check the disk and {place}, then run again"
+
+
+DB_PLACE = "--db (or $HUARONG_DB)"
+"""How a person chooses where the database lives, named in the faults of its writers."""
+
+
+@contextlib.contextmanager
+def machine_faults(path: str | os.PathLike[str] | None, option: str, verb: str = "write"
+                   ) -> Iterator[None]:
+    """Turn a fault of the machine met inside (see :func:`is_machine_fault`) into a
+    :class:`MachineFault` about ``path``: one line and exit status 1."""
+    try:
+        yield
+    except Exception as error:
+        if not is_machine_fault(error):
+            raise
+        if os.environ.get("HUARONG_DEBUG"):
+            traceback.print_exc()
+        named = path if path is not None else getattr(error, "filename", None) or "?"
+        raise MachineFault(describe_fault(error, named, option, verb)) from None
 
 
 class LayoutParam(click.ParamType):  # type: ignore[type-arg]
@@ -119,10 +223,8 @@ def emit(text: str, output: str | None) -> None:
         return
     if output == SUBJECT_FILE:
         output = _subject_file()
-    try:
+    with machine_faults(output, "-o"):
         write_text_atomically(output, text if text.endswith("\n") else text + "\n")
-    except OSError as error:
-        raise InputError(f"cannot write {output!r}: {error.strerror or error}") from None
     click.echo(f"written to {output}", err=True)
 
 
@@ -141,6 +243,18 @@ def announce_first_compile() -> None:
 
     if _compile_notice not in first_compile_callbacks:
         first_compile_callbacks.append(_compile_notice)
+
+
+def _file_notice(text: str) -> None:
+    click.echo(f"huarong: {text}", err=True)
+
+
+def announce_file_notices() -> None:
+    """Say on stderr when a writer removes what a killed run left, or waits for a lock."""
+    from huarong.fileio import notice_listeners
+
+    if _file_notice not in notice_listeners:
+        notice_listeners.append(_file_notice)
 
 
 ProgressCallback = Callable[[str, int, int], None]
@@ -212,6 +326,7 @@ class Terminated(BaseException):
     (temporary files are removed, locks released) before the process exits with 143."""
 
 
+MACHINE_FAULT_EXIT = MachineFault.exit_code
 TERMINATED_EXIT = 128 + signal.SIGTERM
 INTERRUPTED_EXIT = 128 + signal.SIGINT
 BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE

@@ -16,7 +16,9 @@ from huarong.cli._common import (
     OUTPUT,
     TERMINATED_EXIT,
     InputError,
+    MachineFault,
     Terminated,
+    describe_fault,
     progress_bar,
 )
 from huarong.engine.layout import Layout
@@ -44,8 +46,9 @@ def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: 
                                       table_format="original" if table_format == "original"
                                       else "huarong", progress=progress)
     except OSError as error:
-        raise InputError(f"cannot write {_target_of(error, farthest_csv, solution_csv)!r}: "
-                         f"{error.strerror or error}") from None
+        # The outputs' directories were checked when the command line was read.
+        raise MachineFault(describe_fault(error, _target_of(error, farthest_csv, solution_csv),
+                                          "the output arguments")) from None
     except (KeyboardInterrupt, Terminated) as stop:
         _exit_at_once(stop)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,9 @@ from huarong.cli._common import (
     progress_bar,
 )
 from huarong.engine.layout import Layout, Piece, PieceKind
+
+if TYPE_CHECKING:
+    from huarong.space.table import MinStepsTable
 
 # Each piece gets its own background so neighbours of one kind stay apart; the 2x2 is red.
 _PIECE_STYLES = {
@@ -63,7 +66,10 @@ def _board_text(layout: Layout, square_width: int) -> Any:
 @output_option
 def show(layout: Layout, legacy_width: int | None, square_width: int, svg: bool,
          as_json: bool, output: str | None) -> None:
-    """Draw LAYOUT (box-drawing characters, colours where the terminal has them)."""
+    """Draw LAYOUT (box-drawing characters, colours where the terminal has them).
+
+    On a terminal the common code is followed by the short code; piped or written to a file
+    the first line is the common code alone, as the original engine wrote it."""
     if svg:
         emit(layout.render_svg(), output)
         return
@@ -77,14 +83,15 @@ def show(layout: Layout, legacy_width: int | None, square_width: int, svg: bool,
     from rich.console import Console
 
     console = Console(highlight=False)
-    console.print(layout.code)
+    console.print(f"{layout.code}  [dim]short code[/dim] {layout.short_code}"
+                  if console.is_terminal else layout.code)
     console.print(_board_text(layout, width))
 
 
 def _layout_facts(layout: Layout) -> dict[str, Any]:
     """Every notation of ``layout`` and what it holds, for ``show --json``."""
     return {
-        "code": layout.code, "online_id": layout.online_id,
+        "code": layout.code, "short_code": layout.short_code, "online_id": layout.online_id,
         "grid": layout.grid("").replace("\n", "/"),
         "pieces": [{"kind": piece.kind.name.lower(), "address": piece.address,
                     "row": piece.address // 4, "col": piece.address % 4}
@@ -108,6 +115,20 @@ def _path_text(path: tuple[Layout, ...], compact: bool, square_width: int) -> st
                        for step, (layout, move) in enumerate(zip(path, moves, strict=True)))
 
 
+def open_table(db_path: str | None) -> MinStepsTable | None:
+    """The table of minimum steps beside the database (``db_path``, default the standard
+    place), or None: without one, or with a damaged one (said in one line on stderr), the
+    commands search instead."""
+    from huarong.space.database import default_path
+    from huarong.space.table import TableError, open_beside
+
+    try:
+        return open_beside(db_path if db_path is not None else default_path())
+    except TableError as error:
+        click.echo(f"huarong: ignoring the {error}", err=True)
+        return None
+
+
 _compact = click.option("-c", "--compact", is_flag=True,
                         help="One common code per step instead of boards.")
 
@@ -120,10 +141,11 @@ _compact = click.option("-c", "--compact", is_flag=True,
 @output_option
 def solve(layout: Layout, compact: bool, square_width: int, as_json: bool,
           output: str | None) -> None:
-    """Minimum-step solution of LAYOUT: move the 2x2 to the bottom middle."""
-    from huarong.engine.solver import solve as solve_layout
+    """Minimum-step solution of LAYOUT: move the 2x2 to the bottom middle (walked in the
+    table of minimum steps when the database has one, else searched: the same path)."""
+    from huarong.space.table import solve as solve_layout
 
-    solution = solve_layout(layout)
+    solution = solve_layout(layout, open_table(None))
     if as_json:
         emit_json({"code": layout.code, "solvable": solution.solvable,
                    "steps": solution.steps, "path": [step.code for step in solution.path]},
@@ -146,8 +168,10 @@ def hint(layout: Layout, as_json: bool) -> None:
     from huarong.engine.hints import best_next_steps
     from huarong.engine.solver import solve as solve_layout
 
-    steps = solve_layout(layout).steps
-    best = [] if not steps else best_next_steps(layout)
+    table = open_table(None)
+    min_steps = table.min_steps if table is not None and table.holds(layout) else None
+    steps = min_steps(layout) if min_steps else solve_layout(layout).steps
+    best = [] if not steps else best_next_steps(layout, min_steps)
     if as_json:
         click.echo(json.dumps({"code": layout.code, "min_steps": steps, "best": [
             {"code": h.layout.code, "move": h.description, "steps_left": h.steps_left}

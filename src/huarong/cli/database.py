@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from huarong.cli._common import LAYOUT, OUTPUT, InputError, json_option, progress_bar
+from huarong.cli._common import (
+    DB_PLACE,
+    LAYOUT,
+    OUTPUT,
+    InputError,
+    MachineFault,
+    json_option,
+    machine_faults,
+    progress_bar,
+)
 from huarong.cli.layers import layers
 from huarong.engine.layout import Layout
 from huarong.fileio import STDOUT
@@ -31,12 +40,24 @@ def db_option(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _open(db_path: str | None) -> Database:
-    from huarong.space.database import Database, DatabaseError
+    from huarong.space.database import (
+        Database,
+        DatabaseError,
+        DatabaseInUseError,
+        default_path,
+    )
 
     try:
-        return Database.open(db_path)
+        with machine_faults(db_path or default_path(), DB_PLACE, "read"):
+            return Database.open(db_path)
+    except DatabaseInUseError as error:
+        raise MachineFault(str(error)) from None
     except DatabaseError as error:
         raise InputError(str(error)) from None
+
+wait_option = click.option(
+    "--wait", is_flag=True,
+    help="If another process is writing the database, wait for it instead of stopping.")
 
 
 @click.group()
@@ -50,20 +71,19 @@ db.add_command(layers)
 @db.command()
 @db_option
 @click.option("--force", is_flag=True, help="Rebuild over an existing database.")
+@wait_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
-def build(db_path: str | None, force: bool, quiet: bool) -> None:
+def build(db_path: str | None, force: bool, wait: bool, quiet: bool) -> None:
     """Compute every layout's class, group and minimum steps into the database."""
-    from huarong.space.database import DatabaseError
+    from huarong.space.database import DatabaseError, default_path
     from huarong.space.database import build as build_database
 
     try:
-        with progress_bar(not quiet) as progress:
-            path = build_database(db_path, progress=progress, force=force)
+        with machine_faults(db_path or default_path(), DB_PLACE), \
+                progress_bar(not quiet) as progress:
+            path = build_database(db_path, progress=progress, force=force, wait=wait)
     except DatabaseError as error:
         raise InputError(str(error)) from None
-    except OSError as error:
-        raise InputError(f"cannot write the database {db_path or 'file'}: "
-                         f"{error.strerror or error}") from None
     click.echo(f"database written to {path}", err=True)
 
 
@@ -72,7 +92,9 @@ def build(db_path: str | None, force: bool, quiet: bool) -> None:
 @db_option
 @json_option
 def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
-    """Everything the database knows about one layout."""
+    """Everything the database knows about one layout, its short code, and whether the
+    table of minimum steps that answers `solve` and `hint` is beside the database."""
+    from huarong.cli.core import open_table
     from huarong.space.database import DatabaseError
 
     with _open(db_path) as database:
@@ -80,7 +102,10 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
             record = database.info(layout)
         except DatabaseError as error:
             raise InputError(str(error)) from None
-    fields = record.to_dict()
+        table = open_table(str(database.path))
+    code, *rest = record.to_dict().items()
+    fields = dict([code, ("short_code", layout.short_code), *rest])
+    fields["table"] = str(table.path) if table is not None else None
     if as_json:
         click.echo(json.dumps(fields, indent=2))
         return
@@ -90,7 +115,33 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
         shown = "no solution" if value is None and name == "min_steps" else value
         if value is None and name in ("farthest_steps", "farthest_count", "solution_count"):
             shown = "not computed (huarong db layers)"
+        if value is None and name == "table":
+            shown = "none: solve and hint search (huarong db table writes it)"
         click.echo(f"{name:<{width}}  {shown}")
+
+
+@db.command("table")
+@db_option
+@click.option("-q", "--quiet", is_flag=True, help="No progress.")
+def write_table(db_path: str | None, quiet: bool) -> None:
+    """Write the table of minimum steps beside a database built without one (db build
+    writes it too): with it, solve, hint and the web server walk instead of searching."""
+    from huarong.space.database import DatabaseError
+    from huarong.space.table import table_path
+    from huarong.space.table import write_table as write
+
+    with _open(db_path) as database:
+        target = table_path(database.path)
+        try:
+            with progress_bar(not quiet) as progress:
+                written = write(target, database.min_steps_by_id(
+                    lambda done, total: progress("reading minimum steps", done, total)))
+        except DatabaseError as error:
+            raise InputError(str(error)) from None
+        except OSError as error:
+            raise InputError(f"cannot write the table {target}: "
+                             f"{error.strerror or error}") from None
+    click.echo(f"table written to {written}", err=True)
 
 
 TERMINAL_ROWS = 50
@@ -241,17 +292,10 @@ def export(file_format: str | None, output: str | None, db_path: str | None) -> 
                 raise click.UsageError(f"cannot tell the format of {output!r} from its "
                                        "extension: add --format csv or --format parquet")
     target = output or f"layouts.{file_format}"
-    with _open(db_path) as database:
-        try:
-            database.export(target, file_format)
-        except OSError as error:
-            raise InputError(f"cannot write {target!r}: {error.strerror or error}") from None
+    with _open(db_path) as database, machine_faults(target, "-o"):
+        database.export(target, file_format)
     if target != STDOUT:
         click.echo(f"written to {target} ({file_format})", err=True)
-
-
-def _output_error(path: Path, error: OSError) -> InputError:
-    return InputError(f"cannot write {str(path)!r}: {error.strerror or error}")
 
 
 _file_format = click.option(
@@ -272,18 +316,12 @@ files (a few MB)."""
 def _announce(what: str, directory: Path, size: int) -> None:
     """Say where a big output goes and how big it is, and refuse at once when the disk
     cannot hold it (instead of failing after minutes of work)."""
-    import shutil
+    from huarong.fileio import check_free_space, gigabytes
 
-    try:
-        free = shutil.disk_usage(directory).free
-    except OSError as error:
-        raise _output_error(directory, error) from None
-    if free < size:
-        raise InputError(f"{what} needs about {size / 1e9:.1f} GB but only "
-                         f"{free / 1e9:.1f} GB are free in {str(directory)!r}: choose "
-                         "another place with --dir")
+    with machine_faults(directory, "--dir"):
+        check_free_space(directory, size)
     click.echo(f"huarong: writing {what} to {directory.resolve()} (about "
-               f"{size / 1e9:.1f} GB)", err=True)
+               f"{gigabytes(size)})", err=True)
 
 
 _dir_help = "Directory to write into (created if missing)."
@@ -301,16 +339,10 @@ def all_cases(output_dir: str, quiet: bool, file_format: str) -> None:
     from huarong.space.all_files import write_all_files
 
     directory = Path(output_dir)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise _output_error(directory, error) from None
     _announce("All_Case.txt, main.csv and 203 class files", directory, _ALL_BYTES)
-    try:
-        with progress_bar(not quiet) as progress:
-            written = write_all_files(directory, progress, file_format=_chosen(file_format))
-    except OSError as error:
-        raise _output_error(directory, error) from None
+    with machine_faults(directory, "--dir"), progress_bar(not quiet) as progress:
+        directory.mkdir(parents=True, exist_ok=True)
+        written = write_all_files(directory, progress, file_format=_chosen(file_format))
     click.echo(f"written to {directory}: All_Case.txt, main.csv and {len(written) - 2} "
                "class files", err=True)
 
@@ -329,17 +361,18 @@ def all_code(file: str, directory: str, file_format: str) -> None:
     from huarong.space.cases import LAYOUT_COUNT, all_codes
 
     target = Path(file) if file == STDOUT else Path(directory) / file
-    try:
+    with machine_faults(target, "--dir"):
         Path(directory).mkdir(parents=True, exist_ok=True)
-        check_writable(target)
+        try:
+            check_writable(target)
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as error:
+            # A place that does not exist is a mistake in the command line, not a fault.
+            raise InputError(f"cannot write {str(target)!r}: "
+                             f"{error.strerror or error}") from None
         regular = real_target(target) is not None
-    except OSError as error:
-        raise _output_error(target, error) from None
     if regular:
         _announce(f"every code ({LAYOUT_COUNT:,} lines)", target.parent, LAYOUT_COUNT * 10)
-    try:
+    with machine_faults(target, "--dir"):
         write_codes(all_codes(), target, file_format=_chosen(file_format))
-    except OSError as error:
-        raise _output_error(target, error) from None
     if regular:
         click.echo(f"written to {target}", err=True)

@@ -13,7 +13,8 @@ from typing import Any
 
 import click
 
-from huarong.cli._common import InputError
+from huarong.cli._common import DB_PLACE, INTERRUPTED_EXIT, InputError, machine_faults
+from huarong.fileio import check_free_space, writer_lock
 
 CLUSTER_EXTRA = "huarong[cluster]"
 REPORT_EVERY = 5.0
@@ -127,31 +128,53 @@ def _dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
               help="The database file (default: $HUARONG_DB, else "
                    "~/.local/share/huarong/huarong.duckdb).")
+@click.option("--wait", is_flag=True,
+              help="If another process is writing the database, wait for it instead of "
+                   "stopping.")
 def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int | None,
            address: str | None, threads: int | None, plan_only: bool,
-           db_path: str | None) -> None:
+           db_path: str | None, wait: bool) -> None:
     """Compute the layer figures (farthest steps and count, solution count) of every layout
     of the named classes (J-B-S or J-B) into the database.
 
     Resumable: finished pieces are checkpointed beside the database and a rerun skips them;
     each class appears in the database at once, when it is complete."""
-    from huarong.space import layers as job
     from huarong.space.database import default_path
+    from huarong.space.layers.job import room_needed
 
     if workers is not None and address is not None:
         raise click.UsageError("choose one of --workers and --cluster")
     keys = _class_keys(classes, standard, every)
     database = Path(db_path) if db_path is not None else default_path()
-    try:
-        plans = job.plan(database, keys)
-    except job.JobError as error:
-        raise InputError(str(error)) from None
+    with machine_faults(database, DB_PLACE):
+        plans = _plans(database, keys)
+        if plans and plan_only:
+            _print_plan(plans, workers or threads or os.cpu_count() or 1)
+            return
+        if plans:
+            with writer_lock(database, wait=wait):
+                # Again under the lock: a writer that went before may have committed classes.
+                plans = _plans(database, keys)
+                if plans:
+                    check_free_space(database, room_needed(plans))
+                    _run(database, plans, workers, address, threads)
     if not plans:
         click.echo("every layout of these classes has its figures already", err=True)
-        return
-    if plan_only:
-        _print_plan(plans, workers or threads or os.cpu_count() or 1)
-        return
+
+
+def _plans(database: Path, keys: list[tuple[int, int, int]] | None) -> list[Any]:
+    from huarong.space import layers as job
+
+    try:
+        return job.plan(database, keys)
+    except job.JobError as error:
+        raise InputError(str(error)) from None
+
+
+def _run(database: Path, plans: list[Any], workers: int | None, address: str | None,
+         threads: int | None) -> None:
+    from huarong.space import layers as job
+
     with _dask_client(workers, address) as client:
         reporter = _Reporter()
         try:
@@ -164,7 +187,7 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
             click.echo(f"interrupted: finished pieces are kept in "
                        f"{job.checkpoint_directory(database)}; run the same command again "
                        "to resume", err=True)
-            sys.exit(130)
+            sys.exit(INTERRUPTED_EXIT)
     layouts = sum(p.layouts for p in plans)
     click.echo(f"figures of {layouts:,} layouts in {len(plans)} classes written to {database} "
                f"in {_format_seconds(time.monotonic() - reporter.started)}", err=True)

@@ -4,6 +4,9 @@ build pattern databases and count the state space."""
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
@@ -13,8 +16,15 @@ from rich.console import Console
 from rich.table import Table
 
 from huarong import npuzzle
-from huarong.cli._common import exit_without_solution, progress_bar
-from huarong.npuzzle import Algorithm, Board, NPuzzleError, SolveResult
+from huarong.cli._common import (
+    PROGRESS_INTERVAL,
+    MachineFault,
+    exit_without_solution,
+    machine_faults,
+    progress_bar,
+)
+from huarong.fileio import check_free_space
+from huarong.npuzzle import Algorithm, Board, NPuzzleError, Outcome, SearchProgress, SolveResult
 
 _ALGORITHM_CHOICES = [npuzzle.AUTO, *(a.value for a in Algorithm), "all"]
 
@@ -46,6 +56,64 @@ def _progress_bar(description: str, enabled: bool = True
         yield lambda done, total: update(description, done, total)
 
 
+def _progress_text(progress: SearchProgress) -> str:
+    return (f"{progress.algorithm.value}: bound {progress.bound}, {progress.nodes:,} nodes, "
+            f"{progress.rate / 1e6:.1f} M nodes/s, {progress.seconds:.0f} s")
+
+
+_QUIET_SECONDS = 1.0
+"""A search shorter than this shows no progress on a terminal (no flicker)."""
+
+
+@contextmanager
+def _search_progress(enabled: bool) -> Iterator[npuzzle.Watch | None]:
+    """How far a long search has got, on stderr: a line that updates itself on a terminal (or
+    with ``HUARONG_PROGRESS=1``), else a plain line every
+    :data:`~huarong.cli._common.PROGRESS_INTERVAL` seconds; nothing when not ``enabled``."""
+    if not enabled:
+        yield None
+        return
+    if not (sys.stderr.isatty() or os.environ.get("HUARONG_PROGRESS")):
+        said = time.monotonic()
+
+        def line(progress: SearchProgress) -> None:
+            nonlocal said
+            if time.monotonic() - said >= PROGRESS_INTERVAL:
+                said = time.monotonic()
+                click.echo(f"huarong: {_progress_text(progress)}", err=True)
+
+        yield line
+        return
+    status = Console(stderr=True).status("")
+    started = False
+
+    def show(progress: SearchProgress) -> None:
+        nonlocal started
+        if progress.seconds < _QUIET_SECONDS:
+            return
+        status.update(_progress_text(progress))
+        if not started:
+            status.start()
+            started = True
+
+    try:
+        yield show
+    finally:
+        status.stop()
+
+
+def _databases_used(start: Board, target: Board, algorithm: str) -> set[Algorithm]:
+    """The pattern databases the search will read, so that they are built (with their
+    progress bar) before it starts and its own progress shows alone."""
+    if not npuzzle.is_solvable(start, target):
+        return set()
+    if algorithm == "all":
+        return {Algorithm.PDB} if start.cells <= npuzzle.MAX_PATTERN_CELLS else set()
+    chosen = (npuzzle.best_algorithm(start, target) if algorithm == npuzzle.AUTO
+              else Algorithm(algorithm))
+    return {chosen} & {Algorithm.PDB, Algorithm.PDB78}
+
+
 def _read_board(text: str, size: str | None) -> Board:
     if size is None:
         return Board.parse(text)
@@ -58,7 +126,9 @@ def _result_json(result: SolveResult) -> dict[str, Any]:
         "algorithm": result.algorithm.value,
         "outcome": result.outcome.value,
         "steps": result.steps,
-        "optimal": result.algorithm.optimal,
+        "optimal": result.optimal,
+        "lower_bound": result.lower_bound,
+        "fell_back_from": result.fell_back_from and result.fell_back_from.value,
         "moves": result.moves,
         "nodes_expanded": result.nodes_expanded,
         "peak_frontier": result.peak_frontier,
@@ -74,13 +144,27 @@ def _print_path(result: SolveResult) -> None:
         click.echo(board.grid())
 
 
+def _stopped(result: SolveResult, time_limit: float | None) -> str:
+    """One line on a search that ended without an answer: how far it got."""
+    if result.outcome is Outcome.NOT_FOUND:
+        return f"{result.algorithm.value}: {result.outcome.value}"
+    limit = (f"time limit of {time_limit:g} s" if result.outcome is Outcome.TIME_LIMIT
+             else "node limit")
+    proved = ("" if result.lower_bound is None else
+              f" at bound {result.lower_bound} (no solution is shorter)")
+    return (f"{result.algorithm.value}: {limit} reached{proved} after "
+            f"{result.nodes_expanded:,} nodes")
+
+
 def _print_single(result: SolveResult, show_path: bool) -> None:
-    if not result.solved:
-        click.echo(f"{result.algorithm.title}: {result.outcome.value}")
-        return
+    if result.fell_back_from is not None:
+        click.echo(f"{result.fell_back_from.title}: time limit reached at bound "
+                   f"{result.lower_bound} (no solution is shorter); answered by "
+                   f"{result.algorithm.value} instead")
+    optimality = "optimal" if result.optimal else "NOT optimal"
     click.echo(f"{result.algorithm.title}: time = {result.seconds * 1000:.2f} ms, "
-               f"{result.steps} step(s), {result.nodes_expanded:,} nodes expanded, "
-               f"moves {result.moves or '-'}")
+               f"{result.steps} step(s) ({optimality}), {result.nodes_expanded:,} nodes "
+               f"expanded, moves {result.moves or '-'}")
     if show_path:
         _print_path(result)
 
@@ -94,7 +178,7 @@ def _print_table(results: list[SolveResult], show_path: bool) -> None:
         table.add_row(
             result.algorithm.value,
             str(result.steps) if result.solved else result.outcome.value,
-            "yes" if result.algorithm.optimal else "no",
+            "yes" if result.optimal else "no" if result.solved else "-",
             f"{result.seconds * 1000:.2f}",
             f"{result.nodes_expanded:,}",
             f"{result.peak_frontier:,}",
@@ -131,40 +215,67 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.
 @_size_option
 @click.option("--algo", "algorithm", type=click.Choice(_ALGORITHM_CHOICES),
               default=npuzzle.AUTO, show_default=True,
-              help="Search algorithm; 'auto' picks the fastest optimal one for the board "
-                   "(pdb-7-8 on 4x4 once built), 'all' compares them side by side.")
+              help="Search algorithm; 'auto' picks the fastest optimal one up to 4x4 "
+                   "(pdb-7-8 once built) and, beyond 16 cells, 'reduction': fast (an 11x11 "
+                   "in well under a second) but NOT optimal, as the output says; 'all' "
+                   "compares them side by side.")
 @click.option("--depth-bound", type=click.IntRange(min=0), default=npuzzle.DEFAULT_DEPTH_BOUND,
               show_default=True, help="Depth bound of the bounded DFS.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None,
               help="Give up after this many stored (BFS, A*, DFS) or expanded (IDA*) nodes.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help="Stop an iterative-deepening search (idastar, iddfs, pdb, pdb-7-8) after "
+                   "this long searching (loading databases not counted): with 'auto' the "
+                   "reduction then answers (not optimal), else the "
+                   "command ends with status 1 and says the bound it reached (no solution is "
+                   "shorter).  The other searches are bounded by --max-nodes instead.")
 @click.option("--show-path", is_flag=True, help="Print every board of the solution.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress on stderr (a long search shows its bound, nodes and rate "
+                   "there every few seconds).")
 @_json_option
 def solve_command(board: str, goal: str | None, size: str | None, algorithm: str,
-                  depth_bound: int, max_nodes: int | None, show_path: bool,
-                  as_json: bool) -> None:
-    """Solve BOARD; an unsolvable board is reported at once, without searching."""
+                  depth_bound: int, max_nodes: int | None, time_limit: float | None,
+                  show_path: bool, quiet: bool, as_json: bool) -> None:
+    """Solve BOARD; an unsolvable board is reported at once, without searching.
+
+    Exit status 1 when the board has no solution or the search ended without one (a limit,
+    the DFS depth bound); Ctrl-C stops a search within a second.
+    """
     with _input_errors():
         start = _read_board(board, size)
         target = npuzzle.parse_goal(goal, start.rows, start.cols)
-        with _progress_bar("Building pattern databases") as report:
+        options: dict[str, Any] = {"depth_bound": depth_bound, "max_nodes": max_nodes,
+                                   "time_limit": time_limit}
+        databases = _databases_used(start, target, algorithm)
+        with _progress_bar("Building pattern databases", not quiet) as report:
+            if Algorithm.PDB in databases:
+                npuzzle.pattern_database(target, progress=report)
+            if Algorithm.PDB78 in databases:
+                npuzzle.compact_pattern_database(target, progress=report)
+        with _search_progress(not quiet) as watch:
             if algorithm == "all":
-                results = npuzzle.compare(start, target, depth_bound=depth_bound,
-                                          max_nodes=max_nodes, progress=report)
+                results = npuzzle.compare(start, target, watch=watch, **options)
             else:
-                results = [npuzzle.solve(start, target, algorithm, depth_bound=depth_bound,
-                                         max_nodes=max_nodes, progress=report)]
+                results = [npuzzle.solve(start, target, algorithm, watch=watch, **options)]
+    stopped = (algorithm != "all" and npuzzle.is_solvable(start, target)
+               and not results[0].solved)
     if as_json:
         click.echo(json.dumps({
             "board": start.tiles, "goal": target.tiles, "rows": start.rows,
             "cols": start.cols, "solvable": npuzzle.is_solvable(start, target),
             "results": [_result_json(r) for r in results],
         }, indent=2))
-        if not npuzzle.is_solvable(start, target):
+        if not npuzzle.is_solvable(start, target) or stopped:
             exit_without_solution()
         return
     click.echo(f"input:\n{start.grid()}\ngoal:\n{target.grid()}")
     if not npuzzle.is_solvable(start, target):
         click.echo("No solution!")
+        exit_without_solution()
+    if stopped:
+        click.echo(f"huarong npuzzle: {_stopped(results[0], time_limit)}", err=True)
         exit_without_solution()
     if algorithm == "all":
         _print_table(results, show_path)
@@ -243,6 +354,35 @@ def _pdb_goal(size: str, goal: str | None) -> Board:
     return npuzzle.parse_goal(goal, rows, cols)
 
 
+_CACHE_PLACE = "$HUARONG_CACHE_DIR"
+
+
+def _room_needed(target: Board, kind: str) -> int:
+    """Bytes the databases of ``kind`` not cached yet will take (a pdb table holds at most
+    one byte per arrangement of its tiles)."""
+    import math
+
+    missing = 0
+    if kind in ("7-8", "all"):
+        missing += sum(npuzzle.compact_entries(target, group)
+                       for group, path in npuzzle.compact_pattern_files(target)
+                       if not path.exists())
+    if kind in ("6-6-3", "all"):
+        missing += sum(math.perm(target.cells, len(group))
+                       for group in npuzzle.pattern_groups(target))
+    return missing
+
+
+def _check_stored(target: Board) -> None:
+    """The cache is what ``pdb build`` is for: one it could not store is a fault (solving
+    without it only rebuilds)."""
+    for group, path in npuzzle.compact_pattern_files(target):
+        if npuzzle.compact_file_status(target, group, path) != "ok":
+            raise MachineFault(f"cannot write {path}: the pattern database was built but "
+                               f"could not be stored; check the space and permissions of "
+                               f"{path.parent}, or choose another place with {_CACHE_PLACE}")
+
+
 @pdb_group.command("build")
 @click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
               help="Board size (at most 16 cells).")
@@ -253,6 +393,9 @@ def pdb_build_command(size: str, goal: str | None, kind: str, quiet: bool) -> No
     """Build the pattern databases for a goal (or check the cached ones)."""
     with _input_errors():
         target = _pdb_goal(size, goal)
+        cache = npuzzle.cache_directory()
+        with machine_faults(cache, _CACHE_PLACE):
+            check_free_space(cache, _room_needed(target, kind))
         with _progress_bar("Building pattern databases", not quiet) as report:
             if kind in ("6-6-3", "all"):
                 database = npuzzle.pattern_database(target, progress=report)
@@ -261,6 +404,7 @@ def pdb_build_command(size: str, goal: str | None, kind: str, quiet: bool) -> No
             if kind in ("7-8", "all"):
                 compact = npuzzle.compact_pattern_database(target, progress=report)
                 groups = " + ".join(str(len(group)) for group in compact.groups)
+                _check_stored(target)
                 click.echo(f"pdb-7-8 databases ({groups} tiles, {compact.entries:,} bytes) "
                            f"for goal {target.line()} are ready")
     click.echo(f"cache: {npuzzle.cache_directory() / 'npuzzle'}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from huarong.engine.layout import COLS, Layout, PieceKind
@@ -44,23 +45,29 @@ class Hint:
     steps_left: int | None
 
 
-def next_steps(layout: Layout) -> list[Hint]:
-    """Every step from ``layout``, best first (fewest steps left, unsolvable last; ties by
-    code)."""
+MinSteps = Callable[[Layout], int | None]
+"""The minimum steps of a layout (None: no solution), by search or from a table."""
+
+
+def _searched_steps(layout: Layout) -> int | None:
     from huarong.engine.solver import solve
 
-    hints = []
-    for child in layout.children():
-        solution = solve(child)
-        hints.append(Hint(child, describe_step(layout, child),
-                          solution.steps if solution.solvable else None))
+    return solve(layout).steps
+
+
+def next_steps(layout: Layout, min_steps: MinSteps | None = None) -> list[Hint]:
+    """Every step from ``layout``, best first (fewest steps left, unsolvable last; ties by
+    code).  ``min_steps`` gives each step's steps left (default: a search per step)."""
+    steps_of = min_steps or _searched_steps
+    hints = [Hint(child, describe_step(layout, child), steps_of(child))
+             for child in layout.children()]
     return sorted(hints, key=lambda hint: (hint.steps_left is None, hint.steps_left or 0,
                                            int(hint.layout)))
 
 
-def best_next_steps(layout: Layout) -> list[Hint]:
+def best_next_steps(layout: Layout, min_steps: MinSteps | None = None) -> list[Hint]:
     """The steps that bring ``layout`` one step closer to a goal (empty when it has no
-    solution or is solved)."""
-    hints = next_steps(layout)
+    solution or is solved); ``min_steps`` as for :func:`next_steps`."""
+    hints = next_steps(layout, min_steps)
     best = hints[0].steps_left if hints else None
     return [hint for hint in hints if best is not None and hint.steps_left == best]

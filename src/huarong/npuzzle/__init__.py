@@ -1,10 +1,13 @@
 """The 8-puzzle (重排九宫) and N x M sliding-tile puzzles: boards, solvability, Cantor ranks,
-nine search algorithms, additive pattern databases (6-6-3 and 7-8 with reflection for the
-15-puzzle), state-space facts.
+ten optimal searches and the fast, not optimal, line-by-line reduction, additive pattern
+databases (6-6-3 and 7-8 with reflection for the 15-puzzle), state-space facts.
 
 A :class:`Board` is an immutable value: ``rows x cols`` cells in row order, ``0`` the blank
 (:mod:`huarong.npuzzle.board`).  Every search goes through :func:`solve`
-(:mod:`huarong.npuzzle.search`); the pattern databases live in :mod:`huarong.npuzzle.patterns`.
+(:mod:`huarong.npuzzle.search`), which answers a :class:`SolveResult`
+(:mod:`huarong.npuzzle.results`); IDA* runs in shares that report progress and keep a time
+limit (:mod:`huarong.npuzzle.deepening`); the reduction is :mod:`huarong.npuzzle.reduction`;
+the pattern databases live in :mod:`huarong.npuzzle.patterns`.
 Importing this package does not load numba.
 """
 
@@ -38,16 +41,21 @@ from huarong.npuzzle.patterns import (
     pattern_database,
     pattern_groups,
 )
+from huarong.npuzzle.reduction import MAX_REDUCTION_CELLS
+from huarong.npuzzle.results import (
+    Algorithm,
+    Outcome,
+    SearchProgress,
+    SolveResult,
+    StateSpace,
+    Watch,
+)
 from huarong.npuzzle.search import (
     AUTO,
     DEFAULT_DEPTH_BOUND,
     MAX_SPACE_CELLS,
     MEMORY_NODE_LIMIT,
     TIME_NODE_LIMIT,
-    Algorithm,
-    Outcome,
-    SolveResult,
-    StateSpace,
     best_algorithm,
     compare,
     solve,
@@ -61,6 +69,7 @@ __all__ = [
     "MAX_COMPACT_TILES",
     "MAX_PATTERN_CELLS",
     "MAX_RANKED_CELLS",
+    "MAX_REDUCTION_CELLS",
     "MAX_SPACE_CELLS",
     "MEMORY_NODE_LIMIT",
     "TIME_NODE_LIMIT",
@@ -73,9 +82,11 @@ __all__ = [
     "Outcome",
     "PatternDatabase",
     "Progress",
+    "SearchProgress",
     "SolveResult",
     "StateSpace",
     "UnsupportedBoardError",
+    "Watch",
     "best_algorithm",
     "cache_directory",
     "compact_entries",

@@ -7,7 +7,6 @@ import functools
 import hashlib
 import math
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,17 +194,15 @@ def _read_pattern(path: Path, expected_size: int, magic: bytes = _PATTERN_FORMAT
 
 
 def _write_pattern(path: Path, values: ByteArray, magic: bytes = _PATTERN_FORMAT) -> None:
+    from huarong.fileio import atomic_writer
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(magic + hashlib.sha256(values.data).digest())
-                out.write(values.data)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+        # Its temporary file is named for this process, so one a kill -9 leaves is removed
+        # by the next writer.
+        with atomic_writer(path, "wb") as out:
+            out.write(magic + hashlib.sha256(values.data).digest())
+            out.write(values.data)
     except OSError:
         # An unwritable cache costs a rebuild next time, never a failed solve.
         return

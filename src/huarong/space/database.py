@@ -17,7 +17,6 @@ target and renames it into place, so a database is either complete or absent.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -28,9 +27,14 @@ import numpy as np
 
 from huarong.engine.layout import Layout
 from huarong.fileio import (
+    FILE_IN_USE,
+    check_free_space,
     check_writable,
     file_written_by_others,
+    is_io_fault,
+    real_target,
     temporary_beside,
+    writer_lock,
 )
 
 PhaseProgress = Callable[[str, int, int], None]
@@ -80,6 +84,41 @@ class DatabaseMissingError(DatabaseError):
     def __init__(self, path: Path) -> None:
         self.path = path
         super().__init__(f"no database at {path}: run `huarong db build` first")
+
+
+class DatabaseInUseError(DatabaseError):
+    """Another program holds the database open for writing (DuckDB's own lock), longer than
+    a reader waits: a fault of the moment, not of the input."""
+
+    def __init__(self, path: Path, detail: str) -> None:
+        self.path = path
+        super().__init__(f"cannot open {path}: another program has it open for writing "
+                         f"({detail}); wait for it to finish, then run again")
+
+
+READER_PATIENCE = 10.0
+"""Seconds a reader waits for a writer (a ``db layers`` commit takes a few) to let go."""
+
+
+def _connect_reader(target: Path) -> Any:
+    import time
+
+    import duckdb
+
+    deadline = time.monotonic() + READER_PATIENCE
+    while True:
+        try:
+            # A foreign file must not make DuckDB fetch a reader for it from the network.
+            connection = duckdb.connect(str(target), read_only=True, config={
+                "autoinstall_known_extensions": False, "autoload_known_extensions": False})
+        except duckdb.IOException as error:
+            if FILE_IN_USE not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+        else:
+            # Not a connection option: DuckDB takes it only once connected.
+            connection.execute(_QUIET)
+            return connection
 
 
 def default_path() -> Path:
@@ -158,12 +197,14 @@ class Database:
             raise DatabaseMissingError(target)
         _check_duckdb_header(target)
         try:
-            # A foreign file must not make DuckDB fetch a reader for it from the network.
-            connection = duckdb.connect(str(target), read_only=True, config={
-                "autoinstall_known_extensions": False, "autoload_known_extensions": False})
+            connection = _connect_reader(target)
             tables = {name for (name,) in connection.execute(
                 "SELECT table_name FROM information_schema.tables").fetchall()}
         except duckdb.Error as error:
+            if FILE_IN_USE in str(error):
+                raise DatabaseInUseError(target, _first_line(error)) from None
+            if is_io_fault(error):
+                raise  # the disk's fault, not the file's
             raise DatabaseError(f"cannot open database {target}: "
                                 f"{_first_line(error)} (not a huarong database?)") from None
         missing = sorted({"layouts", "groups"} - tables)
@@ -196,6 +237,25 @@ class Database:
             raise DatabaseError(f"layout {layout.code} is missing from the database "
                                 f"{self.path}: rebuild it with `huarong db build --force`")
         return LayoutRecord(layout, *row)
+
+    def min_steps_by_id(self, progress: Callable[[int, int], None] | None = None
+                        ) -> np.ndarray:
+        """The ``min_steps`` column as int16 indexed by id, read in batches: -1 where there
+        is no solution, :data:`~huarong.space.table.NOT_KNOWN` for ids without a row (a
+        database of some classes only)."""
+        from huarong.engine.ids import LAYOUT_COUNT
+        from huarong.space.table import NOT_KNOWN
+
+        total = self._connection.execute("SELECT count(*) FROM layouts").fetchone()[0]
+        steps = np.full(LAYOUT_COUNT, NOT_KNOWN, dtype=np.int16)
+        done = 0
+        for batch in self.stream("SELECT id, coalesce(min_steps, -1) FROM layouts",
+                                 batch_rows=1 << 22).batches:
+            steps[batch.column(0).to_numpy()] = batch.column(1).to_numpy()
+            done += batch.num_rows
+            if progress:
+                progress(done, total)
+        return steps
 
     def query(self, sql: str) -> QueryResult:
         """Run one SQL statement (read-only); :class:`DatabaseError` on bad SQL."""
@@ -240,11 +300,19 @@ class Database:
         if file_format not in options:
             raise DatabaseError(f"unknown export format {file_format!r}: "
                                 "choose parquet or csv")
+        target = real_target(output)
+        if target is not None:
+            (rows,) = self._connection.execute("SELECT count(*) FROM layouts").fetchone() or (0,)
+            check_free_space(target, rows * EXPORT_BYTES_PER_ROW[file_format])
         with file_written_by_others(output) as temporary:
             self._connection.execute(
                 f"COPY (SELECT * FROM layouts ORDER BY id) TO '{_quoted(temporary)}' "
                 f"({options[file_format]})")
 
+
+EXPORT_BYTES_PER_ROW = {"parquet": 16, "csv": 90}
+"""Room an export needs a row, with a margin: DuckDB's ZSTD Parquet and its CSV of the
+``layouts`` table."""
 
 _DUCKDB_MAGIC = (8, b"DUCK")
 """Where every DuckDB file says what it is (after an 8-byte checksum)."""
@@ -322,20 +390,44 @@ def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
                for name in ("farthest_steps", "farthest_count", "solution_count")}}
 
 
+DATABASE_BYTES = 600_000_000
+"""Room ``build`` needs beside its target: the new file (309 MB measured) while the old one is
+kept until the rename, and DuckDB's write-ahead log and spills while it writes."""
+
+
+def _build_target(path: Path) -> Path:
+    """The file a build of ``path`` writes: a symbolic link is followed, as every output is
+    (:mod:`huarong.fileio`), so the file it names is replaced and the link stays a link."""
+    try:
+        target = real_target(path)
+    except IsADirectoryError:
+        raise DatabaseError(f"cannot build a database at {path}: it is a directory; "
+                            "name a file") from None
+    if target is None:
+        raise DatabaseError(f"cannot build a database at {path}: it is not a regular file "
+                            "(a FIFO, a device or standard output); name a file")
+    return target
+
+
 def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | None = None,
-          force: bool = False) -> Path:
+          force: bool = False, wait: bool = False) -> Path:
     """Compute everything and write the database to ``path`` (default :func:`default_path`);
-    an existing database is kept unless ``force``.  Returns the path."""
+    an existing database is kept unless ``force``.  Refused at once (OSError) when the disk
+    lacks :data:`DATABASE_BYTES` or another process writes the same file
+    (:class:`huarong.fileio.Busy`; with ``wait``, waits for it).  Returns the path."""
     import duckdb
     import pyarrow as pa
 
-    target = Path(path) if path is not None else default_path()
+    from huarong.space.table import table_path, write_table
+
+    target = _build_target(Path(path) if path is not None else default_path())
     if target.exists() and not force:
         raise DatabaseError(f"a database already exists at {target}: "
                             "use --force to rebuild it")
     target.parent.mkdir(parents=True, exist_ok=True)
-    with _build_lock(target), temporary_beside(target) as temporary:
+    with writer_lock(target, wait=wait), temporary_beside(target) as temporary:
         check_writable(target)
+        check_free_space(target, DATABASE_BYTES)
         columns = layout_columns(progress)
         first = columns["groups_first_id"]
         layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
@@ -345,6 +437,7 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
             "size": columns["groups_size"], "seed": columns["code"][first],
             "has_solution": columns["groups_has_solution"],
         })
+        min_steps = columns["min_steps"]
         del columns
         if progress:
             progress("writing the database", 0, 1)
@@ -364,43 +457,11 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
             connection.execute("CHECKPOINT")
         finally:
             connection.close()
+        # The walk's table beside the database, so solve and hint stop searching; before the
+        # database, so that a fault in writing it leaves the old database (its minimum steps,
+        # the same facts, need no matching table).
+        write_table(table_path(target), min_steps)
         os.replace(temporary, target)
     if progress:
         progress("writing the database", 1, 1)
     return target
-
-
-class DatabaseBusyError(DatabaseError):
-    def __init__(self, target: Path, lock: Path) -> None:
-        super().__init__(f"another build of {target} is running (it holds the lock {lock}); "
-                         "wait for it to finish")
-
-
-@contextlib.contextmanager
-def _build_lock(target: Path) -> Iterator[None]:
-    """Hold ``TARGET.lock`` for the whole build, so two builds of one file cannot race; the
-    lock file is removed when the build ends, however it ends."""
-    import fcntl
-
-    lock = target.with_name(f"{target.name}.lock")
-    while True:
-        handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(handle)
-            raise DatabaseBusyError(target, lock) from None
-        try:
-            # The previous holder may have removed the file between our open and our lock.
-            if os.path.samestat(os.fstat(handle), os.stat(lock)):
-                break
-        except FileNotFoundError:
-            pass
-        os.close(handle)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(lock)
-        os.close(handle)
-

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,14 +32,24 @@ from starlette.exceptions import HTTPException
 from huarong.engine import notation
 from huarong.engine.classics import CLASSICS
 from huarong.engine.layout import COLS, Layout, LayoutError
-from huarong.engine.solver import NotInGroupError, Solution, group_size, shortest_path, solve
+from huarong.engine.solver import NotInGroupError, Solution, group_size, shortest_path
 from huarong.space.stats import GroupMinSteps, Levels, group_min_steps
+from huarong.space.table import MinStepsTable
+from huarong.space.table import solve as walk_or_search
+from huarong.web.schema import (
+    LAYOUT_DESCRIPTION,
+    LAYOUT_EXAMPLES,
+    LAYOUT_PATTERN,
+    LONGEST_INPUT,
+    RETRY_AFTER,
+    contract,
+    error_responses,
+)
 
 SOLUTION_CACHE_SIZE = 4096
 ANALYSIS_CACHE_SIZE = 4
 GROUP_CACHE_SIZE = 8
 FARTHEST_SAMPLE_SIZE = 20
-_LONGEST_INPUT = 200
 HEAVY_SLOTS = 2
 """Requests that may search whole groups at once; more answer 503."""
 MAX_GROUP_SIZE = 300_000
@@ -47,7 +58,8 @@ RETRY_AFTER_SECONDS = 2
 LEVELS_PAGE_SIZE = 20
 LEVELS_MAX_PAGE = 200
 
-LayoutQuery = Annotated[str, Query(max_length=_LONGEST_INPUT)]
+LayoutQuery = Annotated[str, Query(min_length=1, max_length=LONGEST_INPUT, pattern=LAYOUT_PATTERN,
+                                   description=LAYOUT_DESCRIPTION, examples=LAYOUT_EXAMPLES)]
 
 
 class BadQuery(ValueError):
@@ -99,6 +111,22 @@ class HeavyWork:
             self._free.release()
 
 
+def _problem(problem: Any) -> str:
+    """One line for one reason FastAPI refused a query; a value not in any layout notation is
+    told what :meth:`Layout.parse` finds wrong with it."""
+    name = ".".join(str(part) for part in problem.get("loc", ())[1:]) or "request"
+    if problem.get("type") == "missing":
+        return f"missing query parameter {name!r}"
+    given = problem.get("input")
+    if problem.get("ctx", {}).get("pattern") == LAYOUT_PATTERN and isinstance(given, str):
+        try:
+            Layout.parse(given)
+        except LayoutError as error:
+            return f"parameter {name!r}: {error}"
+        return f"parameter {name!r}: not in a notation the API takes. {LAYOUT_DESCRIPTION}"
+    return f"parameter {name!r}: {problem.get('msg', 'invalid')}"
+
+
 def _layout(value: str, name: str) -> Layout:
     try:
         return Layout.parse(value)
@@ -146,9 +174,39 @@ class _GroupTables:
         return table
 
 
+class _StepsTable:
+    """The table of minimum steps beside the database, opened on first use: None without
+    one, or when it is damaged (logged once; the server then searches, as without it)."""
+
+    def __init__(self, database: Path | None) -> None:
+        self._database = database
+        self._table: MinStepsTable | None = None
+        self._opened = False
+        self._lock = threading.Lock()
+
+    def get(self) -> MinStepsTable | None:
+        if not self._opened:
+            with self._lock:
+                if not self._opened:
+                    self._table = self._open()
+                    self._opened = True
+        return self._table
+
+    def _open(self) -> MinStepsTable | None:
+        from huarong.space.database import default_path
+        from huarong.space.table import TableError, open_beside
+
+        try:
+            return open_beside(self._database or default_path())
+        except TableError as error:
+            logging.getLogger(__name__).warning("ignoring the %s", error)
+            return None
+
+
 def _layout_json(layout: Layout) -> dict[str, Any]:
     return {
         "code": layout.code,
+        "short_code": layout.short_code,
         "online_id": layout.online_id,
         "grid": layout.grid(""),
         "cells": [int(digit) for digit in layout.online_id],
@@ -207,8 +265,6 @@ class _LevelList:
             if self._levels is None:
                 try:
                     with Database.open(self._path) as database:
-                        # DuckDB draws a bar on stdout for a query of over 2 s
-                        database.query("SET enable_progress_bar = false")
                         rows = database.query(
                             "SELECT code, coalesce(min_steps, -1) FROM layouts "
                             f"WHERE jiang = {STANDARD_JIANG} AND bing = {STANDARD_BING}").rows
@@ -217,6 +273,21 @@ class _LevelList:
                 codes = [row[0] for row in rows]
                 self._levels = standard_levels(codes, [row[1] for row in rows])
             return self._levels
+
+
+SOLUTION_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"description": "With t=json the solution (JSON); otherwise, once the redirect is "
+                         "followed, the viewer page (HTML).",
+          "content": {"application/json": {"schema": {
+                          "type": "object", "required": ["id", "mirror", "solution"],
+                          "properties": {"id": {"type": "string"},
+                                         "mirror": {"enum": ["0", "1"]},
+                                         "solution": {"type": "string"}}}},
+                      "text/html": {"schema": {"type": "string"}}}},
+    307: {"description": "Without t=json: to the viewer showing the layout.",
+          "headers": {"Location": {"description": "The viewer's address for the layout.",
+                                   "required": True, "schema": {"type": "string"}}}},
+}
 
 
 def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int = HEAVY_SLOTS,
@@ -245,10 +316,11 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
         return response
     database_path = Path(database) if database is not None else None
     level_list = _LevelList(database_path)
+    steps_table = _StepsTable(database_path)
 
     @functools.lru_cache(SOLUTION_CACHE_SIZE)
     def solved(code: int) -> Solution:
-        return solve(Layout(code))
+        return walk_or_search(Layout(code), steps_table.get())
 
     @functools.lru_cache(SOLUTION_CACHE_SIZE)
     def solution_string(code: int) -> str:
@@ -282,6 +354,14 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
 
     groups = _GroupTables(GROUP_CACHE_SIZE, heavy)
 
+    def distances(layout: Layout) -> Callable[[Layout], int | None]:
+        """The minimum steps of the layouts of ``layout``'s group: from the table when it
+        holds them, else from a search of the whole group (a few groups are kept)."""
+        table = steps_table.get()
+        if table is not None and table.holds(layout):
+            return table.min_steps
+        return groups.of(layout).of
+
     @functools.lru_cache(1)
     def classics_json() -> list[dict[str, Any]]:
         return [{"name": classic.name, "name_en": classic.name_en,
@@ -291,7 +371,7 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
 
     @app.exception_handler(BadQuery)
     def bad_query(request: Request, error: BadQuery) -> JSONResponse:
-        retry = {"Retry-After": str(RETRY_AFTER_SECONDS)} if error.status == 503 else None
+        retry = {RETRY_AFTER: str(RETRY_AFTER_SECONDS)} if error.status == 503 else None
         return _error(str(error), error.value, error.status, retry)
 
     @app.exception_handler(HTTPException)
@@ -302,20 +382,20 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
 
     @app.exception_handler(RequestValidationError)
     def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = []
-        for problem in error.errors():
-            name = ".".join(str(part) for part in problem.get("loc", ())[1:]) or "request"
-            if problem.get("type") == "missing":
-                problems.append(f"missing query parameter {name!r}")
-            else:
-                problems.append(f"parameter {name!r}: {problem.get('msg', 'invalid')}")
+        problems = [_problem(problem) for problem in error.errors()]
         given = error.errors()[0].get("input") if error.errors() else None
         return _error("; ".join(problems), given if isinstance(given, str) else "", 400)
 
-    @app.get("/solution", summary="klotski.online's solution API")
-    def online_solution(q: LayoutQuery, t: str | None = None) -> Any:
+    @app.get("/solution", summary="klotski.online's solution API", response_model=None,
+             responses={**SOLUTION_RESPONSES, **error_responses(400)})
+    def online_solution(
+        q: LayoutQuery,
+        t: Annotated[str | None, Query(description="json: answer JSON; otherwise the viewer "
+                                                   "page")] = None,
+    ) -> Any:
         """With ``t=json``: ``{"id", "mirror", "solution"}`` exactly as klotski.online answers;
-        otherwise a redirect to the viewer, as klotski.online sends people to its page."""
+        otherwise a redirect to the viewer (an HTML page), as klotski.online sends people to
+        its page."""
         layout = _layout(q, "q")
         if t != "json":
             return RedirectResponse(f"/#{layout.code}")
@@ -323,20 +403,25 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
         return {"id": layout.online_id, "mirror": "1" if mirrored else "0",
                 "solution": solution_string(int(stored))}
 
-    @app.get("/api/layout", summary="Everything about one layout")
+    @app.get("/api/layout", summary="Everything about one layout",
+             responses=error_responses(400))
     def layout_info(code: LayoutQuery) -> dict[str, Any]:
         layout = _layout(code, "code")
         return {**_layout_json(layout), "database": _database_row(layout, database_path)}
 
-    @app.get("/api/solve", summary="A minimum-step solution")
+    @app.get("/api/solve", summary="A minimum-step solution", responses=error_responses(400))
     def solve_layout(code: LayoutQuery) -> dict[str, Any]:
         return solve_json(int(_layout(code, "code")))
 
-    @app.get("/api/analysis", summary="The layer model of a layout's group")
+    @app.get("/api/analysis", summary="The layer model of a layout's group",
+             responses=error_responses(400, 422, 503))
     def analysis(code: LayoutQuery) -> dict[str, Any]:
         return analysis_json(int(_layout(code, "code")))
 
-    @app.get("/api/path", summary="A shortest path between two layouts")
+    @app.get("/api/path", summary="A shortest path between two layouts",
+             responses=error_responses(400, 422, 503, e400=(
+                 "A bad query: a parameter is missing, malformed or names no legal layout, or "
+                 "the target is not in the start's group.")))
     def path(start: LayoutQuery, target: LayoutQuery) -> dict[str, Any]:
         source, destination = _layout(start, "start"), _layout(target, "target")
         with heavy.slot(source):
@@ -347,14 +432,15 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
         return {"start": source.code, "target": destination.code, "steps": len(layouts) - 1,
                 **_path_json(layouts)}
 
-    @app.get("/api/next", summary="Which steps bring a layout closer to a goal")
+    @app.get("/api/next", summary="Which steps bring a layout closer to a goal",
+             responses=error_responses(400, 503))
     def next_steps(code: LayoutQuery) -> dict[str, Any]:
         layout = _layout(code, "code")
-        table = groups.of(layout)
-        here = table.of(layout)
+        steps_of = distances(layout)
+        here = steps_of(layout)
         children = []
         for child in layout.children():
-            children.append({"code": child.code, "min_steps": table.of(child),
+            children.append({"code": child.code, "min_steps": steps_of(child),
                              "move": _move_json(notation.step_move(layout, child))})
         best = [child["code"] for child in children
                 if here is not None and child["min_steps"] == here - 1]
@@ -364,7 +450,8 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     def classics() -> list[dict[str, Any]]:
         return classics_json()
 
-    @app.get("/api/levels", summary="The 121,285 game layouts by minimum steps (database)")
+    @app.get("/api/levels", summary="The 121,285 game layouts by minimum steps (database)",
+             responses=error_responses(400, 404, e404="No database is built."))
     def levels(
         offset: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=LEVELS_MAX_PAGE)] = LEVELS_PAGE_SIZE,
@@ -384,5 +471,14 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     def viewer() -> FileResponse:
         return FileResponse(f"{_static_directory()}/index.html")
 
+    from huarong.web.explore_api import explore_router
+
+    app.include_router(explore_router(database_path))
+
+    @app.get("/explore", include_in_schema=False)
+    def explore() -> FileResponse:
+        return FileResponse(f"{_static_directory()}/explore.html")
+
     app.mount("/static", StaticFiles(directory=_static_directory()), name="static")
+    contract(app)
     return app

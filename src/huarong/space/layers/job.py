@@ -8,13 +8,13 @@ from the seeds); each unit is checkpointed as a Parquet file beside the database
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from huarong.fileio import FILE_IN_USE, file_written_by_others, is_io_fault
 from huarong.space.layers.graph import (
     FIGURE_COLUMNS,
     SOURCES_PER_SWEEP,
@@ -163,11 +163,15 @@ def plan(database: Path, classes: list[ClassKey] | None) -> list[ClassPlan]:
     try:
         connection = duckdb.connect(str(database), read_only=True)
     except duckdb.Error as error:
+        if is_io_fault(error):
+            raise  # the disk's fault, not the database's
         raise JobError(f"cannot open database {database}: {error}") from None
     try:
         connection.execute("SET enable_progress_bar = false")
         rows = connection.execute(_GROUPS_SQL).fetchall()
     except duckdb.Error as error:
+        if is_io_fault(error):
+            raise
         raise JobError(f"the database {database} has no layer columns: rebuild it with "
                        f"`huarong db build --force` ({str(error).splitlines()[0]})") from None
     finally:
@@ -193,12 +197,19 @@ def plan(database: Path, classes: list[ClassKey] | None) -> list[ClassPlan]:
     return plans
 
 
-def compute_unit(unit: Unit, threads: int = 1, progress: UnitProgress | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def compute_unit(unit: Unit, threads: int = 1, progress: UnitProgress | None = None, *,
+                 gpu: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The figures of one unit's sources and of their mirror images: (codes int64, (5, n)
     int32 figures).  Runs in any process (a Dask worker's too): graphs are rebuilt from the
-    seeds, and what comes back is small."""
-    codes, figures = joined(sweep_pieces(list(unit.pieces), threads, progress))
+    seeds, and what comes back is small.  ``gpu``: swept on this process's CUDA GPU
+    (:mod:`huarong.space.layers.gpu`; ``threads`` unused), the same figures."""
+    if gpu:
+        from huarong.space.layers import gpu as gpu_backend
+
+        parts = gpu_backend.sweep_pieces(list(unit.pieces), progress)
+    else:
+        parts = sweep_pieces(list(unit.pieces), threads, progress)
+    codes, figures = joined(parts)
     return codes, figures.astype(np.int32)
 
 
@@ -223,22 +234,33 @@ def save_unit(directory: Path, unit: Unit, codes: np.ndarray, figures: np.ndarra
         columns[name] = figures[row].astype(np.int16 if name.endswith("steps") else np.int32)
     target = _checkpoint_path(directory, unit)
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
+    with file_written_by_others(target) as temporary:
         pq.write_table(pa.table(columns), temporary)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
     return int(codes.shape[0])
+
+
+CHECKPOINT_BYTES_PER_LAYOUT = 24
+"""A layout's row in a checkpoint (id and five figures, 20 bytes, uncompressed Parquet)."""
+COMMIT_BYTES_PER_LAYOUT = 24
+"""What a commit adds to the database a layout: the new column blocks, written before the old
+ones are freed, and the write-ahead log of the class."""
+
+
+def room_needed(plans: list[ClassPlan]) -> int:
+    """Bytes of disk the job of ``plans`` needs beside its database, at most: every
+    checkpoint of a class waits until its commit, and the database grows at each commit."""
+    layouts = sum(p.layouts for p in plans)
+    return layouts * COMMIT_BYTES_PER_LAYOUT + max(
+        (p.layouts for p in plans), default=0) * CHECKPOINT_BYTES_PER_LAYOUT
 
 
 COMMIT_PATIENCE = 120.0
 """Seconds a commit waits for readers of the database (each holding it a moment) to go."""
 
 
-def _writable(database: Path, directory: Path) -> Any:
+def _writable(database: Path) -> Any:
     """A read-write connection, waiting up to :data:`COMMIT_PATIENCE` for other processes to
-    let go of the file."""
+    let go of the file; any other error (a full or failing disk) at once."""
     import time
 
     import duckdb
@@ -248,10 +270,8 @@ def _writable(database: Path, directory: Path) -> Any:
         try:
             return duckdb.connect(str(database))
         except duckdb.Error as error:
-            if time.monotonic() > deadline:
-                raise JobError(f"cannot write the database {database} (is another process "
-                               f"using it?): {str(error).splitlines()[0]}; the finished "
-                               f"work is kept in {directory}, run again to resume") from None
+            if FILE_IN_USE not in str(error) or time.monotonic() > deadline:
+                raise
             time.sleep(1.0)
 
 
@@ -265,7 +285,7 @@ def commit_class(database: Path, directory: Path, class_plan: ClassPlan) -> None
     folder = directory / class_plan.name
     files = ", ".join("'" + str(_checkpoint_path(directory, unit)).replace("'", "''") + "'"
                       for unit in class_plan.units)
-    connection = _writable(database, directory)
+    connection = _writable(database)
     try:
         connection.execute("SET enable_progress_bar = false")
         connection.execute("CREATE TEMP TABLE unit_rows AS "

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from huarong.fileio import writer_lock
 from huarong.space.layers.job import (
     ClassKey,
     ClassPlan,
+    JobError,
     Unit,
     checkpoint_directory,
     commit_class,
@@ -51,29 +54,60 @@ class _Tally:
 
 
 def run(database: Path, plans: list[ClassPlan], *, threads: int = 1,
-        progress: JobProgress | None = None, client: object | None = None) -> None:
+        progress: JobProgress | None = None, client: object | None = None,
+        gpu: bool = False) -> None:
     """Compute every unit of ``plans`` not checkpointed yet, and commit each class once its
     units are all done.  In this process on ``threads`` threads, or on the Dask cluster of
-    ``client`` (a ``distributed.Client``: workers compute, this process writes)."""
+    ``client`` (a ``distributed.Client``: workers compute, this process writes).  ``gpu``:
+    on this process's CUDA GPU, or on a cluster the units of the biggest groups on workers
+    with the ``GPU`` resource (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.  Holds the
+    database's writer lock (:func:`huarong.fileio.writer_lock`) throughout."""
+    with writer_lock(database):
+        _run(database, plans, threads, progress, client, gpu)
+
+
+def _run(database: Path, plans: list[ClassPlan], threads: int, progress: JobProgress | None,
+         client: object | None, gpu: bool) -> None:
     directory = checkpoint_directory(database)
     tally = _Tally(plans, directory, progress)
     tally.report()
     if client is not None:
-        _run_on_cluster(database, directory, plans, tally, client)
+        _run_on_cluster(database, directory, plans, tally, client, gpu)
         return
     for class_plan in plans:
         for unit in class_plan.units:
             if is_done(directory, unit):
                 tally.unit_done(unit, searched=False)
                 continue
-            codes, figures = compute_unit(unit, threads, progress=tally.report)
+            codes, figures = compute_unit(unit, threads, progress=tally.report, gpu=gpu)
             save_unit(directory, unit, codes, figures)
             tally.unit_done(unit, searched=True)
         commit_class(database, directory, class_plan)
 
 
+GPU_GROUP_SIZE = 20_000
+"""On a Dask cluster with ``gpu``, a unit with a group of at least this many layouts asks for
+the worker resource ``GPU`` (workers started with ``--resources GPU=1``, one a GPU) and is
+swept there on the GPU, ahead of other units; the rest (the ~25,000 small groups, a small
+share of the pairs) go to any worker's cores."""
+
+
+def _submit(client: Any, unit: Unit, gpu: bool) -> Any:
+    if gpu and max(piece.size for piece in unit.pieces) >= GPU_GROUP_SIZE:
+        return client.submit(compute_unit, unit, gpu=True, key=f"layers-{unit.name}",
+                             pure=False, resources={"GPU": 1}, priority=1)
+    return client.submit(compute_unit, unit, key=f"layers-{unit.name}", pure=False)
+
+
+def _check_gpu_workers(client: Any) -> None:
+    workers = client.scheduler_info()["workers"].values()
+    if not any(worker.get("resources", {}).get("GPU") for worker in workers):
+        raise JobError("--gpu on a cluster needs a worker with a GPU started with "
+                       "`--resources GPU=1`; no connected worker has that resource")
+
+
 def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tally: _Tally,
-                    client: object) -> None:
+                    client: object, gpu: bool) -> None:
     from distributed import Client, as_completed
 
     assert isinstance(client, Client)
@@ -90,8 +124,9 @@ def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tal
     for key, count in waiting.items():
         if count == 0:
             commit_class(database, directory, by_key[key])
-    futures = {client.submit(compute_unit, unit, key=f"layers-{unit.name}", pure=False): unit
-               for unit in todo}
+    if gpu:
+        _check_gpu_workers(client)
+    futures = {_submit(client, unit, gpu): unit for unit in todo}
     try:
         for future, (codes, figures) in as_completed(  # type: ignore[no-untyped-call]
                 futures, with_results=True):

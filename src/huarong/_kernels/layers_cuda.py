@@ -1,0 +1,284 @@
+"""The counts-only layer sweeps of :mod:`huarong._kernels.layers` on a CUDA GPU (numba-cuda,
+the ``gpu`` extra): the same five figures a source, to the byte.  The only module that
+imports ``numba.cuda``.
+
+A launch searches several *segments* at once: a segment is one batch of sources of one group
+over that group's own copy of its step graph, and the graphs of a launch are laid end to end
+as one graph of disjoint parts.  Lane ``b`` of word ``w`` of a node stands for source
+``64 w + b`` of the node's segment, so small groups share every lane and the ~25,000 small
+groups take few launches.
+
+Where the CPU pushes each frontier node's row to its neighbours, here one thread a (node,
+word) pulls: it ORs its neighbours' frontier words, so no two threads write the same word
+and the levels need no atomics but the per-lane counters.  Neighbours' ``blocked`` words are
+read while their owners write them, which is safe: a thread masks what it reads with the
+neighbour's frontier bits (sources that reached the neighbour earlier), and the owner only
+ever adds bits of sources reaching its node now.  A (node, word) whose every source has
+visited it is skipped (most of them, late in a sweep).
+
+Per level the host reads back two flags only (some source ends here; some goes on); the
+figures stay on the GPU until the launch ends.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+from huarong._kernels.layers import (
+    FARTHEST_COUNT,
+    FARTHEST_STEPS,
+    FIGURES,
+    MIN_COUNT,
+    MIN_STEPS,
+    SOLUTION_COUNT,
+)
+
+THREADS_A_BLOCK = 256
+MAX_WORDS = 64
+"""Words a node at most (4,096 sources a segment)."""
+BYTES_A_NODE_WORD = 4 * 8
+"""visited, frontier, next frontier and blocked: one int64 word each."""
+BYTES_A_NODE = 8 + 4 + 1 + 4 * 4
+"""Node arrays besides the words: offset, segment, goal flag, and room for four int32 edge
+targets (the mean degree of a Klotski step graph is below three)."""
+
+_ANY_ENDING, _ANY_ALIVE = 0, 1
+
+
+def _kernel(function: Any) -> Any:
+    # Typed Any: a launch is written kernel[blocks, threads](...), which no stub describes.
+    return cuda.jit(cache=True)(function)
+
+
+def _device_function(function: Any) -> Any:
+    return cuda.jit(device=True, cache=True)(function)
+
+
+@_device_function
+def _lowest_bit(word: np.int64) -> np.int64:
+    """The index of the lowest set bit of a non-zero word.  Not cuda.ffs: numba's simulator
+    takes its argument for 32 bits.  Each half is non-negative, so nothing overflows."""
+    low = word & 0xFFFFFFFF
+    if low != 0:
+        return np.int64(cuda.popc(~low & (low - 1)))
+    high = (word >> 32) & 0xFFFFFFFF
+    return np.int64(32 + cuda.popc(~high & (high - 1)))
+
+
+def is_available() -> bool:
+    """Whether numba-cuda sees a usable GPU (the simulator counts as one)."""
+    return bool(cuda.is_available())
+
+
+def free_memory() -> int | None:
+    """Free bytes on the current GPU, or None when unknown (the simulator says infinite)."""
+    free = cuda.current_context().get_memory_info()[0]
+    return int(free) if math.isfinite(free) else None
+
+
+@_kernel
+def _zero(words: Any) -> None:
+    t = cuda.grid(1)
+    width = words.shape[1]
+    if t < words.shape[0] * width:
+        words[t // width, t % width] = 0
+
+
+@_kernel
+def _start(sources: Any, goal: Any, visited: Any, frontier: Any, blocked: Any, full: Any,
+           figures: Any) -> None:
+    """Level 0: thread ``segment * lanes + lane`` puts its source (``-1``: no source in that
+    lane) on the frontier."""
+    t = cuda.grid(1)
+    lanes = sources.shape[1]
+    if t >= sources.shape[0] * lanes:
+        return
+    segment = t // lanes
+    lane = t % lanes
+    node = sources[segment, lane]
+    if node < 0:
+        return
+    w = lane // 64
+    bit = np.int64(1) << np.int64(lane % 64)
+    # Sources of a segment are distinct nodes: no other thread writes these (node, word)s.
+    visited[node, w] |= bit
+    frontier[node, w] |= bit
+    cuda.atomic.or_(full, (segment, w), bit)
+    if goal[node]:
+        blocked[node, w] |= bit
+        figures[SOLUTION_COUNT, t] = 1
+        figures[MIN_STEPS, t] = 0
+        figures[MIN_COUNT, t] = 1
+
+
+@_kernel
+def _expand(offsets: Any, targets: Any, goal: Any, segment_of: Any, frontier: Any,
+            visited: Any, blocked: Any, nxt: Any, full: Any, reached: Any, figures: Any,
+            level: np.int64) -> None:
+    """The frontier at ``level`` of every (node, word) into ``nxt`` and ``visited``;
+    ``blocked`` follows; solutions at ``level`` counted; ``reached`` gets the sources that
+    reached some node anew."""
+    t = cuda.grid(1)
+    words = visited.shape[1]
+    if t >= visited.shape[0] * words:
+        return
+    v = t // words
+    w = t % words
+    seen = visited[v, w]
+    segment = segment_of[v]
+    if seen == full[segment, w]:
+        nxt[v, w] = 0
+        return
+    gathered = np.int64(0)
+    behind_goal = np.int64(0)
+    for e in range(offsets[v], offsets[v + 1]):
+        u = targets[e]
+        word = frontier[u, w]
+        gathered |= word
+        behind_goal |= word & blocked[u, w]
+    new = gathered & ~seen
+    nxt[v, w] = new
+    if new == 0:
+        return
+    visited[v, w] = seen | new
+    if goal[v]:
+        blocked[v, w] |= new
+        fresh = new & ~behind_goal
+        lane0 = segment * words * 64 + w * 64
+        while fresh != 0:
+            bit = _lowest_bit(fresh)
+            fresh ^= np.int64(1) << bit
+            lane = lane0 + bit
+            cuda.atomic.add(figures, (SOLUTION_COUNT, lane), 1)
+            # Every thread of this launch that finds a solution of this lane writes the same
+            # level: the first level with one is the minimum whichever thread comes first.
+            if figures[MIN_STEPS, lane] < 0 or figures[MIN_STEPS, lane] == level:
+                figures[MIN_STEPS, lane] = level
+                cuda.atomic.add(figures, (MIN_COUNT, lane), 1)
+    elif behind_goal & new != 0:
+        blocked[v, w] |= behind_goal & new
+    if reached[segment, w] & new != new:  # a read first spares most atomics
+        cuda.atomic.or_(reached, (segment, w), new)
+
+
+@_kernel
+def _close(alive: Any, reached: Any, ending: Any, figures: Any, flags: Any,
+           level: np.int64) -> None:
+    """Thread (segment, word): sources alive that reached nothing new end at ``level``."""
+    t = cuda.grid(1)
+    words = alive.shape[1]
+    if t >= alive.shape[0] * words:
+        return
+    segment = t // words
+    w = t % words
+    going_on = reached[segment, w]
+    ends = alive[segment, w] & ~going_on
+    alive[segment, w] = going_on
+    reached[segment, w] = 0
+    ending[segment, w] = ends
+    if going_on != 0:
+        flags[_ANY_ALIVE] = 1
+    if ends != 0:
+        flags[_ANY_ENDING] = 1
+    lane0 = t * 64
+    while ends != 0:
+        bit = _lowest_bit(ends)
+        ends ^= np.int64(1) << bit
+        figures[FARTHEST_STEPS, lane0 + bit] = level
+
+
+@_kernel
+def _count_farthest(segment_of: Any, frontier: Any, ending: Any, figures: Any) -> None:
+    """Each frontier node of a source that ends at this level is one of its farthest."""
+    t = cuda.grid(1)
+    words = frontier.shape[1]
+    if t >= frontier.shape[0] * words:
+        return
+    v = t // words
+    w = t % words
+    segment = segment_of[v]
+    ends = frontier[v, w] & ending[segment, w]
+    lane0 = segment * words * 64 + w * 64
+    while ends != 0:
+        bit = _lowest_bit(ends)
+        ends ^= np.int64(1) << bit
+        cuda.atomic.add(figures, (FARTHEST_COUNT, lane0 + bit), 1)
+
+
+def _blocks(threads: int) -> int:
+    return max(1, -(-threads // THREADS_A_BLOCK))
+
+
+def _check(name: str, array: np.ndarray, dtype: type, ndim: int) -> None:
+    if not isinstance(array, np.ndarray) or array.dtype != dtype or array.ndim != ndim:
+        raise ValueError(f"{name}: want a {ndim}-d {np.dtype(dtype).name} array")
+
+
+def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
+                 segment_of: np.ndarray, sources: np.ndarray) -> np.ndarray:
+    """The figures of every source of ``sources`` (segments × lanes, node numbers, ``-1``
+    where a lane has no source; lanes a multiple of 64, at most 64 × :data:`MAX_WORDS`)
+    over the graph ``offsets`` (int64) / ``targets`` (int32), whose goal nodes are flagged
+    in ``goal`` (bool) and whose node ``v`` belongs to segment ``segment_of[v]`` (int32).
+    Each segment's sources are distinct nodes of its own part of the graph, which no edge
+    leaves.  Returns (:data:`FIGURES`, segments, lanes) int64, rows as
+    :func:`huarong._kernels.layers.count_sweep`'s; lanes without a source hold junk."""
+    _check("offsets", offsets, np.int64, 1)
+    _check("targets", targets, np.int32, 1)
+    _check("goal", goal, np.bool_, 1)
+    _check("segment_of", segment_of, np.int32, 1)
+    _check("sources", sources, np.int64, 2)
+    size = offsets.shape[0] - 1
+    segments, lanes = sources.shape
+    if size < 0 or goal.shape[0] != size or segment_of.shape[0] != size:
+        raise ValueError("offsets, goal and segment_of disagree on the number of nodes")
+    if lanes == 0 or lanes % 64 or lanes > 64 * MAX_WORDS:
+        raise ValueError(f"sources: {lanes} lanes, want a multiple of 64 up to "
+                         f"{64 * MAX_WORDS}")
+    if sources.size and int(sources.max()) >= size:
+        raise ValueError("sources: a node number beyond the graph")
+    words = lanes // 64
+    figures = np.zeros((FIGURES, segments * lanes), dtype=np.int64)
+    figures[MIN_STEPS] = -1
+    if segments == 0 or size == 0:
+        return figures.reshape(FIGURES, segments, lanes)
+    d_offsets = cuda.to_device(offsets)
+    d_targets = cuda.to_device(targets)
+    d_goal = cuda.to_device(goal)
+    d_segment_of = cuda.to_device(segment_of)
+    d_figures = cuda.to_device(figures)
+    node_words = size * words
+    grid = _blocks(node_words)
+    visited, frontier, nxt, blocked = (cuda.device_array((size, words), dtype=np.int64)
+                                       for _ in range(4))
+    for array in (visited, frontier, blocked):
+        _zero[grid, THREADS_A_BLOCK](array)
+    per_segment = np.zeros((segments, words), dtype=np.int64)
+    full, reached, ending = (cuda.to_device(per_segment) for _ in range(3))
+    _start[_blocks(segments * lanes), THREADS_A_BLOCK](
+        cuda.to_device(sources), d_goal, visited, frontier, blocked, full, d_figures)
+    alive = cuda.device_array_like(full)
+    alive.copy_to_device(full)
+    no_flags = np.zeros(2, dtype=np.int64)
+    flags = cuda.to_device(no_flags)
+    level = 0
+    while True:
+        _expand[grid, THREADS_A_BLOCK](d_offsets, d_targets, d_goal, d_segment_of, frontier,
+                                       visited, blocked, nxt, full, reached, d_figures,
+                                       np.int64(level + 1))
+        flags.copy_to_device(no_flags)
+        _close[_blocks(segments * words), THREADS_A_BLOCK](alive, reached, ending, d_figures,
+                                                           flags, np.int64(level))
+        raised = flags.copy_to_host()
+        if raised[_ANY_ENDING]:
+            _count_farthest[grid, THREADS_A_BLOCK](d_segment_of, frontier, ending, d_figures)
+        if not raised[_ANY_ALIVE]:
+            break
+        frontier, nxt = nxt, frontier
+        level += 1
+    result: np.ndarray = d_figures.copy_to_host()
+    return result.reshape(FIGURES, segments, lanes)

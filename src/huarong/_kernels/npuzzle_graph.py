@@ -1,0 +1,377 @@
+"""Graph searches over Cantor ranks for boards of up to 20 cells: breadth-first (one way and
+both ways), the seed's bounded depth-first search, and A* with a bucket queue.
+
+They keep every state they meet (the node store of :mod:`huarong._kernels.npuzzle_store`),
+so memory, not time, bounds them: each stops at its ``max_nodes``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from huarong._kernels._jit import kernel
+from huarong._kernels.npuzzle_heuristics import heuristic
+from huarong._kernels.npuzzle_store import (
+    EMPTY,
+    EXHAUSTED,
+    FOUND,
+    LIMIT_REACHED,
+    _blank_cell,
+    _chain,
+    _child_rank,
+    _child_ranks,
+    _grown,
+    _new_store,
+    _rehashed,
+    _slot,
+    rank_board,
+    unrank_board,
+)
+
+Array = Any
+
+
+# ---------------------------------------------------------------- breadth-first searches
+
+
+@kernel
+def breadth_first(
+    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int
+) -> tuple[int, Array, Array, Array, int, int, int, int]:
+    """Plain BFS from ``start``; ``goal == -1`` explores the whole component.
+
+    Returns ``(status, keys, parents, depths, node_count, expanded, peak_frontier, goal_node)``.
+    """
+    keys, parents, depths, table = _new_store(start)
+    count = 1
+    if start == goal:
+        return FOUND, keys, parents, depths, count, 0, 1, 0
+    board = np.empty(cells, np.int64)
+    children = np.empty(4, np.int64)
+    head = 0
+    expanded = 0
+    peak = 1
+    while head < count:
+        peak = max(peak, count - head)
+        node = head
+        head += 1
+        expanded += 1
+        for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
+            child = children[i]
+            slot = _slot(table, keys, child)
+            if table[slot] != EMPTY:
+                continue
+            if count >= max_nodes:
+                return LIMIT_REACHED, keys, parents, depths, count, expanded, peak, EMPTY
+            if count == keys.size:
+                keys = _grown(keys)
+                parents = _grown(parents)
+                depths = _grown(depths)
+            keys[count] = child
+            parents[count] = node
+            depths[count] = depths[node] + 1
+            table[slot] = count
+            count += 1
+            if 2 * count > table.size:
+                table = _rehashed(keys, count, 2 * table.size)
+            if child == goal:
+                return FOUND, keys, parents, depths, count, expanded, peak, count - 1
+    return EXHAUSTED, keys, parents, depths, count, expanded, peak, EMPTY
+
+
+@kernel
+def _expand_layer(
+    keys: Array,
+    parents: Array,
+    depths: Array,
+    table: Array,
+    count: int,
+    layer_begin: int,
+    other_keys: Array,
+    other_depths: Array,
+    other_table: Array,
+    board: Array,
+    children: Array,
+    neighbours: Array,
+    factorials: Array,
+    max_nodes: int,
+) -> tuple[Array, Array, Array, Array, int, int, int, int, bool]:
+    """Expand one whole BFS layer of one side of a bidirectional search.
+
+    Returns the (possibly regrown) arrays, the new node count, the shortest meeting found
+    (``-1`` if none) with its node on this side and on the other, and whether the node budget
+    ran out.
+    """
+    layer_end = count
+    best = -1
+    best_here = EMPTY
+    best_there = EMPTY
+    for node in range(layer_begin, layer_end):
+        for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
+            child = children[i]
+            slot = _slot(table, keys, child)
+            if table[slot] != EMPTY:
+                continue
+            if count >= max_nodes:
+                return keys, parents, depths, table, count, best, best_here, best_there, True
+            if count == keys.size:
+                keys = _grown(keys)
+                parents = _grown(parents)
+                depths = _grown(depths)
+            keys[count] = child
+            parents[count] = node
+            depths[count] = depths[node] + 1
+            table[slot] = count
+            count += 1
+            if 2 * count > table.size:
+                table = _rehashed(keys, count, 2 * table.size)
+            there = other_table[_slot(other_table, other_keys, child)]
+            if there != EMPTY:
+                length = depths[count - 1] + other_depths[there]
+                if best < 0 or length < best:
+                    best = length
+                    best_here = count - 1
+                    best_there = there
+    return keys, parents, depths, table, count, best, best_here, best_there, False
+
+
+@kernel
+def bidirectional_breadth_first(
+    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int
+) -> tuple[int, Array, int, int]:
+    """BFS from both ends, always growing the side with the smaller frontier by a full layer.
+
+    Returns ``(status, path_keys, expanded, peak_frontier)``.
+    """
+    keys_f, parents_f, depths_f, table_f = _new_store(start)
+    keys_b, parents_b, depths_b, table_b = _new_store(goal)
+    if start == goal:
+        return FOUND, keys_f[:1].copy(), 0, 1
+    count_f = 1
+    count_b = 1
+    begin_f = 0
+    begin_b = 0
+    board = np.empty(cells, np.int64)
+    children = np.empty(4, np.int64)
+    expanded = 0
+    peak = 2
+    while count_f > begin_f and count_b > begin_b:
+        peak = max(peak, (count_f - begin_f) + (count_b - begin_b))
+        if count_f - begin_f <= count_b - begin_b:
+            budget = max_nodes - count_b
+            expanded += count_f - begin_f
+            layer_end = count_f
+            keys_f, parents_f, depths_f, table_f, count_f, best, meet_f, meet_b, out = (
+                _expand_layer(keys_f, parents_f, depths_f, table_f, count_f, begin_f, keys_b,
+                              depths_b, table_b, board, children, neighbours, factorials,
+                              budget))
+            begin_f = layer_end
+        else:
+            budget = max_nodes - count_f
+            expanded += count_b - begin_b
+            layer_end = count_b
+            keys_b, parents_b, depths_b, table_b, count_b, best, meet_b, meet_f, out = (
+                _expand_layer(keys_b, parents_b, depths_b, table_b, count_b, begin_b, keys_f,
+                              depths_f, table_f, board, children, neighbours, factorials,
+                              budget))
+            begin_b = layer_end
+        if out:
+            return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+        if best >= 0:
+            forward = _chain(keys_f, parents_f, meet_f)
+            backward = _chain(keys_b, parents_b, meet_b)
+            path = np.empty(forward.size + backward.size - 1, np.int64)
+            path[: forward.size] = forward
+            for i in range(backward.size - 1):
+                path[forward.size + i] = backward[backward.size - 2 - i]
+            return FOUND, path, expanded, peak
+    return EXHAUSTED, np.empty(0, np.int64), expanded, peak
+
+
+# ---------------------------------------------------------------- the seed's bounded DFS
+
+
+@kernel
+def bounded_depth_first(
+    start: int,
+    goal: int,
+    cells: int,
+    neighbours: Array,
+    factorials: Array,
+    bound: int,
+    max_nodes: int,
+) -> tuple[int, Array, int, int]:
+    """The seed's depth-bounded DFS: one closed set for the whole search, children tried with
+    the blank moving left, up, right, down, and a node at the bound has its children generated
+    (so marked seen) but not searched.  Returns ``(status, path_keys, expanded, peak)``.
+    """
+    capacity = 1024
+    keys = np.empty(capacity, np.int64)
+    table = np.full(2 * capacity, EMPTY, np.int64)
+    keys[0] = start
+    table[_slot(table, keys, start)] = 0
+    count = 1
+    stack = np.empty(bound + 1, np.int64)
+    next_direction = np.zeros(bound + 1, np.int64)
+    stack[0] = start
+    depth = 0
+    expanded = 0
+    peak = 1
+    board = np.empty(cells, np.int64)
+    if start == goal:
+        return FOUND, stack[:1].copy(), 0, 1
+    while depth >= 0:
+        if next_direction[depth] == 0:
+            expanded += 1
+        unrank_board(stack[depth], factorials, board)
+        blank = _blank_cell(board)
+        pushed = False
+        while next_direction[depth] < 4:
+            direction = next_direction[depth]
+            next_direction[depth] += 1
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            child = _child_rank(board, blank, target, factorials)
+            slot = _slot(table, keys, child)
+            if table[slot] != EMPTY:
+                continue
+            if count >= max_nodes:
+                return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+            if count == keys.size:
+                keys = _grown(keys)
+            keys[count] = child
+            table[slot] = count
+            count += 1
+            if 2 * count > table.size:
+                table = _rehashed(keys, count, 2 * table.size)
+            if depth == bound:
+                continue
+            depth += 1
+            stack[depth] = child
+            next_direction[depth] = 0
+            peak = max(peak, depth + 1)
+            if child == goal:
+                return FOUND, stack[: depth + 1].copy(), expanded, peak
+            pushed = True
+            break
+        if not pushed:
+            depth -= 1
+    return EXHAUSTED, np.empty(0, np.int64), expanded, peak
+
+
+
+# ---------------------------------------------------------------- A*
+
+
+@kernel
+def _buckets_reaching(bucket_head: Array, f: int) -> Array:
+    """``bucket_head`` doubled (new buckets empty) until bucket ``f`` exists."""
+    while f >= bucket_head.size:
+        bucket_head = np.concatenate((bucket_head, np.full(bucket_head.size, EMPTY, np.int64)))
+    return bucket_head
+
+
+@kernel
+def a_star(
+    start: int,
+    goal: int,
+    cells: int,
+    neighbours: Array,
+    factorials: Array,
+    kind: int,
+    tables: Any,
+    rows: int,
+    cols: int,
+    max_nodes: int,
+) -> tuple[int, Array, int, int]:
+    """A* over Cantor ranks with a bucket queue on f (last in, first out within a bucket, which
+    prefers the deepest node among equals).  A node reached again more cheaply is reopened, so
+    the result is optimal for any admissible heuristic, consistent or not.
+
+    Returns ``(status, path_keys, expanded, peak_frontier)``.
+    """
+    keys, parents, costs, table = _new_store(start)
+    count = 1
+    capacity = 1024
+    entry_node = np.empty(capacity, np.int64)
+    entry_cost = np.empty(capacity, np.int64)
+    entry_next = np.empty(capacity, np.int64)
+    bucket_head = np.full(256, EMPTY, np.int64)
+    board = np.empty(cells, np.int64)
+    unrank_board(start, factorials, board)
+    first_f = heuristic(board, kind, tables, rows, cols)
+    if first_f >= bucket_head.size:
+        bucket_head = _buckets_reaching(bucket_head, first_f)
+    entry_node[0] = 0
+    entry_cost[0] = 0
+    entry_next[0] = EMPTY
+    bucket_head[first_f] = 0
+    entries = 1
+    open_count = 1
+    lowest_f = first_f
+    expanded = 0
+    peak = 1
+    while open_count > 0:
+        while bucket_head[lowest_f] == EMPTY:
+            lowest_f += 1
+        entry = bucket_head[lowest_f]
+        bucket_head[lowest_f] = entry_next[entry]
+        open_count -= 1
+        node = entry_node[entry]
+        if entry_cost[entry] != costs[node]:
+            continue
+        if keys[node] == goal:
+            return FOUND, _chain(keys, parents, node), expanded, peak
+        expanded += 1
+        unrank_board(keys[node], factorials, board)
+        blank = _blank_cell(board)
+        child_cost = costs[node] + 1
+        for direction in range(4):
+            target = neighbours[blank, direction]
+            if target < 0:
+                continue
+            board[blank] = board[target]
+            board[target] = 0
+            child = rank_board(board, factorials)
+            slot = _slot(table, keys, child)
+            known = table[slot]
+            if known != EMPTY and costs[known] <= child_cost:
+                board[target] = board[blank]
+                board[blank] = 0
+                continue
+            if known == EMPTY:
+                if count >= max_nodes:
+                    return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+                if count == keys.size:
+                    keys = _grown(keys)
+                    parents = _grown(parents)
+                    costs = _grown(costs)
+                keys[count] = child
+                table[slot] = count
+                known = count
+                count += 1
+                if 2 * count > table.size:
+                    table = _rehashed(keys, count, 2 * table.size)
+            parents[known] = node
+            costs[known] = child_cost
+            f = child_cost + heuristic(board, kind, tables, rows, cols)
+            board[target] = board[blank]
+            board[blank] = 0
+            if f >= bucket_head.size:
+                bucket_head = _buckets_reaching(bucket_head, f)
+            if entries == entry_node.size:
+                entry_node = _grown(entry_node)
+                entry_cost = _grown(entry_cost)
+                entry_next = _grown(entry_next)
+            entry_node[entries] = known
+            entry_cost[entries] = child_cost
+            entry_next[entries] = bucket_head[f]
+            bucket_head[f] = entries
+            entries += 1
+            open_count += 1
+            peak = max(peak, open_count)
+            lowest_f = min(lowest_f, f)
+    return EXHAUSTED, np.empty(0, np.int64), expanded, peak

@@ -1,0 +1,179 @@
+"""Answers by layout id: the inverse of the perfect index, and walking the table of minimum
+steps (wrapped by :mod:`huarong.engine.ids` and :mod:`huarong.space.table`).
+
+**From an id back to its code.**  The completion counts of :mod:`huarong._kernels.cases` say
+how many legal codes continue each prefix, so the code of rank ``r`` is read item by item:
+at each cell take the smallest item whose completions exceed what is left of ``r``, after
+taking away the completions of the smaller items.
+
+**The walk gives the search's own path.**  The search (:func:`~huarong._kernels.klotski.
+solve_codes`) is a breadth-first search over mirror pairs that stops at the first goal it
+meets and follows the parent links back.  Call a layout *on the way* when its depth from the
+start plus its minimum steps (the table's value) equals the start's minimum steps ``d``: the
+layouts on some minimum-step solution.  Every neighbour one level up of a layout on the way
+is itself on the way, so the search's parent of a layout on the way is on the way, and the
+search meets the layouts on the way in the same relative order as a breadth-first search
+that only ever steps to a neighbour whose minimum steps are one less.  That search finds the
+same first goal and the same parents, so its path is the search's path, byte for byte, after
+visiting only the layouts on the way (a few hundred at most) instead of the whole ball of
+radius ``d`` around the start.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from huarong._kernels._jit import kernel
+from huarong._kernels.cases import (
+    CAO_CELLS,
+    EMPTY,
+    FULL,
+    HEADS,
+    _capped,
+    _first_free,
+    _item_cells,
+    rank_of,
+)
+from huarong._kernels.klotski import (
+    _MAX_NEIGHBOURS,
+    CELLS,
+    NO_PARENT,
+    Int,
+    _add,
+    _grow,
+    _rehashed,
+    _table_bits,
+    board_neighbours,
+    board_to_code,
+    canonical_board,
+    code_to_board,
+    path_codes,
+)
+
+NOT_IN_TABLE = 254
+"""A table entry for a layout whose minimum steps the table does not hold."""
+NO_SOLUTION = 255
+"""A table entry for a layout whose group holds no goal layout."""
+MOST_STEPS = 253
+"""The largest minimum steps an entry can hold."""
+FOUND = 0
+"""The walk's status when it found a path (or the layout is solved)."""
+
+
+@kernel
+def code_of_rank(rank: Int, table: np.ndarray, offsets: np.ndarray) -> Int:
+    """The legal code of rank ``rank`` (0 <= rank < offsets[-1]), inverting
+    :func:`~huarong._kernels.cases.rank_of`."""
+    head = np.int64(-1)
+    for candidate in HEADS:
+        if offsets[candidate] <= rank:
+            head = candidate
+    left = rank - offsets[head]
+    mask = CAO_CELLS[head]
+    empties: Int = np.int64(0)
+    code = head << 32
+    depth = 0
+    while mask != FULL:
+        cell = _first_free(mask, 0)
+        for item in range(4):
+            covered: Int
+            child_empties: Int
+            if item == EMPTY:
+                covered = np.int64(1) << cell
+                child_empties = _capped(empties + 1)
+            else:
+                covered = _item_cells(item, cell, mask)
+                child_empties = empties
+                if covered == 0:
+                    continue
+            completions = table[mask | covered, child_empties]
+            if left < completions:
+                code |= np.int64(item) << (30 - 2 * depth)
+                mask |= covered
+                empties = child_empties
+                depth += 1
+                break
+            left -= completions
+    return code
+
+
+@kernel
+def _steps_of(code: Int, steps: np.ndarray, automaton: np.ndarray, heads: np.ndarray) -> Int:
+    return steps[rank_of(code, automaton, heads)]
+
+
+@kernel
+def walk(start: Int, steps: np.ndarray, automaton: np.ndarray, heads: np.ndarray
+         ) -> tuple[np.ndarray, Int, Int]:
+    """The search's minimum-step path from code ``start`` (see the module docstring), the
+    status (:data:`FOUND`, or the start's entry :data:`NO_SOLUTION` or :data:`NOT_IN_TABLE`,
+    with no path) and how many mirror pairs the walk visited.  A table that contradicts
+    itself (no neighbour one step closer) answers NOT_IN_TABLE."""
+    no_path = np.empty(0, dtype=np.int64)
+    first = _steps_of(start, steps, automaton, heads)
+    if first > MOST_STEPS:
+        return no_path, first, np.int64(0)
+    start_board = code_to_board(start)
+    capacity = np.int64(4 * first + 64)
+    boards = np.empty(capacity, dtype=np.int64)
+    parents = np.empty(capacity, dtype=np.int64)
+    left = np.empty(capacity, dtype=np.int64)
+    bits = _table_bits(capacity)
+    keys = np.full(np.int64(1) << bits, -1, dtype=np.int64)
+    boards[0] = canonical_board(start_board)
+    parents[0] = NO_PARENT
+    left[0] = first
+    _add(keys, bits, boards[0])
+    size = np.int64(1)
+    head = np.int64(0)
+    found = np.int64(0) if first == 0 else np.int64(-1)
+    out = np.empty(80, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+    while found < 0:
+        if head >= size:
+            return no_path, np.int64(NOT_IN_TABLE), size
+        if size + _MAX_NEIGHBOURS > boards.shape[0]:
+            boards = _grow(boards, 2 * boards.shape[0])
+            parents = _grow(parents, 2 * parents.shape[0])
+            left = _grow(left, 2 * left.shape[0])
+        if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
+            keys = _rehashed(keys, bits)
+            bits += 1
+        wanted = left[head] - 1
+        n = board_neighbours(boards[head], out, stack)
+        for i in range(n):
+            # A mirror image has the same minimum steps: rank the board as it is.
+            if _steps_of(board_to_code(out[i]), steps, automaton, heads) != wanted:
+                continue
+            child = canonical_board(out[i])
+            if not _add(keys, bits, child):
+                continue
+            boards[size] = child
+            parents[size] = head
+            left[size] = wanted
+            size += 1
+            if wanted == 0:
+                found = size - 1
+                break
+        head += 1
+    return _real_path(start_board, path_codes(boards, parents, found)), np.int64(FOUND), size
+
+
+@kernel
+def _real_path(start_board: Int, chain: np.ndarray) -> np.ndarray:
+    """The codes of the real path from ``start_board`` along a chain of mirror pairs (the
+    codes of their canonical boards), each step taking the first neighbour whose pair is the
+    next one on the chain (as :func:`~huarong._kernels.klotski.solve_codes` does)."""
+    path = np.empty(chain.shape[0], dtype=np.int64)
+    out = np.empty(80, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+    current = start_board
+    path[0] = board_to_code(start_board)
+    for i in range(1, chain.shape[0]):
+        n = board_neighbours(current, out, stack)
+        for j in range(n):
+            if board_to_code(canonical_board(out[j])) == chain[i]:
+                current = out[j]
+                break
+        path[i] = board_to_code(current)
+    return path

@@ -1,0 +1,27 @@
+"""The explorer of the space (``/explore``, ``huarong draw``): any group's step graph with the
+figures of its layouts, a deterministic placement cached on disk, the classes and their
+groups, and the records of the space."""
+
+from huarong.space.explorer.cache import PlacedGroup, PlacementCache, default_directory
+from huarong.space.explorer.catalog import (
+    CLASS_PATTERN,
+    FILL_COMMAND,
+    Catalog,
+    ClassKey,
+    GroupRef,
+    PageError,
+    UnknownClassError,
+    all_classes,
+    parse_class,
+)
+from huarong.space.explorer.graph import NO_SOLUTION, StepGraph, step_graph
+from huarong.space.explorer.picture import COLOURINGS, render_png, render_svg
+from huarong.space.explorer.placement import place
+from huarong.space.explorer.view import MAGIC, Explorer, GroupView
+
+__all__ = [
+    "CLASS_PATTERN", "COLOURINGS", "FILL_COMMAND", "MAGIC", "NO_SOLUTION", "Catalog", "ClassKey",
+    "Explorer", "GroupRef", "GroupView", "PageError", "PlacedGroup", "PlacementCache",
+    "StepGraph", "UnknownClassError", "all_classes", "default_directory", "parse_class",
+    "place", "render_png", "render_svg", "step_graph",
+]

@@ -1,0 +1,106 @@
+"""The placement cache on disk: one ``.npz`` file per group (its graph, minimum steps and
+placement), written atomically, the least recently used removed beyond a byte budget."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from huarong.fileio import atomic_writer
+from huarong.space.explorer.graph import StepGraph
+
+FORMAT = "v1"
+"""Part of every file name: a change of graph or placement makes new names."""
+DEFAULT_MAX_BYTES = 2 << 30
+"""The cache's budget: the largest group takes 90 MB, 横刀立马's 0.9 MB."""
+_ARRAYS = ("codes", "offsets", "targets", "min_steps", "positions")
+
+
+@dataclass(frozen=True, eq=False)
+class PlacedGroup:
+    """A group's step graph and the position of each node (float32 (n, 2) in [0, 1])."""
+
+    graph: StepGraph
+    positions: np.ndarray
+
+
+def default_directory(database: Path | None) -> Path:
+    """Beside the database (``<db>.explorer``) when it exists in a directory this process
+    may write, else the user's cache directory (``$XDG_CACHE_HOME/huarong/explorer``, by
+    default under ``~/.cache``)."""
+    if database is not None and database.is_file() and os.access(database.parent,
+                                                                  os.W_OK | os.X_OK):
+        return database.with_name(database.name + ".explorer")
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "huarong" / "explorer"
+
+
+class PlacementCache:
+    """Placed groups by seed.  ``reads`` and ``writes`` count the files read and written."""
+
+    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self.reads = 0
+        self.writes = 0
+
+    def path(self, seed: int) -> Path:
+        return self.directory / f"group-{seed:09X}.{FORMAT}.npz"
+
+    def load(self, seed: int) -> PlacedGroup | None:
+        """The cached group of ``seed``, or None; an unreadable file counts as absent and is
+        removed."""
+        path = self.path(seed)
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                arrays = {name: stored[name] for name in _ARRAYS}
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
+        graph = StepGraph(arrays["codes"], arrays["offsets"], arrays["targets"],
+                          arrays["min_steps"])
+        if graph.size == 0 or graph.seed != seed or arrays["positions"].shape != (graph.size, 2):
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: removed last
+        self.reads += 1
+        return PlacedGroup(graph, arrays["positions"])
+
+    def store(self, placed: PlacedGroup) -> bool:
+        """Write ``placed`` (atomically) and trim the cache to its budget; False when the
+        directory cannot be written (the placement is then only not kept)."""
+        graph = placed.graph
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            with atomic_writer(self.path(graph.seed), "wb") as stream:
+                np.savez(stream, codes=graph.codes, offsets=graph.offsets,
+                         targets=graph.targets, min_steps=graph.min_steps,
+                         positions=placed.positions)
+        except OSError:
+            return False
+        self.writes += 1
+        self._trim(keep=self.path(graph.seed))
+        return True
+
+    def _trim(self, keep: Path) -> None:
+        entries = []
+        for path in self.directory.glob(f"group-*.{FORMAT}.npz"):
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                entries.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            if path != keep:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                total -= size

@@ -1,0 +1,191 @@
+"""The layer sweeps on a CUDA GPU (``huarong db layers --gpu``, the ``gpu`` extra): a backend
+of the same job, giving the same five figures as :func:`~huarong.space.layers.graph.sweep_pieces`
+to the byte, so plans, units, checkpoints, resume and commits do not change.
+
+The sources of a piece are cut into *segments* of at most 64 × words sources, the words per
+node chosen per group: as many as the group's sources need (rounded up to a power of two),
+at most :data:`~huarong._kernels.layers_cuda.MAX_WORDS`, and few enough that the group's
+four word arrays fit the memory granted.  Segments needing the same words are packed into
+launches until the memory granted is full, the graph of each segment copied in beside the
+others' (:mod:`huarong._kernels.layers_cuda`): small groups share the lanes of a launch, so
+thousands of them take one launch.  A launch keeps its counts on the GPU until it ends.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+
+import numpy as np
+
+from huarong.space.layers.graph import (
+    FIGURE_COLUMNS,
+    GroupGraph,
+    Piece,
+    UnitProgress,
+    expand_mirrors,
+    group_graph,
+)
+
+GPU_EXTRA = "huarong[gpu]"
+MEMORY_SHARE = 0.5
+"""Share of the GPU's free memory a launch may take (the rest: the CUDA context, other
+processes)."""
+UNKNOWN_MEMORY = 1 << 30
+"""Bytes granted when the device does not tell its free memory (numba's simulator)."""
+
+
+def problem() -> str | None:
+    """Why the GPU backend cannot run in this process, in one line; None when it can."""
+    if importlib.util.find_spec("numba_cuda") is None:
+        return f"numba-cuda is not installed (pip install '{GPU_EXTRA}')"
+    try:
+        from huarong._kernels import layers_cuda
+
+        if layers_cuda.is_available():
+            return None
+    except Exception as error:  # a broken CUDA install raises from deep inside numba-cuda
+        first_line = (str(error).splitlines() or [type(error).__name__])[0]
+        return f"numba-cuda cannot start ({first_line}); check the install of '{GPU_EXTRA}'"
+    return "no CUDA GPU found (numba-cuda sees none: check nvidia-smi and the driver)"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Sources ``start..stop-1`` (positions in the job's source list) of job ``job``."""
+
+    job: int
+    start: int
+    stop: int
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Segments searched together, ``words`` int64 words a node."""
+
+    words: int
+    segments: tuple[Segment, ...]
+
+
+def _bytes_a_node(words: int) -> int:
+    from huarong._kernels.layers_cuda import BYTES_A_NODE, BYTES_A_NODE_WORD
+
+    return words * BYTES_A_NODE_WORD + BYTES_A_NODE
+
+
+def _bytes_a_segment(words: int) -> int:
+    # The figures and the sources of its lanes, and its per-segment words.
+    return 64 * words * (len(FIGURE_COLUMNS) + 1) * 8 + 4 * words * 8
+
+
+def words_for(size: int, sources: int, memory: int) -> int:
+    """Words a node for a group of ``size`` layouts and ``sources`` sources: the power of two
+    that holds them, fewer when ``memory`` bytes cannot hold that many (never below one)."""
+    from huarong._kernels.layers_cuda import MAX_WORDS
+
+    words = 1
+    while words < MAX_WORDS and 64 * words < sources:
+        words *= 2
+    while words > 1 and size * _bytes_a_node(words) + _bytes_a_segment(words) > memory:
+        words //= 2
+    return words
+
+
+def plan_launches(jobs: list[tuple[int, int]], memory: int) -> list[Launch]:
+    """The launches for jobs of (group size, sources), packed within ``memory`` bytes a
+    launch (a segment too big for it alone goes alone)."""
+    by_words: dict[int, list[tuple[int, Segment]]] = {}
+    for index, (size, sources) in enumerate(jobs):
+        words = words_for(size, sources, memory)
+        for start in range(0, sources, 64 * words):
+            by_words.setdefault(words, []).append(
+                (size, Segment(index, start, min(start + 64 * words, sources))))
+    launches = []
+    for words in sorted(by_words, reverse=True):
+        gathered: list[Segment] = []
+        used = 0
+        for size, segment in sorted(by_words[words], key=lambda item: -item[0]):
+            cost = size * _bytes_a_node(words) + _bytes_a_segment(words)
+            if gathered and used + cost > memory:
+                launches.append(Launch(words, tuple(gathered)))
+                gathered, used = [], 0
+            gathered.append(segment)
+            used += cost
+        if gathered:
+            launches.append(Launch(words, tuple(gathered)))
+    return launches
+
+
+def _launch_arrays(launch: Launch, jobs: list[tuple[GroupGraph, np.ndarray]]
+                   ) -> tuple[np.ndarray, ...]:
+    """(offsets, targets, goal, segment_of, sources) of the launch's graphs laid end to
+    end, as :func:`huarong._kernels.layers_cuda.count_sweeps` takes them."""
+    graphs = [jobs[segment.job][0] for segment in launch.segments]
+    node_base = np.cumsum([0] + [graph.size for graph in graphs])
+    edge_base = np.cumsum([0] + [int(graph.offsets[-1]) for graph in graphs])
+    offsets = np.concatenate(
+        [graph.offsets[:-1] + base for graph, base in zip(graphs, edge_base, strict=False)]
+        + [edge_base[-1:]]).astype(np.int64)
+    targets = np.concatenate(
+        [np.zeros(0, dtype=np.int64)]
+        + [graph.targets + base for graph, base in zip(graphs, node_base, strict=False)]
+    ).astype(np.int32)
+    goal = np.concatenate([np.zeros(0, dtype=np.bool_)] + [graph.goal for graph in graphs])
+    segment_of = np.repeat(np.arange(len(graphs), dtype=np.int32),
+                           [graph.size for graph in graphs])
+    sources = np.full((len(graphs), 64 * launch.words), -1, dtype=np.int64)
+    for row, (segment, base) in enumerate(zip(launch.segments, node_base, strict=False)):
+        chosen = jobs[segment.job][1][segment.start:segment.stop]
+        sources[row, :chosen.shape[0]] = chosen + base
+    return offsets, targets, goal, segment_of, sources
+
+
+def _granted_memory() -> int:
+    from huarong._kernels import layers_cuda
+
+    free = layers_cuda.free_memory()
+    return UNKNOWN_MEMORY if free is None else int(free * MEMORY_SHARE)
+
+
+def sweep_jobs(jobs: list[tuple[GroupGraph, np.ndarray]], progress: UnitProgress | None = None,
+               *, memory: int | None = None) -> list[np.ndarray]:
+    """The (5, n) figures of each job's sources (node numbers of its graph), as
+    :func:`huarong.space.layers.graph.sweep_all` gives them; launches take at most
+    ``memory`` bytes of the GPU (default: a share of its free memory).
+    ``progress(sources_done, pairs_done)`` after each launch."""
+    from huarong._kernels import layers_cuda
+
+    granted = _granted_memory() if memory is None else memory
+    results = [np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)
+               for _, sources in jobs]
+    sources_done = pairs_done = 0
+    for launch in plan_launches([(graph.size, sources.shape[0]) for graph, sources in jobs],
+                                granted):
+        figures = layers_cuda.count_sweeps(*_launch_arrays(launch, jobs))
+        for row, segment in enumerate(launch.segments):
+            count = segment.stop - segment.start
+            results[segment.job][:, segment.start:segment.stop] = figures[:, row, :count]
+            sources_done += count
+            pairs_done += count * jobs[segment.job][0].size
+        if progress is not None:
+            progress(sources_done, pairs_done)
+    return results
+
+
+def sweep_pieces(pieces: list[Piece], progress: UnitProgress | None = None, *,
+                 memory: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`huarong.space.layers.graph.sweep_pieces` on the GPU: the figures of each
+    piece's sources and of their mirror images (codes, (5, n) figures)."""
+    from huarong._kernels import klotski
+
+    jobs = []
+    for piece in pieces:
+        graph = group_graph(piece.seed)
+        jobs.append((graph, np.ascontiguousarray(graph.sources[piece.first:piece.stop])))
+    parts = []
+    for (graph, sources), figures in zip(jobs, sweep_jobs(jobs, progress, memory=memory),
+                                         strict=True):
+        codes = graph.codes[sources]
+        parts.append(expand_mirrors(codes, figures, klotski.mirror_codes(codes),
+                                    graph.self_mirror))
+    return parts

@@ -1,0 +1,143 @@
+"""The explorer's data under ``/api``: the 203 classes, a class's groups (paged), any group's
+placed graph (compact binary or JSON) with its figures and summary, and the records of the
+space.  Errors answer the app's JSON shape ``{"error", "input"}``: 400 for a malformed class,
+code or page, 404 for a class that does not exist or a page past the last, 413 for JSON of a
+group too big for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParameter
+from fastapi.responses import Response
+
+from huarong.engine.layout import Layout, LayoutError
+from huarong.space.explorer import (
+    CLASS_PATTERN,
+    ClassKey,
+    Explorer,
+    GroupView,
+    PageError,
+    UnknownClassError,
+    parse_class,
+)
+from huarong.web.app import BadQuery
+from huarong.web.schema import error_responses
+
+JSON_GRAPH_LIMIT = 50_000
+"""The largest group answered as JSON; bigger ones only in the binary form."""
+MAX_PER_PAGE = 1000
+CODE_PATTERN = r"^(?:(?:0[xX])?[0-9A-Fa-f]{1,9}|[1-9A-HJKMNP-Za-hjkmnp-z]{5}|[0-4]{20})$"
+"""A layout in a path: its common code (trailing zeros optional), short code or
+klotski.online id (a grid's ``/`` cannot stand in a path)."""
+
+
+ClassName = Annotated[str, PathParameter(pattern=CLASS_PATTERN, max_length=8,
+                                         description="jiang-bing-style, e.g. 5-4-1")]
+GroupCode = Annotated[str, PathParameter(pattern=CODE_PATTERN, max_length=22,
+                                         description="any layout of the group: common "
+                                         "code, short code or klotski.online id")]
+
+
+def _class(name: str) -> ClassKey:
+    try:
+        return parse_class(name)
+    except UnknownClassError as error:
+        raise BadQuery(str(error), name, 404) from None
+    except ValueError as error:
+        raise BadQuery(str(error), name) from None
+
+
+def _layout(code: str) -> Layout:
+    try:
+        return Layout.parse(code)
+    except LayoutError as error:
+        raise BadQuery(f"layout {code!r}: {error}", code) from None
+
+
+def explore_router(database: Path | None = None, cache_directory: Path | None = None
+                   ) -> APIRouter:
+    """The router; ``database`` as the app's (default ``$HUARONG_DB``), placements cached in
+    ``cache_directory`` (default beside the database, else the user's cache)."""
+    explorer = Explorer(database, cache_directory)
+    router = APIRouter(prefix="/api", tags=["explore"])
+    router.explorer = explorer  # type: ignore[attr-defined]  # for tests and benchmarks
+
+    def view(request: Request, code: str) -> GroupView:
+        layout = _layout(code)
+        with request.app.state.heavy.slot(layout, sized=False):
+            return explorer.view(layout)
+
+    @router.get("/classes", summary="The 203 jiang-bing-style classes")
+    def classes() -> dict[str, Any]:
+        """Layouts, groups, solvable layouts, longest minimum and longest farthest steps of
+        every class; figures unknown without a database (``database``: false) or not yet
+        computed are null, and ``figures_missing`` names the classes whose farthest steps
+        ``fill_command`` still has to compute."""
+        return explorer.catalog.classes()
+
+    @router.get("/classes/{name}", summary="One class and its minimum-steps histogram",
+                responses=error_responses(400, 404, e400="A malformed class name.",
+                                          e404="No such class."))
+    def class_summary(name: ClassName) -> dict[str, Any]:
+        """The class's counts and ``min_steps_histogram``: [steps, layouts] pairs, steps -1
+        for the layouts that have no solution."""
+        return explorer.catalog.class_summary(_class(name))
+
+    @router.get("/classes/{name}/groups", summary="A page of a class's groups, largest first",
+                responses=error_responses(
+                    400, 404, e400="A malformed class name or page.",
+                    e404="No such class, or a page past the last."))
+    def class_groups(
+        name: ClassName,
+        page: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 100,
+    ) -> dict[str, Any]:
+        """Groups by size descending, then ``group_num``: each with its size, seed (smallest
+        code), and smallest and largest minimum steps (null without a database or a goal)."""
+        key = _class(name)
+        try:
+            return explorer.catalog.groups(key, page, per_page)
+        except PageError as error:
+            raise BadQuery(str(error), str(page), 404) from None
+
+    @router.get("/groups/{code}", summary="A group's summary, seen from one of its layouts",
+                responses=error_responses(400, 503, e400="Not a legal layout."))
+    def group_summary(request: Request, code: GroupCode) -> dict[str, Any]:
+        """Class, ``group_num``, size, steps, seed, the layout's node (``start_index``) and
+        ``shortest_path``: the nodes of a minimum-step path from it to a goal (empty
+        without one)."""
+        return view(request, code).summary()
+
+    @router.get("/groups/{code}/graph", summary="A group's placed graph and figures",
+                responses={200: {"content": {"application/octet-stream": {}}},
+                           **error_responses(400, 413, 503, e400="Not a legal layout.",
+                                             e413="JSON asked for a group of over "
+                                                  f"{JSON_GRAPH_LIMIT:,} layouts.")})
+    def group_graph(request: Request, code: GroupCode,
+                    format: Literal["binary", "json"] = "binary") -> Any:
+        """Every layout a node (in code order), placed in [0, 1]²; every step once.  Binary
+        (little-endian): ``HRG1``, uint32 nodes, edges, start node, flags (bit 0: farthest
+        steps present); float32 positions; uint32 edge pairs; uint32 codes as (low 32, high
+        4 bits); int16 minimum steps (-1 none), farthest steps (-1 unknown), distance from
+        the layout; each section padded to 4 bytes."""
+        chosen = view(request, code)
+        if format == "json":
+            if chosen.graph.size > JSON_GRAPH_LIMIT:
+                raise BadQuery(f"the group of {code} holds {chosen.graph.size:,} layouts: JSON "
+                               f"is answered up to {JSON_GRAPH_LIMIT:,}, ask for "
+                               "format=binary", code, 413)
+            return chosen.to_json()
+        return Response(chosen.to_binary(), media_type="application/octet-stream")
+
+    @router.get("/records", summary="Records of the space (database)")
+    def records() -> dict[str, Any]:
+        """The 138-step layouts, the longest farthest steps, the most solutions, the
+        largest groups and each class's longest minimum, by queries on the database; without
+        one ``database`` is false, ``records`` empty and ``message`` names the command that
+        builds it."""
+        return explorer.catalog.records()
+
+    return router

@@ -1,0 +1,115 @@
+"""The API's OpenAPI contract: the one error body, the documentation of the statuses a route can
+answer, and the pattern of a layout parameter.
+
+A route documents its errors with ``responses=error_responses(404, 503)``; :func:`contract`
+makes the schema match the server for every route, those of included routers too: the server
+answers a query it cannot read with 400 (not FastAPI's 422), so each route with parameters
+documents 400 instead of FastAPI's validation error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel, Field
+
+LONGEST_INPUT = 200
+"""The longest value of a layout parameter (a grid with spaces between its cells fits)."""
+
+_GLYPH = r"[^ \t\r\n/|]"
+_ROW = rf"(?:{_GLYPH}[ \t\r]*){{4}}"
+_AROUND = r"[ \t\r\n]*"
+LAYOUT_PATTERN = (
+    # a common code, trailing zeros optional; its first digit is where the 2x2 piece stands
+    rf"^{_AROUND}(?:(?:0[xX])?[0124569ACDEacde][0-9A-Fa-f]{{0,8}}"
+    r"|[1-9A-HJKMNP-Za-hjkmnp-z]{5}"  # a short code
+    r"|[0-4]{20}"  # a klotski.online id
+    rf"|[ \t\r\n/]*{_ROW}(?:[\n/][ \t\r\n/]*{_ROW}){{4}}[ \t\r\n/]*"  # a grid: 5 rows of 4
+    rf"){_AROUND}$"
+)
+"""What a layout parameter looks like, blanks around it allowed: a common code (``1A9BF0C00``, or ``1A9BF0C``), a short
+code (``4WVE1``), a klotski.online id (``24422442233221121001``) or a grid of 5 rows of 4
+cells, rows on lines or separated by ``/``.  A value of this shape may still name no legal
+layout: the server answers 400 for it, which no pattern can foresee."""
+
+LAYOUT_DESCRIPTION = ("A layout: a common code (1-9 hex digits, trailing zeros optional), a "
+                      "5-character short code, a 20-digit klotski.online id, or a grid of 5 "
+                      "rows of 4 cells (rows on lines or separated by '/').")
+LAYOUT_EXAMPLES = ["1A9BF0C00", "24422442233221121001", "SSCC/HHCC/HHHH/HHHH/..SS"]
+"""横刀立马 by its common code and its klotski.online id, and 前呼后拥 as a grid."""
+
+
+class ErrorBody(BaseModel):
+    """Every error's answer."""
+
+    error: str = Field(description="What is wrong, on one line, naming the input.")
+    input: str = Field(description="The value refused (the path for an unknown address).")
+
+
+RETRY_AFTER = "Retry-After"
+
+_MEANINGS = {
+    400: "A bad query: a parameter is missing, malformed or names no legal layout.",
+    404: "Not found: no database is built, or no such address.",
+    405: "The method is not allowed on this address.",
+    422: "The layout's group is larger than the server searches (huarong serve "
+         "--max-group-size).",
+    503: "Every slot for heavy work is taken: try again after Retry-After seconds.",
+}
+
+
+def error_responses(*statuses: int, **meanings: str) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route for the error ``statuses`` it can answer, each with the
+    :class:`ErrorBody`; ``meanings`` (``e404="..."``) replace the standard description."""
+    responses: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        response: dict[str, Any] = {
+            "model": ErrorBody,
+            "description": meanings.get(f"e{status}", _MEANINGS.get(status, "An error.")),
+        }
+        if status == 503:
+            response["headers"] = {RETRY_AFTER: {
+                "description": "Seconds to wait before asking again.", "required": True,
+                "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+        responses[status] = response
+    return responses
+
+
+_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
+_ERROR_REF = f"#/components/schemas/{ErrorBody.__name__}"
+
+
+def _is_validation_error(response: dict[str, Any]) -> bool:
+    schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+    return bool(schema.get("$ref", "").endswith("/HTTPValidationError"))
+
+
+def contract(app: FastAPI) -> None:
+    """Make ``app``'s OpenAPI schema say what the server answers: FastAPI documents a 422
+    validation error on every route with parameters, where this server answers 400 with the
+    :class:`ErrorBody`."""
+    build: Callable[[], dict[str, Any]] = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                responses = operation.get("responses", {})
+                if not _is_validation_error(responses.get("422", {})):
+                    continue
+                del responses["422"]
+                responses.setdefault("400", {
+                    "description": _MEANINGS[400],
+                    "content": {"application/json": {"schema": {"$ref": _ERROR_REF}}}})
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for name in _VALIDATION_SCHEMAS:
+            components.pop(name, None)
+        components.setdefault(ErrorBody.__name__, ErrorBody.model_json_schema())
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

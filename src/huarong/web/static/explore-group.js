@@ -1,0 +1,249 @@
+// A group's page: its graph from the server's binary form, coloured by minimum steps, by
+// distance from the chosen layout or by farthest step, with a legend; pointing at a layout
+// shows its board (the codes come in the binary: no request per hover) and a click plays it.
+
+import { ApiError, api } from './api.js';
+import {
+  $, classHref, count, el, groupHref, playHref,
+} from './explore-common.js';
+import { GraphView } from './graph-view.js';
+import { miniBoard } from './miniboard.js';
+
+const MAGIC = 'HRG1';
+const FLAG_FARTHEST = 1;
+// The colour of a figure from 0 (a goal, the chosen layout) to its largest value.
+const STOPS = ['#3fb68b', '#e9c46a', '#f4a259', '#e76f51', '#9b5de5'];
+const UNKNOWN_COLOUR = '#6b5a4a';
+const MODES = {
+  min: { label: 'minimum steps to a goal', none: 'no solution' },
+  distance: { label: 'steps from the chosen layout', none: null },
+  farthest: { label: 'farthest step', none: 'unknown' },
+};
+
+let view = null;
+let group = null; // {summary, graph, mode}
+let touched = -1;
+
+// ---- the binary form --------------------------------------------------------------------
+
+// HRG1; uint32 nodes, edges, start, flags; float32 positions; uint32 edge pairs; uint32 codes
+// (low 32 bits, high 4); int16 minimum steps, farthest steps, distance; sections padded to 4.
+export function parseGraph(buffer) {
+  const head = new DataView(buffer);
+  const magic = String.fromCharCode(...new Uint8Array(buffer, 0, 4));
+  if (magic !== MAGIC) throw new Error(`The server sent a graph in an unknown form (${magic}).`);
+  const [nodes, edges, start, flags] = [4, 8, 12, 16].map((at) => head.getUint32(at, true));
+  let at = 20;
+  const take = (Type, length) => {
+    const array = new Type(buffer, at, length);
+    at += Math.ceil((length * Type.BYTES_PER_ELEMENT) / 4) * 4;
+    return array;
+  };
+  const graph = {
+    nodes, edges, start, farthestKnown: (flags & FLAG_FARTHEST) !== 0,
+    positions: take(Float32Array, 2 * nodes), pairs: take(Uint32Array, 2 * edges),
+    codes: take(Uint32Array, 2 * nodes), min: take(Int16Array, nodes),
+    farthest: take(Int16Array, nodes), distance: take(Int16Array, nodes),
+  };
+  if (at !== buffer.byteLength) {
+    throw new Error(`The server's graph is ${buffer.byteLength} bytes, not the ${at} its `
+      + 'header announces.');
+  }
+  return graph;
+}
+
+const codeOf = (graph, index) => graph.codes[2 * index + 1].toString(16).toUpperCase()
+  + graph.codes[2 * index].toString(16).toUpperCase().padStart(8, '0');
+
+// ---- colours ------------------------------------------------------------------------------
+
+const rgb = (hex) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+
+const PALETTE = (() => {
+  const stops = STOPS.map(rgb);
+  const table = new Uint8Array(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const t = (i / 255) * (stops.length - 1);
+    const low = Math.min(Math.floor(t), stops.length - 2);
+    const f = t - low;
+    for (let c = 0; c < 3; c++) {
+      table[3 * i + c] = Math.round(stops[low][c] * (1 - f) + stops[low + 1][c] * f);
+    }
+  }
+  return table;
+})();
+
+function figures(graph, mode) {
+  if (mode === 'min') return graph.min;
+  return mode === 'distance' ? graph.distance : graph.farthest;
+}
+
+function colours(values) {
+  let most = 0;
+  for (const value of values) if (value > most) most = value;
+  const unknown = rgb(UNKNOWN_COLOUR);
+  const rgba = new Uint8Array(values.length * 4);
+  let unknowns = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value < 0) {
+      rgba.set(unknown, 4 * i);
+      rgba[4 * i + 3] = 200;
+      unknowns++;
+    } else {
+      const at = 3 * Math.round((255 * value) / Math.max(most, 1));
+      rgba.set(PALETTE.subarray(at, at + 3), 4 * i);
+      rgba[4 * i + 3] = 255;
+    }
+  }
+  return { rgba, most, unknowns };
+}
+
+function drawLegend(mode, most, unknowns) {
+  const { label, none } = MODES[mode];
+  const legend = $('graph-legend');
+  const bar = el('span', { className: 'legend-bar', 'aria-hidden': 'true' });
+  bar.style.background = `linear-gradient(to right, ${STOPS.join(', ')})`;
+  const parts = [el('span', { className: 'legend-title' }, `Colour: ${label}`),
+    el('span', { className: 'legend-scale' }, el('span', {}, '0'), bar,
+      el('span', {}, count(most)))];
+  if (unknowns && none) {
+    const swatch = el('span', { className: 'legend-swatch', 'aria-hidden': 'true' });
+    swatch.style.background = UNKNOWN_COLOUR;
+    parts.push(el('span', { className: 'legend-none' }, swatch,
+      `${none} (${count(unknowns)})`));
+  }
+  legend.replaceChildren(...parts);
+}
+
+function colourBy(mode) {
+  const { graph } = group;
+  group.mode = mode;
+  const { rgba, most, unknowns } = colours(figures(graph, mode));
+  drawLegend(mode, most, unknowns);
+  return rgba;
+}
+
+// ---- hover card and picking ----------------------------------------------------------------
+
+function describe(graph, index) {
+  const min = graph.min[index];
+  const lines = [min < 0 ? 'no solution' : `${min} step${min === 1 ? '' : 's'} to a goal`,
+    `${graph.distance[index]} from the chosen layout`];
+  if (graph.farthestKnown) lines.push(`farthest step ${graph.farthest[index]}`);
+  return lines;
+}
+
+function showCard(index, x, y, touch) {
+  const card = $('graph-card');
+  if (index === null) {
+    card.hidden = true;
+    return;
+  }
+  const { graph } = group;
+  const code = codeOf(graph, index);
+  card.replaceChildren(miniBoard(code), el('span', { className: 'card-text' },
+    el('strong', { className: 'mono' }, code),
+    ...describe(graph, index).map((line) => el('span', {}, line)),
+    el('em', {}, touch ? 'tap again to play' : 'click to play')));
+  card.dataset.code = code;
+  card.hidden = false;
+  const box = $('graph-box');
+  const left = Math.min(x + 14, box.clientWidth - card.offsetWidth - 4);
+  const top = y + 14 + card.offsetHeight > box.clientHeight ? y - card.offsetHeight - 10 : y + 14;
+  card.style.left = `${Math.max(4, left)}px`;
+  card.style.top = `${Math.max(4, top)}px`;
+}
+
+function pick(index, pointerType) {
+  const code = codeOf(group.graph, index);
+  if (pointerType === 'mouse' || touched === index) {
+    location.href = playHref(code);
+    return;
+  }
+  touched = index;
+  view.hovered = index;
+  view.drawMarks();
+  const [x, y] = view.screenOf(index);
+  showCard(index, x, y, true);
+}
+
+// ---- the page ----------------------------------------------------------------------------
+
+function pathList(summary, graph) {
+  const path = summary.shortest_path;
+  if (!path.length) {
+    return [el('li', { className: 'note' }, 'No way out: no layout of this group is a goal.')];
+  }
+  return path.map((index, step) => {
+    const code = codeOf(graph, index);
+    const left = path.length - 1 - step;
+    return el('li', {}, el('a', { href: playHref(code), className: 'play-link' },
+      miniBoard(code), el('span', { className: 'mono' }, code),
+      el('span', { className: 'steps-left' }, left ? `${left} to go` : 'a goal')));
+  });
+}
+
+function drawSummary(summary, graph) {
+  $('group-title').replaceChildren(`Group #${summary.group_num} of class `,
+    el('a', { href: classHref(summary.class) }, summary.class));
+  const start = codeOf(graph, summary.start_index);
+  const steps = summary.start_min_steps;
+  $('group-summary').textContent = `${count(graph.nodes)} layouts and ${count(graph.edges)} `
+    + `steps; ${count(summary.goals)} of them goals. The chosen layout ${start} `
+    + `${steps === null || steps === undefined ? 'cannot reach a goal'
+      : `needs ${steps} steps`}.`;
+  $('group-play').href = playHref(start);
+  $('group-path').replaceChildren(...pathList(summary, graph));
+  const farthest = $('group-colour').querySelector('option[value=farthest]');
+  farthest.disabled = !graph.farthestKnown;
+  farthest.textContent = graph.farthestKnown ? 'farthest step'
+    : 'farthest step (not in the database)';
+}
+
+async function fetchGraph(code) {
+  let response;
+  try {
+    response = await fetch(`/api/groups/${encodeURIComponent(code)}/graph?format=binary`);
+  } catch {
+    throw new ApiError('The server cannot be reached: is huarong serve still running?');
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => null);
+    throw new ApiError(body?.error ?? `The server answered ${response.status}.`);
+  }
+  return parseGraph(await response.arrayBuffer());
+}
+
+export async function showGroup(code) {
+  $('graph-status').hidden = false;
+  $('graph-status').textContent = 'Placing the group (the first time takes a while)…';
+  $('graph-card').hidden = true;
+  touched = -1;
+  const [summary, graph] = await Promise.all([
+    api(`/api/groups/${encodeURIComponent(code)}`, {}), fetchGraph(code)]);
+  group = { summary, graph, mode: $('group-colour').value };
+  if (group.mode === 'farthest' && !graph.farthestKnown) $('group-colour').value = 'min';
+  drawSummary(summary, graph);
+  view ??= new GraphView($('graph-box'), $('group-graph'), $('graph-marks'), {
+    onHover: (index, x, y) => {
+      if (index !== null) touched = -1;
+      showCard(index, x, y, false);
+    },
+    onPick: pick,
+  });
+  view.setData(graph.positions, graph.pairs, colourBy($('group-colour').value));
+  view.setMarks(summary.shortest_path, summary.start_index);
+  $('graph-status').hidden = true;
+  return [[summary.class, classHref(summary.class)],
+    [`group #${summary.group_num}`, groupHref(code)]];
+}
+
+export function wireGroupPage() {
+  $('group-colour').addEventListener('change', () => {
+    if (group) view.setColours(colourBy($('group-colour').value));
+  });
+  $('zoom-in').addEventListener('click', () => view?.zoomAtCentre(1.5));
+  $('zoom-out').addEventListener('click', () => view?.zoomAtCentre(1 / 1.5));
+  $('zoom-fit').addEventListener('click', () => view?.fit());
+}

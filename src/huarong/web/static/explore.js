@@ -1,0 +1,82 @@
+// The explorer: the classes and records (#/), one class (#/class/5-4-1) and one group's graph
+// (#/group/1A9BF0C00, any layout of the group), routed by the address's hash. The group page's
+// modules (WebGL and its library) load only when a group is shown.
+
+import { showClass, wireClassPage } from './explore-class.js';
+import { $, el, showError } from './explore-common.js';
+import { showHome } from './explore-home.js';
+
+const PAGES = ['home', 'class', 'group'];
+let groupPage = null;
+let routed = 0;
+
+function loadGroupPage() {
+  groupPage ??= import('./explore-group.js').then((module) => {
+    module.wireGroupPage();
+    return module;
+  });
+  return groupPage;
+}
+
+function showPage(name) {
+  for (const page of PAGES) $(`page-${page}`).hidden = page !== name;
+}
+
+function drawCrumbs(trail) {
+  const links = [['Explore', '#/'], ...trail];
+  const items = links.map(([text, href], index) => (index === links.length - 1
+    ? el('span', { 'aria-current': 'page' }, text) : el('a', { href }, text)));
+  $('crumbs').replaceChildren(...items.flatMap((item, index) => (index
+    ? [el('span', { className: 'sep', 'aria-hidden': 'true' }, '›'), item] : [item])));
+}
+
+// "#/group/1A9BF0C00" -> ['group', '1A9BF0C00']
+function parseHash() {
+  const [kind = '', ...rest] = location.hash.replace(/^#\/?/, '').split('/');
+  return [kind, decodeURIComponent(rest.join('/')).trim()];
+}
+
+async function route() {
+  const turn = ++routed;
+  const [kind, name] = parseHash();
+  showError('');
+  let trail = [];
+  let page = 'home';
+  try {
+    if (kind === 'class' && name) {
+      page = 'class';
+      drawCrumbs([[`class ${name}`, null]]);
+      await showClass(name);
+      trail = [[`class ${name}`, null]];
+    } else if (kind === 'group' && name) {
+      page = 'group';
+      drawCrumbs([[`group of ${name}`, null]]);
+      showPage(page);
+      trail = await (await loadGroupPage()).showGroup(name);
+    } else {
+      await showHome();
+    }
+  } catch (error) {
+    if (turn !== routed) return;
+    showPage(null);
+    // the server's reason may not repeat what was asked for
+    const asked = { class: `Class “${name}”`, group: `Layout “${name}”` }[page];
+    showError(asked && !error.message.includes(name) ? `${asked}: ${error.message}`
+      : error.message);
+    return;
+  }
+  if (turn !== routed) return;
+  showPage(page);
+  drawCrumbs(trail);
+  // after a link inside the explorer, a screen reader starts at the new page's heading
+  if (turn > 1) {
+    const heading = $(`page-${page}`).querySelector('h2');
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }
+}
+
+wireClassPage((error) => showError(error.message));
+window.addEventListener('hashchange', () => { route(); });
+route();

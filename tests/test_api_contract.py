@@ -1,0 +1,176 @@
+"""The OpenAPI schema is the contract (issue 21 §1): schemathesis generates requests from the
+schema the server publishes, well-formed and malformed, and checks every answer against it
+with all its checks, in-process, without a database and with the standard class's one.
+
+The repository's ``schemathesis.toml`` is the configuration ``schemathesis run`` reads; here it
+is read too, so that both runs hold the server to the same contract.  Its one allowance, a 400
+for a well-formed layout whose pieces do not fit, is held to a stricter rule here
+(:func:`refusals_are_the_engines`): the engine itself must refuse that layout."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi.testclient import TestClient
+
+from huarong.engine.classics import CLASSICS
+from huarong.engine.layout import Layout, LayoutError
+from huarong.engine.solver import NotInGroupError, shortest_path
+from huarong.web.app import create_app
+from huarong.web.schema import LAYOUT_PATTERN
+
+ROOT = Path(__file__).parent.parent
+NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
+EXAMPLES_PER_OPERATION = 25
+REQUEST_TIMEOUT = 300
+READ_FROM_THE_DATABASE = "^/api/(layout|levels|classes|records)"
+"""The operations whose answers the database changes."""
+
+
+def _all_checks() -> list[schemathesis.CheckFunction]:
+    """Every check ``schemathesis run --checks all`` runs: most register on first use."""
+    schemathesis.checks.load_all_checks()
+    checks = schemathesis.checks.CHECKS.get_all()
+    assert {"status_code_conformance", "content_type_conformance", "response_schema_conformance",
+            "negative_data_rejection", "positive_data_acceptance", "unsupported_method",
+            } <= {check.__name__ for check in checks}
+    return checks
+
+
+ALL_CHECKS = _all_checks()
+
+
+def _config(**generation: Any) -> schemathesis.Config:
+    settings = tomllib.loads((ROOT / "schemathesis.toml").read_text("utf-8"))
+    settings["generation"] = {"mode": "all", "deterministic": True,
+                              "max-examples": EXAMPLES_PER_OPERATION, **generation}
+    return schemathesis.Config.from_dict(settings)
+
+
+# Both servers publish one schema: the database changes answers, not the contract.
+SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", create_app(NO_DATABASE),
+                                        config=_config())
+
+
+@pytest.fixture(scope="module")
+def app_with_database(standard_database: Path) -> Any:
+    return create_app(standard_database)
+
+
+def _engine_refusals(case: schemathesis.Case) -> Iterator[str]:
+    """What the engine says against the request's values: each that is no legal layout, and a
+    path between layouts of two groups."""
+    values = [*(case.query or {}).values(), *(case.path_parameters or {}).values()]
+    layouts = []
+    for value in values:
+        if isinstance(value, str):
+            try:
+                layouts.append(Layout.parse(value))
+            except LayoutError as error:
+                yield str(error)
+    if case.operation.path == "/api/path" and len(layouts) == 2:
+        try:
+            shortest_path(*layouts)
+        except NotInGroupError as error:
+            yield str(error)
+
+
+def refusals_are_the_engines(ctx: schemathesis.CheckContext, response: schemathesis.Response,
+                             case: schemathesis.Case) -> bool | None:
+    """A request the schema calls well formed is refused with 400 only for what the engine
+    refuses, told in the engine's words: a value that is no legal layout, or a path's target
+    outside the start's group.  Any other 400 means the schema and the server disagree."""
+    meta = case.meta
+    if response.status_code != 400 or meta is None or not meta.generation.mode.is_positive:
+        return None
+    told = response.json()["error"]
+    if any(refusal in told for refusal in _engine_refusals(case)):
+        return None
+    raise AssertionError(f"a well-formed request was refused: {response.text}")
+
+
+def _call_and_validate(case: schemathesis.Case, **transport: Any) -> None:
+    # Far above any answer's time: a bound for a hang, not a speed check.
+    case.call_and_validate(checks=ALL_CHECKS, additional_checks=[refusals_are_the_engines],
+                           timeout=REQUEST_TIMEOUT, **transport)
+
+
+@SCHEMA.parametrize()
+def test_the_server_keeps_its_contract_without_a_database(case: schemathesis.Case) -> None:
+    _call_and_validate(case)
+
+
+@SCHEMA.include(path_regex=READ_FROM_THE_DATABASE).parametrize()
+def test_the_server_keeps_its_contract_with_a_database(case: schemathesis.Case,
+                                                       app_with_database: Any) -> None:
+    _call_and_validate(case, app=app_with_database)
+
+
+def _solve_operation(schema: dict[str, Any]) -> schemathesis.APIOperation:
+    loaded = schemathesis.openapi.from_dict(schema, config=_config())
+    operation = loaded["/api/solve"]["GET"]
+    assert isinstance(operation, schemathesis.APIOperation)
+    return operation
+
+
+def test_an_undocumented_status_is_caught() -> None:
+    """The checks above can fail: with 400 dropped from /api/solve's documentation, a bad
+    code's answer is an undocumented status."""
+    app = create_app(NO_DATABASE)
+    schema = app.openapi()
+    client = TestClient(app)
+    documented = _solve_operation(schema).Case(query={"code": "1A9BF0C01"})
+    documented.validate_response(client.get("/api/solve", params={"code": "1A9BF0C01"}),
+                                 checks=ALL_CHECKS)
+    del schema["paths"]["/api/solve"]["get"]["responses"]["400"]
+    broken = _solve_operation(schema).Case(query={"code": "1A9BF0C01"})
+    with pytest.raises(BaseExceptionGroup) as caught:
+        broken.validate_response(client.get("/api/solve", params={"code": "1A9BF0C01"}),
+                                 checks=ALL_CHECKS)
+    assert [type(failure).__name__ for failure in caught.value.exceptions] == [
+        "UndefinedStatusCode"]
+
+
+def _error_body(response: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    body = response["content"]["application/json"]["schema"]
+    if "$ref" in body:
+        body = schema["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]]
+    return body
+
+
+def test_every_refusal_is_documented_as_the_error_body() -> None:
+    """FastAPI's own 422 validation error is gone: this server answers 400 with the error
+    body, so every operation with parameters documents that, and every error status it
+    documents carries the body ``{"error", "input"}``."""
+    schema = create_app(NO_DATABASE).openapi()
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    for path, operations in schema["paths"].items():
+        for operation in operations.values():
+            responses = operation["responses"]
+            if operation.get("parameters"):
+                assert "400" in responses, path
+            for status, response in responses.items():
+                if int(status) >= 400:
+                    body = _error_body(response, schema)
+                    assert set(body["required"]) == {"error", "input"}, (path, status)
+                    assert {body["properties"][name]["type"] for name in ("error", "input")
+                            } == {"string"}, (path, status)
+
+
+@pytest.mark.parametrize("classic", CLASSICS, ids=lambda classic: classic.name_en)
+def test_every_notation_of_a_layout_fits_the_pattern(classic: Any) -> None:
+    layout = classic.layout
+    writings = [layout.code, layout.code.rstrip("0"), layout.code.lower(), f"0x{layout.code}",
+                f" {layout.code}\n", layout.online_id, layout.grid(""), layout.grid(" "),
+                layout.grid("").replace("\n", "/"), classic.grid]
+    client = TestClient(create_app(NO_DATABASE))
+    for writing in writings:
+        assert re.search(LAYOUT_PATTERN, writing), writing
+        answer = client.get("/api/layout", params={"code": writing})
+        assert answer.status_code == 200 and answer.json()["code"] == layout.code, writing

@@ -1,0 +1,276 @@
+"""The explorer's pages (/explore), driven in Debian's chromium through Playwright.
+
+Expected values come from the spec (203 classes, 29,334,498 layouts, the longest minimum of
+138 steps), from small counts worked by hand, and from the slow pure-Python engine in
+``klotski_reference``, whose breadth-first search counts 横刀立马's group (layouts and steps)
+independently of the server. The graph is drawn in software WebGL here, seconds a frame, so
+the tests are few and each does several things.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from huarong.engine.layout import Layout
+
+from . import klotski_reference as reference
+from .test_browser import TIMEOUT_MS, _screenshot, _serve, _wait_ready, launch_chromium
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+HENG_DAO_LI_MA = "1A9BF0C00"  # docs §3 worked example
+CLASSES = 203  # docs §4
+LAYOUTS = 29_334_498  # docs §4
+LONGEST_MIN_STEPS = 138  # docs §7: the most steps any layout needs
+DESKTOP = {"width": 1240, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def explore_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app without a database, its placements cached under the test's directory."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
+            yield url
+
+
+@pytest.fixture(scope="module")
+def heng_dao_li_ma_group() -> tuple[set[reference.State], int]:
+    """横刀立马's group by breadth-first search in the reference engine: its layouts and its
+    number of steps (each step joins two layouts and counts once)."""
+    start = reference.from_grid(Layout.parse(HENG_DAO_LI_MA).grid())
+    seen = {start}
+    frontier = [start]
+    ends = 0
+    while frontier:
+        state = frontier.pop()
+        for child in reference.steps_from(state):
+            ends += 1
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return seen, ends // 2
+
+
+@contextlib.contextmanager
+def _explore(browser: Browser, url: str, **options: Any) -> Iterator[Page]:
+    context = browser.new_context(**{"viewport": DESKTOP, **options})
+    context.set_default_timeout(TIMEOUT_MS * 4)
+    page = context.new_page()
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
+    page.goto(url)
+    yield page
+    context.close()
+    assert not script_errors, f"the page threw: {script_errors}"
+
+
+def _cells(page: Page, selector: str) -> list[list[str]]:
+    rows: list[list[str]] = page.eval_on_selector_all(
+        f"{selector} tbody tr",
+        "rows => rows.map(row => [...row.cells].map(cell => cell.textContent.trim()))")
+    return rows
+
+
+def _number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def _serious_accessibility_problems(page: Page) -> list[tuple[str, str]]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [(violation["id"], violation["help"]) for violation in
+            results.response["violations"] if violation["impact"] in {"critical", "serious"}]
+
+
+def _drawn(page: Page) -> dict[str, str]:
+    page.wait_for_function("() => document.querySelector('#group-graph').dataset.draws")
+    drawn: dict[str, str] = page.eval_on_selector("#group-graph", "el => ({...el.dataset})")
+    return drawn
+
+
+class Graph:
+    """The server's binary graph (issue 20's layout), read here without the page's code."""
+
+    def __init__(self, data: bytes) -> None:
+        assert data[:4] == b"HRG1"
+        self.nodes, self.edges, self.start, self.flags = struct.unpack_from("<4I", data, 4)
+        at = 20
+        self.positions = struct.unpack_from(f"<{2 * self.nodes}f", data, at)
+        at += 8 * self.nodes + 8 * self.edges
+        words = struct.unpack_from(f"<{2 * self.nodes}I", data, at)
+        self.codes = [f"{words[2 * i + 1]:X}{words[2 * i]:08X}" for i in range(self.nodes)]
+        at += 8 * self.nodes
+        self.min_steps = struct.unpack_from(f"<{self.nodes}h", data, at)
+
+    def near(self, index: int, radius: float) -> set[str]:
+        """The codes of the nodes within ``radius`` (placement units) of node ``index``."""
+        x, y = self.positions[2 * index], self.positions[2 * index + 1]
+        return {code for code, px, py in zip(self.codes, self.positions[::2],
+                                              self.positions[1::2], strict=True)
+                if (px - x) ** 2 + (py - y) ** 2 <= radius ** 2}
+
+
+def _screen_point(page: Page, graph: Graph, index: int) -> tuple[float, float, float]:
+    """Where node ``index`` is drawn, in page pixels, and the pixels per placement unit (the
+    view is published as ``data-view``: [pixels per unit, x offset, y offset])."""
+    scale, left, top = page.eval_on_selector("#group-graph", "el => JSON.parse(el.dataset.view)")
+    box = page.locator("#graph-box").bounding_box()
+    assert box is not None
+    x, y = graph.positions[2 * index], graph.positions[2 * index + 1]
+    return box["x"] + left + x * scale, box["y"] + top + y * scale, scale
+
+
+def _card_code(page: Page) -> str:
+    page.locator("#graph-card").wait_for()
+    code = page.get_attribute("#graph-card", "data-code")
+    assert code is not None
+    return code
+
+
+def test_classes_table_sorts_and_leads_to_a_class_page(browser: Browser, explore_url: str) -> None:
+    with _explore(browser, f"{explore_url}/explore") as page:
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#explore-classes tbody tr').length === {CLASSES}")
+        rows = _cells(page, "#explore-classes")
+        by_name = {row[0]: row for row in rows}
+        assert len(by_name) == CLASSES
+        assert sum(_number(row[4]) for row in rows) == LAYOUTS
+        # the 2x2 alone fits 3 x 4 places; with one 1x1 beside it, 16 cells each
+        assert _number(by_name["0-0-0"][4]) == 12
+        assert _number(by_name["0-1-0"][4]) == 12 * 16
+        page.click("#explore-classes th:nth-child(5) button")  # layouts, largest first
+        assert page.get_attribute("#explore-classes th:nth-child(5)", "aria-sort") == (
+            "descending")
+        layouts = [_number(row[4]) for row in _cells(page, "#explore-classes")]
+        assert layouts == sorted(layouts, reverse=True)
+        assert page.locator("#records").is_visible()
+        assert "huarong db build" in (page.text_content("#records-note") or "")
+        assert not _serious_accessibility_problems(page)
+
+        page.click("#explore-classes a:text-is('5-4-1')")
+        page.wait_for_function("() => document.querySelectorAll('#class-groups tbody tr').length")
+        assert page.evaluate("() => location.hash") == "#/class/5-4-1"
+        bars = page.eval_on_selector_all(
+            "#class-histogram rect title", "titles => titles.map(t => t.textContent)")
+        counted = sum(_number(title.split(": ")[1].split()[0]) for title in bars)
+        assert counted == _number(by_name["5-4-1"][4])
+        groups = _cells(page, "#class-groups")
+        sizes = [_number(row[1]) for row in groups]
+        assert len(groups) == min(100, _number(by_name["5-4-1"][5]))
+        assert sizes == sorted(sizes, reverse=True)
+        assert not _serious_accessibility_problems(page)
+        _screenshot(page, "explore-class.png")
+        page.click("#groups-next")
+        page.wait_for_function("() => document.querySelector('#groups-range').textContent"
+                               ".startsWith('101')")
+        # a group's link opens its graph
+        page.locator("#class-groups tbody th a").first.click()
+        page.wait_for_function("() => location.hash.startsWith('#/group/')")
+        _drawn(page)
+
+        page.goto(f"{explore_url}/explore#/class/9-9-9")
+        page.locator("#explore-error").wait_for()
+        assert "9-9-9" in (page.text_content("#explore-error") or "")
+
+
+def test_group_graph_counts_hover_and_click_into_the_viewer(
+        browser: Browser, explore_url: str,
+        heng_dao_li_ma_group: tuple[set[reference.State], int]) -> None:
+    layouts, steps = heng_dao_li_ma_group
+    with _explore(browser, f"{explore_url}/explore#/group/{HENG_DAO_LI_MA}") as page:
+        drawn = _drawn(page)
+        assert (int(drawn["nodes"]), int(drawn["edges"])) == (len(layouts), steps)
+        assert page.locator("#graph-legend").text_content() is not None
+        assert "minimum steps" in (page.text_content("#graph-legend") or "")
+        # no animation: nothing is drawn again while nothing changes
+        page.wait_for_timeout(1000)
+        assert _drawn(page)["draws"] == drawn["draws"]
+        _screenshot(page, "explore-group.png")
+
+        answer = page.request.get(
+            f"{explore_url}/api/groups/{HENG_DAO_LI_MA}/graph?format=binary")
+        graph = Graph(answer.body())
+        summary = page.request.get(f"{explore_url}/api/groups/{HENG_DAO_LI_MA}").json()
+        goal = summary["shortest_path"][-1]
+        x, y, scale = _screen_point(page, graph, goal)
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.mouse.move(x, y)
+        shown = _card_code(page)
+        # the layout under the pointer (another drawn within a pixel of it would be fair too)
+        assert shown in graph.near(goal, 1 / scale)
+        state = reference.from_grid(Layout.from_code(shown).grid())
+        assert state in layouts
+        assert reference.is_goal(state) or shown != graph.codes[goal]
+        assert not requests, "hovering asked the server"
+
+        page.select_option("#group-colour", "distance")
+        page.wait_for_function(
+            "n => document.querySelector('#group-graph').dataset.draws > n",
+            arg=int(drawn["draws"]))
+        assert "chosen layout" in (page.text_content("#graph-legend") or "")
+        assert page.is_disabled("#group-colour option[value=farthest]")
+        assert not _serious_accessibility_problems(page)
+
+        page.mouse.click(x, y)
+        page.wait_for_url(f"{explore_url}/#{shown}")
+        _wait_ready(page, shown)
+        assert page.text_content("#remaining") == str(graph.min_steps[graph.codes.index(shown)])
+        # and back from the viewer to the group of the layout on its board
+        page.click("#group-link")
+        page.wait_for_url(f"{explore_url}/explore#/group/{shown}")
+        assert int(_drawn(page)["nodes"]) == len(layouts)
+
+
+def test_a_phone_pans_and_taps_the_graph(browser: Browser, explore_url: str) -> None:
+    with _explore(browser, f"{explore_url}/explore#/group/{HENG_DAO_LI_MA}", viewport=PHONE,
+                  is_mobile=True, has_touch=True) as page:
+        _drawn(page)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        graph = Graph(page.request.get(
+            f"{explore_url}/api/groups/{HENG_DAO_LI_MA}/graph?format=binary").body())
+        before = page.eval_on_selector("#group-graph", "el => el.dataset.view")
+        page.click("#zoom-out")  # about the middle: every point stays in the box
+        page.wait_for_function("v => document.querySelector('#group-graph').dataset.view !== v",
+                               arg=before)
+        x, y, scale = _screen_point(page, graph, graph.start)
+        page.touchscreen.tap(x, y)
+        shown = _card_code(page)
+        assert shown in graph.near(graph.start, 1 / scale)
+        assert "tap again" in (page.text_content("#graph-card") or "")
+        page.touchscreen.tap(x, y)
+        page.wait_for_url(f"{explore_url}/#{shown}")
+        _wait_ready(page, shown)
+
+
+def test_records_are_one_click_from_play(browser: Browser, standard_database: Path) -> None:
+    with _serve(standard_database) as url, _explore(browser, f"{url}/explore") as page:
+        page.locator("#records table").first.wait_for()
+        title = page.locator("#records h3").first.text_content() or ""
+        assert "longest minimum" in title.lower()
+        rows = _cells(page, "#records-list .record:first-child")
+        assert rows and all(_number(row[2]) == LONGEST_MIN_STEPS for row in rows)
+        # this database lacks the layer figures, and the page says which command fills them
+        assert "huarong db layers --all" in (page.text_content("#records-note") or "")
+        first = rows[0][0]
+        page.locator("#records .play-link").first.click()
+        _wait_ready(page, first)
+        assert page.text_content("#remaining") == str(LONGEST_MIN_STEPS)

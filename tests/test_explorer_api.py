@@ -1,0 +1,195 @@
+"""The explorer's endpoints: the binary graph form read back independently with struct and
+numpy, the JSON form, class and group listings from a small database, 4xx answers, and the
+OpenAPI schema."""
+
+from __future__ import annotations
+
+import itertools
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from huarong.engine.layout import Layout
+from huarong.space import cases
+from huarong.web import explore_api
+from huarong.web.app import create_app
+from tests import klotski_reference as reference
+from tests.test_explorer_data import make_small_database, solvable_small_group
+
+
+@pytest.fixture(scope="module")
+def small_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_small_database(tmp_path_factory.mktemp("explorer-api") / "small.duckdb")
+
+
+@pytest.fixture(scope="module")
+def client(small_database: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(small_database)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def bare_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """An app without a database, caching placements under tmp_path."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with TestClient(create_app(tmp_path / "absent.duckdb")) as test_client:
+        yield test_client
+
+
+def parse_binary(data: bytes) -> dict[str, Any]:
+    """The HRG1 form read by the contract alone."""
+    assert data[:4] == b"HRG1"
+    nodes, edges, start, flags = struct.unpack_from("<4I", data, 4)
+    at = 20
+
+    def take(dtype: str, count: int) -> np.ndarray:
+        nonlocal at
+        array = np.frombuffer(data, dtype=dtype, count=count, offset=at)
+        at += array.nbytes
+        at += -at % 4
+        return array
+
+    parsed = {"nodes": nodes, "edges": edges, "start": start, "flags": flags,
+              "positions": take("<f4", 2 * nodes).reshape(-1, 2),
+              "pairs": take("<u4", 2 * edges).reshape(-1, 2),
+              "codes": take("<u4", 2 * nodes).reshape(-1, 2),
+              "min_steps": take("<i2", nodes), "farthest": take("<i2", nodes),
+              "distance": take("<i2", nodes)}
+    assert at == len(data)
+    return parsed
+
+
+def test_binary_graph_round_trips_against_the_reference(bare_client: TestClient) -> None:
+    seed = solvable_small_group()
+    states = reference.distances(reference.from_grid(Layout(seed).grid()))
+    chosen = sorted(states, key=lambda s: int(Layout.from_grid(reference.to_grid(s))))[5]
+    code = Layout.from_grid(reference.to_grid(chosen)).code
+    response = bare_client.get(f"/api/groups/{code}/graph")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/octet-stream"
+    graph = parse_binary(response.content)
+    assert graph["nodes"] == len(states)
+    assert graph["edges"] == sum(len(reference.steps_from(s)) for s in states) // 2
+    codes = graph["codes"][:, 0].astype(np.int64) | (graph["codes"][:, 1].astype(np.int64) << 32)
+    by_code = {int(Layout.from_grid(reference.to_grid(s))): s for s in states}
+    assert sorted(by_code) == codes.tolist()
+    assert codes[graph["start"]] == int(code, 16) and graph["flags"] == 0
+    assert (graph["farthest"] == -1).all()
+    # Every edge a step, each once.
+    pairs = {tuple(sorted(pair)) for pair in graph["pairs"].tolist()}
+    assert len(pairs) == graph["edges"]
+    for a, b in list(pairs)[:200]:
+        assert reference.is_one_step(by_code[int(codes[a])], by_code[int(codes[b])])
+    distance = reference.distances(chosen)
+    assert graph["distance"].tolist() == [distance[by_code[int(c)]] for c in codes]
+    assert graph["positions"].min() >= 0 and graph["positions"].max() <= 1
+    assert graph["min_steps"].min() == 0
+    # The JSON form says the same.
+    same = bare_client.get(f"/api/groups/{code}/graph", params={"format": "json"}).json()
+    assert same["nodes"] == graph["nodes"] and same["edges"] == graph["edges"]
+    assert same["codes"] == [f"{c:09X}" for c in codes.tolist()]
+    assert same["edge_pairs"] == graph["pairs"].tolist()
+    assert same["distance"] == graph["distance"].tolist()
+    assert np.allclose(same["positions"], graph["positions"], atol=1e-6)
+
+
+def test_group_summary_names_its_shortest_path(bare_client: TestClient) -> None:
+    seed = solvable_small_group()
+    summary = bare_client.get(f"/api/groups/{seed:09X}").json()
+    path = summary["shortest_path"]
+    assert path[0] == summary["start_index"] == 0 and len(path) == summary["start_min_steps"] + 1
+    codes = sorted(int(Layout.from_grid(reference.to_grid(s))) for s in reference.distances(
+        reference.from_grid(Layout(seed).grid())))
+    states = [reference.from_grid(Layout(codes[node]).grid()) for node in path]
+    assert reference.is_goal(states[-1])
+    assert all(reference.is_one_step(a, b) for a, b in itertools.pairwise(states))
+    assert summary["size"] == len(codes) and summary["seed"] == f"{seed:09X}"
+    assert summary["class"] == f"{Layout(seed).jiang_num}-{Layout(seed).bing_num}-" \
+                               f"{Layout(seed).style_num}"
+
+
+def test_json_graph_of_a_too_big_group_is_413(bare_client: TestClient,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(explore_api, "JSON_GRAPH_LIMIT", 10)
+    response = bare_client.get(f"/api/groups/{solvable_small_group():09X}/graph",
+                               params={"format": "json"})
+    assert response.status_code == 413 and "format=binary" in response.json()["error"]
+
+
+def test_classes_without_a_database(bare_client: TestClient) -> None:
+    answer = bare_client.get("/api/classes").json()
+    assert answer["database"] is False and len(answer["classes"]) == 203
+    assert sum(row["layouts"] for row in answer["classes"]) == cases.LAYOUT_COUNT
+    assert answer["fill_command"] == "huarong db layers --all"
+    records = bare_client.get("/api/records").json()
+    assert records["database"] is False and records["records"] == []
+    assert "huarong db build" in records["message"]
+
+
+def test_classes_and_groups_from_the_database(client: TestClient) -> None:
+    answer = client.get("/api/classes").json()
+    assert answer["database"] is True
+    rows = {row["name"]: row for row in answer["classes"]}
+    codes, steps, _ = cases.min_steps_of_class(7, 0)
+    style = cases.classes_of(codes).style
+    assert rows["7-0-3"]["layouts"] == int(np.count_nonzero(style == 3))
+    summary = client.get("/api/classes/7-0-3").json()
+    assert sum(n for _, n in summary["min_steps_histogram"]) == rows["7-0-3"]["layouts"]
+    assert summary["groups_total"] == rows["7-0-3"]["groups"]
+    page = client.get("/api/classes/7-0-3/groups", params={"per_page": 1000}).json()
+    assert sum(g["size"] for g in page["groups"]) == rows["7-0-3"]["layouts"]
+    assert len(page["groups"]) == page["groups_total"] == rows["7-0-3"]["groups"]
+    records = client.get("/api/records").json()
+    longest = [row["code"] for row in records["records"][0]["rows"]]
+    assert longest == [f"{c:09X}" for c in codes[steps == steps.max()]]
+
+
+def test_farthest_flag_in_the_binary_form(client: TestClient) -> None:
+    group = client.get("/api/classes/7-0-1/groups", params={"per_page": 1}).json()["groups"][0]
+    graph = parse_binary(client.get(f"/api/groups/{group['seed']}/graph").content)
+    assert graph["flags"] & 1 and (graph["farthest"] >= graph["min_steps"]).all()
+    other = client.get("/api/classes/7-0-2/groups", params={"per_page": 1}).json()["groups"][0]
+    assert parse_binary(client.get(f"/api/groups/{other['seed']}/graph").content)["flags"] == 0
+
+
+@pytest.mark.parametrize(("url", "status"), [
+    ("/api/classes/9-9-9", 400), ("/api/classes/5-4", 400), ("/api/classes/7-0-0", 404),
+    ("/api/classes/6-5-0", 404), ("/api/classes/7-0-3/groups?page=-1", 400),
+    ("/api/classes/7-0-3/groups?per_page=1001", 400),
+    ("/api/classes/7-0-3/groups?per_page=0", 400),
+    ("/api/classes/7-0-3/groups?page=999", 404), ("/api/classes/7-0-3/groups?page=x", 400),
+    ("/api/groups/XYZ", 400), ("/api/groups/1A9BF0C01", 400),
+    ("/api/groups/1A9BF0C01/graph", 400), ("/api/groups/1A9BF0C00/graph?format=xml", 400),
+])
+def test_bad_requests_answer_4xx_with_one_line(client: TestClient, url: str,
+                                               status: int) -> None:
+    response = client.get(url)
+    assert response.status_code == status
+    body = response.json()
+    assert set(body) == {"error", "input"} and "\n" not in body["error"]
+
+
+def test_endpoints_are_in_the_openapi_schema(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/classes", "/api/classes/{name}", "/api/classes/{name}/groups",
+                 "/api/groups/{code}", "/api/groups/{code}/graph", "/api/records"):
+        assert "get" in paths[path], path
+    groups = paths["/api/classes/{name}/groups"]["get"]
+    parameters = {p["name"]: p for p in groups["parameters"]}
+    assert parameters["name"]["schema"]["pattern"].startswith("^[0-7]")
+    assert parameters["per_page"]["schema"]["maximum"] == 1000
+    assert {"400", "404"} <= set(groups["responses"])
+    graph = paths["/api/groups/{code}/graph"]["get"]
+    assert "413" in graph["responses"]
+    assert "application/octet-stream" in graph["responses"]["200"]["content"]
+
+
+def test_explore_page_is_served(client: TestClient) -> None:
+    response = client.get("/explore")
+    assert response.status_code == 200 and "text/html" in response.headers["content-type"]
+    assert "/explore" not in client.get("/openapi.json").json()["paths"]

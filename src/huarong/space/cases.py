@@ -1,7 +1,9 @@
 """Every legal layout at once (docs §4): enumeration, the perfect index code -> rank, the
 jiang-bing-style classes, the groups with their labels, and the minimum steps of every layout.
 
-Typed wrappers over :mod:`huarong._kernels.cases`, imported on first use.  Layouts are handled
+Typed wrappers over :mod:`huarong._kernels.cases` and :mod:`huarong._kernels.space_graph`,
+imported on first use; the perfect index itself belongs to one layout
+(:mod:`huarong.engine.ids`).  Layouts are handled
 in bulk as numpy arrays indexed by *rank* (the layout's ``id``: the position of its code among
 all legal codes sorted ascending).
 """
@@ -16,12 +18,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from huarong.engine.layout import Layout, LayoutError
+from huarong.engine import ids
+from huarong.engine.ids import LAYOUT_COUNT
+from huarong.engine.layout import Layout
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-LAYOUT_COUNT = 29_334_498
 NO_SOLUTION = -1
 """``min_steps`` of a layout whose group holds no goal layout."""
 
@@ -42,22 +45,8 @@ def _graph_kernels() -> ModuleType:
 
 
 @functools.cache
-def _index_tables() -> tuple[np.ndarray, np.ndarray]:
-    kernels = _kernels()
-    table = kernels.completion_table()
-    return table, kernels.head_offsets(table)
-
-
-@functools.cache
-def _rank_index() -> tuple[np.ndarray, np.ndarray]:
-    """The perfect index code -> rank (see ``rank_automaton``)."""
-    index: tuple[np.ndarray, np.ndarray] = _kernels().rank_automaton(*_index_tables())
-    return index
-
-
-@functools.cache
 def _all_codes() -> np.ndarray:
-    codes: np.ndarray = _kernels().enumerate_codes(*_index_tables())
+    codes: np.ndarray = _kernels().enumerate_codes(*ids.index_tables())
     codes.flags.writeable = False
     return codes
 
@@ -75,27 +64,19 @@ def layout_id(layout: Layout | str | int) -> int:
     """The id (rank) of a layout, from its code alone (no array needed).
 
     Raises :class:`~huarong.engine.layout.LayoutError` when a code is given that is not legal."""
-    code = _code_of(layout)
-    rank = int(_kernels().rank_of(np.int64(code), *_rank_index())) if 0 <= code < 1 << 36 \
-        else -1
-    if rank < 0:
-        Layout.from_code(code)  # raises, naming the reason
-        raise LayoutError("code", code, "not a legal layout")
-    return rank
+    return Layout.from_code(_code_of(layout)).id
 
 
 def layout_ids(codes: np.ndarray) -> np.ndarray:
     """The id of each code (int64), -1 where a code is not legal."""
     result: np.ndarray = _kernels().ranks_of(np.ascontiguousarray(codes, dtype=np.int64),
-                                            *_rank_index())
+                                            *ids.rank_index())
     return result
 
 
 def layout_at(rank: int) -> Layout:
     """The layout with id ``rank``."""
-    if not 0 <= rank < LAYOUT_COUNT:
-        raise ValueError(f"layout id {rank} is out of range 0..{LAYOUT_COUNT - 1}")
-    return Layout.from_code(int(all_codes()[rank]))
+    return Layout.from_id(rank)
 
 
 @dataclass(frozen=True)
@@ -237,7 +218,7 @@ def _label_groups(progress: Progress | None) -> Groups:
     if progress:
         progress(0, 3)
     roots = kernels.group_roots(codes, cls.jiang, cls.bing, cls.style, searched, members, starts,
-                                shares, share_bounds, *_rank_index())
+                                shares, share_bounds, *ids.rank_index())
     if progress:
         progress(1, 3)
     group, group_index, sizes, firsts = kernels.number_groups(roots)
@@ -290,7 +271,7 @@ def min_steps_all(progress: Progress | None = None) -> tuple[np.ndarray, np.ndar
     once per process."""
     if not _min_steps:
         codes = all_codes()
-        automaton, heads = _rank_index()
+        automaton, heads = ids.rank_index()
         _min_steps.append(_run_watched(
             lambda counter: _graph_kernels().min_steps(codes, automaton, heads, True, counter),
             LAYOUT_COUNT, progress))
@@ -330,7 +311,7 @@ def min_steps_of_codes(codes: np.ndarray, progress: Progress | None = None
                        ) -> tuple[np.ndarray, np.ndarray]:
     """Like :func:`min_steps_all` over a sorted array of codes closed under steps."""
     codes = np.ascontiguousarray(codes, dtype=np.int64)
-    automaton, heads = _rank_index()
+    automaton, heads = ids.rank_index()
     return _run_watched(lambda counter: _graph_kernels().min_steps(codes, automaton, heads, False,
                                                             counter),
                         int(codes.shape[0]), progress)

@@ -358,7 +358,8 @@ def all_code(file: str, directory: str, file_format: str) -> None:
     All_Case.txt; 293 MB)."""
     from huarong.fileio import check_writable, real_target
     from huarong.space.all_files import write_codes
-    from huarong.space.cases import LAYOUT_COUNT, all_codes
+    from huarong.engine.ids import LAYOUT_COUNT
+    from huarong.space.cases import all_codes
 
     target = Path(file) if file == STDOUT else Path(directory) / file
     with machine_faults(target, "--dir"):

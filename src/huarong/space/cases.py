@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from huarong.engine import ids
-from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout
 
 if TYPE_CHECKING:
     from types import ModuleType
 
+LAYOUT_COUNT = ids.LAYOUT_COUNT
+"""How many legal layouts there are: the ids run from 0 to ``LAYOUT_COUNT - 1``."""
 NO_SOLUTION = -1
 """``min_steps`` of a layout whose group holds no goal layout."""
 

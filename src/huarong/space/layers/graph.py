@@ -312,3 +312,4 @@ def figure_column(name: str, ids: np.ndarray, figures: np.ndarray, size: int) ->
     ``ids`` has no figures."""
     column = np.full(size, NOT_COMPUTED, dtype=np.int16 if name.endswith("steps") else np.int32)
     column[ids] = figures[FIGURE_COLUMNS.index(name)]
+    return column

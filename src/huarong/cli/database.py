@@ -356,9 +356,9 @@ def all_cases(output_dir: str, quiet: bool, file_format: str) -> None:
 def all_code(file: str, directory: str, file_format: str) -> None:
     """Write the code of every layout, ascending, one per line, to FILE (default
     All_Case.txt; 293 MB)."""
+    from huarong.engine.ids import LAYOUT_COUNT
     from huarong.fileio import check_writable, real_target
     from huarong.space.all_files import write_codes
-    from huarong.engine.ids import LAYOUT_COUNT
     from huarong.space.cases import all_codes
 
     target = Path(file) if file == STDOUT else Path(directory) / file

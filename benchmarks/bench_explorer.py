@@ -49,6 +49,19 @@ def _row(code: str, database: Path | None, cache: Path, app: Any, warm: Any) -> 
             f"{request:.2f} | {len(response.content) / 1e6:.1f} | {picture:.2f} |")
 
 
+CATALOGUE = ("/api/classes", "/api/classes", "/api/classes/5-4-1",
+             "/api/classes/4-5-2/groups?page=0&per_page=100", "/api/records", "/api/records")
+"""Each asked twice where the answer is kept until the database changes."""
+
+
+def _catalogue(app: Any) -> None:
+    print("\n| request | status | s | KB |\n|---|---|---|---|")
+    for url in CATALOGUE:
+        seconds, response = _seconds(lambda: app.get(url))  # noqa: B023 (called at once)
+        print(f"| {url} | {response.status_code} | {seconds:.2f} | "
+              f"{len(response.content) / 1e3:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=None)
@@ -62,8 +75,8 @@ def main() -> None:
     from huarong.web.app import create_app
 
     scratch = Path(tempfile.mkdtemp(prefix=".bench-explorer-", dir="."))
-    os.environ["XDG_CACHE_HOME"] = str(scratch)
-    cache = scratch / "huarong" / "explorer"
+    cache = scratch / "explorer"
+    os.environ["HUARONG_EXPLORER_CACHE"] = str(cache)  # the app's too
     try:
         warm = Explorer(options.db, cache)
         warm.catalog.locate(Layout.parse(HENGDAO_LIMA))  # the enumeration's labels, once
@@ -75,6 +88,7 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|")
         for code in (HENGDAO_LIMA, *(() if options.only_small else (LARGEST,))):
             print(_row(code, options.db, cache, app, warm))
+        _catalogue(app)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"\npeak memory of this process: {peak:,.0f} MB")
     finally:

@@ -79,6 +79,19 @@ def main() -> None:
         "50-64 ns", "<= 30 min whole")
     print(f"largest group ({graph.size:,} layouts, {graph.sources.shape[0]:,} sources after "
           f"mirror pairs): projected {whole / 60:.1f} min on {threads} threads")
+    _gpu_rows(threads)
+
+
+def _gpu_rows(threads: int) -> None:
+    """The same groups on the GPU (``db layers --gpu``), or why not."""
+    from gpu_whole_space import group_rows  # beside this script
+    from huarong.space.layers import gpu
+
+    problem = gpu.problem()
+    if problem is not None:
+        print(f"GPU: no GPU ({problem})")
+        return
+    group_rows(threads)
 
 
 if __name__ == "__main__":

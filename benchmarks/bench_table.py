@@ -13,6 +13,7 @@ current directory, removed at the end; with ``--db`` the table beside that datab
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import subprocess
@@ -56,26 +57,27 @@ def best_micros(function: Callable[[], object], repeat: int) -> float:
     return best * 1e6
 
 
-def percentiles(values: list[float]) -> tuple[float, float, float]:
+Row = tuple[str, str, str, str]
+"""What was measured, then its p50, p99 and max."""
+
+
+def row(name: str, values: list[float], digits: int) -> Row:
     cut = statistics.quantiles(values, n=100, method="inclusive")
-    return cut[49], cut[98], max(values)
+    p50, p99, most = (f"{value:,.{digits}f}" for value in (cut[49], cut[98], max(values)))
+    return name, p50, p99, most
 
 
-def solve_rows(table: MinStepsTable, layouts: list[Layout], repeat: int
-               ) -> list[tuple[str, str, str, str]]:
-    """(what, p50 µs, p99 µs, max µs) per way of solving, each layout timed best-of."""
-    rows = []
-    for name, way in (("table walk", table.solve), ("search", solve)):
-        way(layouts[0])  # compiled / loaded once, as in a running process
-        timings = [best_micros(lambda layout=layout, way=way: way(layout), repeat)
-                   for layout in layouts]
-        rows.append((f"solve, {name}", *(f"{value:,.0f}" for value in percentiles(timings))))
-    return rows
+def solve_row(name: str, way: Callable[[Layout], object], layouts: list[Layout], repeat: int
+              ) -> Row:
+    """Solving each layout, in µs, each timed best-of."""
+    way(layouts[0])  # compiled / loaded once, as in a running process
+    timings = [best_micros(functools.partial(way, layout), repeat) for layout in layouts]
+    return row(name, timings, 0)
 
 
 def load_row(name: str, database: Path, queries: list[str], clients: int, warm_up: list[str]
-             ) -> tuple[str, str, str, str]:
-    """(what, p50 ms, p99 ms, max ms) of ``/solution`` for every query once, after the
+             ) -> Row:
+    """``/solution`` for every query once, in ms, after the
     ``warm_up`` queries (other layouts) have loaded the server's kernels and tables."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -105,7 +107,7 @@ def load_row(name: str, database: Path, queries: list[str], clients: int, warm_u
     finally:
         server.terminate()
         server.wait(timeout=30)
-    return (f"/solution cold, {name}", *(f"{value:.2f}" for value in percentiles(latencies)))
+    return row(f"/solution cold, {name}", latencies, 2)
 
 
 def run(database: Path | None, solves: int, requests: int, clients: int) -> None:
@@ -119,7 +121,15 @@ def run(database: Path | None, solves: int, requests: int, clients: int) -> None
             picked = [Layout(int(code)) for code in codes[rng.sample(
                 range(codes.shape[0]), solves + requests + _WARM_UP)]]
             named = [Layout.from_code("1A9BF0C00"), Layout.from_code("4FEA13400")]
-            solve_table = solve_rows(table, named + picked[:solves], repeat=5)
+            standard = named + picked[:solves]
+            solve_table = [solve_row(f"standard: {name}", way, standard, repeat=5)
+                           for name, way in (("table walk", table.solve), ("search", solve))]
+            # Any class: only the walk (a search of the largest groups takes seconds).
+            anywhere = [layout for layout in (Layout.from_id(rank) for rank in rng.sample(
+                range(cases.LAYOUT_COUNT), solves)) if table.holds(layout)]
+            if anywhere:
+                solve_table.append(solve_row(f"any class ({len(anywhere)}): table walk",
+                                             table.solve, anywhere, repeat=5))
         queries = [layout.online_id for layout in picked[solves:]]
         warm_up, queries = queries[:_WARM_UP], queries[_WARM_UP:]
         load = [load_row(name, path, queries, clients, warm_up)
@@ -127,8 +137,8 @@ def run(database: Path | None, solves: int, requests: int, clients: int) -> None
                                    ("table", database))]
 
     console = Console()
-    solved = Table(title=f"In-process solve of {solves + 2} standard layouts "
-                         "(each the best of 5 runs)")
+    solved = Table(title=f"In-process solve of {solves + 2} random standard layouts and "
+                         f"{solves} of any class (each the best of 5 runs)")
     served = Table(title=f"/solution: {requests:,} distinct standard layouts, "
                          f"{clients} clients on loopback")
     for output, unit, rows in ((solved, "µs", solve_table), (served, "ms", load)):

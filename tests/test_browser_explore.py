@@ -230,7 +230,14 @@ def test_group_graph_counts_hover_and_click_into_the_viewer(
         assert page.is_disabled("#group-colour option[value=farthest]")
         assert not _serious_accessibility_problems(page)
 
-        page.mouse.click(x, y)
+        # a drag pans (and opens nothing); the layout stays under the pointer's new place
+        page.mouse.down()
+        page.mouse.move(x + 60, y + 40, steps=6)
+        page.mouse.up()
+        moved_x, moved_y, _ = _screen_point(page, graph, goal)
+        assert (moved_x, moved_y) == (pytest.approx(x + 60), pytest.approx(y + 40))
+        assert "#/group/" in page.url
+        page.mouse.click(moved_x, moved_y)
         page.wait_for_url(f"{explore_url}/#{shown}")
         _wait_ready(page, shown)
         assert page.text_content("#remaining") == str(graph.min_steps[graph.codes.index(shown)])

@@ -27,7 +27,7 @@ RED = (228, 0, 43)
 @pytest.fixture
 def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
     monkeypatch.setenv("HUARONG_DB", str(tmp_path / "absent.duckdb"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HUARONG_EXPLORER_CACHE", str(tmp_path / "cache"))
     return CliRunner()
 
 
@@ -68,7 +68,7 @@ def test_png_has_the_size_asked_and_colours_the_goal_viridis_low(runner: CliRunn
     image, pixels = draw_png(runner, goal, tmp_path / "group.png", "--size", "640x400")
     assert image.format == "PNG" and image.size == (640, 400)
     # The start is a goal (minimum steps 0): the low end of the map.
-    assert start_colour(pixels, goal, tmp_path / "cache" / "huarong" / "explorer") == VIRIDIS_LOW
+    assert start_colour(pixels, goal, tmp_path / "cache") == VIRIDIS_LOW
     # The legend's bar runs from one end of viridis to the other.
     colours = {tuple(p) for p in pixels.reshape(-1, 3).tolist()}
     assert VIRIDIS_HIGH in colours and VIRIDIS_LOW in colours
@@ -78,7 +78,7 @@ def test_the_farthest_from_a_goal_is_high_by_min_steps_and_low_by_distance(
         runner: CliRunner, tmp_path: Path) -> None:
     steps = small_group()
     farthest = f"{max(steps, key=lambda code: (steps[code], -code)):09X}"
-    cache = tmp_path / "cache" / "huarong" / "explorer"
+    cache = tmp_path / "cache"
     image, pixels = draw_png(runner, farthest, tmp_path / "steps.png")
     assert image.size == (1200, 800)
     assert start_colour(pixels, farthest, cache) == VIRIDIS_HIGH

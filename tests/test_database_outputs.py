@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import numpy as np
 import pytest
 from click.testing import CliRunner

@@ -29,14 +29,17 @@ def small_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(small_database: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(small_database)) as test_client:
-        yield test_client
+    """An app over the small database, caching placements beside it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("HUARONG_EXPLORER_CACHE", raising=False)
+        with TestClient(create_app(small_database)) as test_client:
+            yield test_client
 
 
 @pytest.fixture
 def bare_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     """An app without a database, caching placements under tmp_path."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HUARONG_EXPLORER_CACHE", str(tmp_path / "cache"))
     with TestClient(create_app(tmp_path / "absent.duckdb")) as test_client:
         yield test_client
 
@@ -193,3 +196,11 @@ def test_explore_page_is_served(client: TestClient) -> None:
     response = client.get("/explore")
     assert response.status_code == 200 and "text/html" in response.headers["content-type"]
     assert "/explore" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_a_group_is_found_by_any_notation_of_its_layout(bare_client: TestClient) -> None:
+    # 横刀立马 by its short code (docs §4) and by its klotski.online id (docs §7).
+    for code in ("4WVE1", "24422442233221121001"):
+        summary = bare_client.get(f"/api/groups/{code}").json()
+        assert summary["start"] == "1A9BF0C00" and summary["size"] == 25_955
+        assert summary["class"] == "5-4-1"

@@ -24,6 +24,7 @@ from huarong.space.explorer import (
     PlacementCache,
     UnknownClassError,
     all_classes,
+    default_directory,
     parse_class,
     place,
     step_graph,
@@ -197,6 +198,19 @@ def test_the_cache_keeps_to_its_budget(tmp_path: Path) -> None:
         explorer.view(Layout(seed))
     assert [path.name for path in tmp_path.glob("group-*.npz")] == [
         explorer.cache.path(groups[-1][0]).name]
+
+
+def test_the_cache_directory_is_chosen_by_setting_then_database_then_user(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database_file = tmp_path / "huarong.duckdb"
+    database_file.write_bytes(b"")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    monkeypatch.setenv("HUARONG_EXPLORER_CACHE", str(tmp_path / "chosen"))
+    assert default_directory(database_file) == tmp_path / "chosen"
+    monkeypatch.delenv("HUARONG_EXPLORER_CACHE")
+    assert default_directory(database_file) == tmp_path / "huarong.duckdb.explorer"
+    assert default_directory(tmp_path / "absent.duckdb") == tmp_path / "user" / "huarong" / \
+        "explorer"
 
 
 def test_catalog_without_a_database_answers_from_the_enumeration(tmp_path: Path) -> None:

@@ -16,26 +16,28 @@ from typing import Any
 
 import duckdb
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from huarong import fileio
-from huarong.cli import _common, main
+from huarong.cli import _common
 
 from .write_points import (
+    FIGURES,
     WritePoints,
     install,
+    invoke,
+    leftovers,
+    moments_of,
     pristine_database,
     raising,
+    rows,
     synthetic_columns,
     use_synthetic_columns,
 )
 
 KINDS = {errno.ENOSPC: "the disk is full", errno.EIO: "input/output error"}
+BEFORE = ("before",)  # a fault comes before the operation it stops
 LAYERS_CLASS = "7-0-5"  # 40 groups, 626 layouts: one unit, one commit
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
 
 
 def assert_one_line_fault(result: Result, cause: str, *paths: Path) -> None:
@@ -50,20 +52,6 @@ def assert_one_line_fault(result: Result, cause: str, *paths: Path) -> None:
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
-def leftovers(folder: Path) -> list[Path]:
-    """Temporary files and locks under ``folder``."""
-    return [p for p in folder.rglob("*") if p.name.endswith((".tmp", ".lock"))]
-
-
-def moments_of(job: Callable[[], Result], monkeypatch: pytest.MonkeyPatch) -> int:
-    """How many write points a clean run of ``job`` passes."""
-    points = WritePoints(phases=("before",))
-    with monkeypatch.context() as patch:
-        install(points, patch.setattr)
-        assert job().exit_code == 0
-    return len(points.moments)
-
-
 def each_fault(job: Callable[[], Result], moments: int, monkeypatch: pytest.MonkeyPatch,
                prepare: Callable[[], None], check: Callable[[int, int, Result], None]) -> None:
     """For every N up to ``moments``: ``prepare()``, run ``job`` with its N-th write point
@@ -74,22 +62,11 @@ def each_fault(job: Callable[[], Result], moments: int, monkeypatch: pytest.Monk
         number = kinds[moment % len(kinds)]
         prepare()
         with monkeypatch.context() as patch:
-            points = WritePoints(moment, raising(number), phases=("before",))
+            points = WritePoints(moment, raising(number), phases=BEFORE)
             install(points, patch.setattr)
             result = job()
         assert len(points.moments) == moment  # it stopped at the fault
         check(moment, number, result)
-
-
-def table(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    connection = duckdb.connect(str(path), read_only=True)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
-
-
-FIGURES = "SELECT id, farthest_steps, farthest_count, solution_count FROM layouts ORDER BY id"
 
 
 # ----- db layers ----------------------------------------------------------------------------
@@ -107,12 +84,12 @@ def test_layers_survive_a_fault_at_every_write_point(
         return invoke("db", "layers", LAYERS_CLASS, "--threads", "1", "--db", str(db))
 
     shutil.copy(pristine, db)
-    old = table(db, FIGURES)
+    old = rows(db, FIGURES)
     assert job().exit_code == 0
-    clean = table(db, FIGURES)
+    clean = rows(db, FIGURES)
     assert clean != old and not leftovers(db.parent)
     shutil.copy(pristine, db)
-    moments = moments_of(job, monkeypatch)
+    moments = moments_of(job, monkeypatch, BEFORE)
     assert moments >= 10  # plan, checkpoint (temporary, Parquet, rename), commit statements
 
     def fresh() -> None:
@@ -122,11 +99,11 @@ def test_layers_survive_a_fault_at_every_write_point(
 
     def check(moment: int, number: int, result: Result) -> None:
         assert_one_line_fault(result, KINDS[number], db)
-        assert table(db, FIGURES) == old, moment  # one transaction: nothing of the class
+        assert rows(db, FIGURES) == old, moment  # one transaction: nothing of the class
         assert not leftovers(db.parent), moment
         rerun = job()
         assert rerun.exit_code == 0, rerun.output
-        assert table(db, FIGURES) == clean, moment
+        assert rows(db, FIGURES) == clean, moment
 
     each_fault(job, moments, monkeypatch, fresh, check)
 
@@ -152,10 +129,10 @@ def test_build_survives_a_fault_at_every_write_point(
     assert build(OLD_SEED).exit_code == 0
     old = files()
     assert build(NEW_SEED).exit_code == 0
-    clean = table(db, "SELECT * FROM layouts ORDER BY id"), table(db, "SELECT * FROM groups")
+    clean = rows(db, "SELECT * FROM layouts ORDER BY id"), rows(db, "SELECT * FROM groups")
     expected = synthetic_columns(LAYOUTS, NEW_SEED)
     assert [row[1] for row in clean[0]] == expected["code"].tolist()
-    moments = moments_of(lambda: build(NEW_SEED), monkeypatch)
+    moments = moments_of(lambda: build(NEW_SEED), monkeypatch, BEFORE)
     assert moments >= 6  # temporary folder, connection, schema, two inserts, rename
 
     def restore() -> None:
@@ -168,8 +145,8 @@ def test_build_survives_a_fault_at_every_write_point(
         assert now.keys() == old.keys(), moment  # no temporary file, no lock
         assert now["x.duckdb"] == old["x.duckdb"], moment
         assert build(NEW_SEED).exit_code == 0
-        assert (table(db, "SELECT * FROM layouts ORDER BY id"),
-                table(db, "SELECT * FROM groups")) == clean, moment
+        assert (rows(db, "SELECT * FROM layouts ORDER BY id"),
+                rows(db, "SELECT * FROM groups")) == clean, moment
 
     each_fault(lambda: build(NEW_SEED), moments, monkeypatch, restore, check)
 
@@ -187,7 +164,7 @@ def test_export_survives_a_fault_at_every_write_point(
 
     assert job().exit_code == 0
     clean = output.read_bytes()
-    moments = moments_of(job, monkeypatch)
+    moments = moments_of(job, monkeypatch, BEFORE)
 
     def check(moment: int, number: int, result: Result) -> None:
         assert_one_line_fault(result, KINDS[number], output, pristine)
@@ -220,7 +197,7 @@ def test_all_survives_a_fault_at_every_write_point(
     assert job(NEW_SEED).exit_code == 0
     new = contents()
     assert old.keys() == new.keys() and all(old[name] != new[name] for name in old)
-    moments = moments_of(lambda: job(NEW_SEED), monkeypatch)
+    moments = moments_of(lambda: job(NEW_SEED), monkeypatch, BEFORE)
 
     def restore() -> None:
         shutil.rmtree(folder)
@@ -251,7 +228,7 @@ def test_each_fault_of_a_file_is_one_line_with_what_to_do(
         advice: str) -> None:
     monkeypatch.chdir(tmp_path)
     with monkeypatch.context() as patch:
-        install(WritePoints(1, raising(number), phases=("before",)), patch.setattr)
+        install(WritePoints(1, raising(number), phases=BEFORE), patch.setattr)
         result = invoke("solve", "1A9BF0C00", "-o", "solution.txt")
     assert_one_line_fault(result, words, Path("solution.txt"))
     assert advice.replace(str(Path.cwd()), str(tmp_path)) in result.stderr
@@ -268,7 +245,7 @@ def test_a_directory_removed_while_writing_is_one_line(tmp_path: Path,
         shutil.rmtree(folder)
 
     with monkeypatch.context() as patch:
-        install(WritePoints(1, vanish, phases=("before",)), patch.setattr)
+        install(WritePoints(1, vanish, phases=BEFORE), patch.setattr)
         result = invoke("solve", "1A9BF0C00", "-o", str(output))
     assert_one_line_fault(result, "directory is missing", output)
 
@@ -301,7 +278,7 @@ def test_debug_shows_the_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     results = []
     for debug in ([], ["--debug"]):
         with monkeypatch.context() as patch:
-            install(WritePoints(1, raising(errno.EIO), phases=("before",)), patch.setattr)
+            install(WritePoints(1, raising(errno.EIO), phases=BEFORE), patch.setattr)
             results.append(invoke(*debug, "solve", "1A9BF0C00", "-o", str(output)))
     quiet, shown = results
     assert "Traceback" not in quiet.stderr
@@ -344,7 +321,7 @@ def test_a_disk_too_small_is_refused_at_once(
     assert result.exit_code == 1, result.output
     line = result.stderr.splitlines()[-1]
     assert "free" in line and needed in line and "choose another place" in line, line
-    assert table(db, FIGURES) == table(pristine, FIGURES)
+    assert rows(db, FIGURES) == rows(pristine, FIGURES)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["small.duckdb"]
 
 
@@ -354,3 +331,34 @@ def test_messages_say_how_much_to_free() -> None:
     assert line == ("cannot write /data/huarong.duckdb: it needs about 2.5 GB but only "
                     "1.0 GB are free in /data; free 1.5 GB there or choose another place "
                     "with --db")
+
+
+# ----- npuzzle pdb build --------------------------------------------------------------------
+def test_pdb_build_survives_a_fault_at_every_write_point(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 3 x 3 compact databases (two files): a cache that could not be stored is one line
+    and exit 1 (solving would rebuild it; ``pdb build`` is asked for the cache)."""
+    from huarong.npuzzle import patterns
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("HUARONG_CACHE_DIR", str(cache))
+
+    def job() -> Result:
+        monkeypatch.setattr(patterns, "_loaded_compact", {})  # built again, not remembered
+        return invoke("npuzzle", "pdb", "build", "--size", "3x3", "-q")
+
+    assert job().exit_code == 0
+    clean = {p.name: p.read_bytes() for p in (cache / "npuzzle").iterdir()}
+    assert len(clean) == 2
+    moments = moments_of(job, monkeypatch, BEFORE)
+
+    def check(moment: int, number: int, result: Result) -> None:
+        assert_one_line_fault(result, "could not be stored", *(cache / "npuzzle").iterdir(),
+                              *(cache / "npuzzle" / name for name in clean))
+        assert all(p.name in clean and p.read_bytes() == clean[p.name]
+                   for p in (cache / "npuzzle").iterdir()), moment
+        assert job().exit_code == 0
+        assert {p.name: p.read_bytes() for p in (cache / "npuzzle").iterdir()} == clean
+
+    each_fault(job, moments, monkeypatch, lambda: shutil.rmtree(cache, ignore_errors=True),
+               check)

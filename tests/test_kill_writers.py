@@ -12,52 +12,27 @@ import random
 import shutil
 import signal
 import subprocess
-from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import duckdb
 import pytest
-from click.testing import CliRunner, Result
-
-from huarong.cli import main
+from click.testing import Result
 
 from .write_points import (
     COLUMNS_SEED_VARIABLE,
-    WritePoints,
+    FIGURES,
     child,
-    install,
+    invoke,
+    leftovers,
+    moments_of,
     pristine_database,
+    rows,
     use_synthetic_columns,
 )
 
 SEED = 26
-FIGURES = "SELECT id, farthest_steps, farthest_count, solution_count FROM layouts ORDER BY id"
 OLD, NEW = 1, 2
 LAYOUTS = 2000
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    connection = duckdb.connect(str(path), read_only=True)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
-
-
-def leftovers(folder: Path) -> list[Path]:
-    return [p for p in folder.rglob("*") if p.name.endswith((".tmp", ".lock"))]
-
-
-def moments_of(job: Callable[[], Result], monkeypatch: pytest.MonkeyPatch) -> int:
-    points = WritePoints()
-    with monkeypatch.context() as patch:
-        install(points, patch.setattr)
-        assert job().exit_code == 0
-    return len(points.moments)
 
 
 def kill_at(moment: int, args: list[str], synthetic_seed: int | None = None) -> None:
@@ -71,6 +46,13 @@ def kill_at(moment: int, args: list[str], synthetic_seed: int | None = None) -> 
     assert done.returncode == -signal.SIGKILL, (moment, done.stderr)
 
 
+def kill_each(trials: list[tuple[int, list[str], int | None]]) -> None:
+    """:func:`kill_at` for every trial, two children at a time (each trial has its own
+    files; the children mostly wait for the loaded machine)."""
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda trial: kill_at(*trial), trials))
+
+
 def rerun_cleans_up(result: Result, left: list[Path]) -> None:
     """The rerun succeeded, removed each temporary file the killed run left and said so."""
     assert result.exit_code == 0, result.output
@@ -79,8 +61,12 @@ def rerun_cleans_up(result: Result, left: list[Path]) -> None:
             assert not path.exists() and f"removed {path}" in result.stderr, result.stderr
 
 
-def moments_drawn(count: int, total: int, rng: random.Random) -> list[int]:
-    return sorted(rng.sample(range(1, total + 1), min(count, total)))
+def moments_drawn(count: int, total: int) -> list[int]:
+    return sorted(random.Random(SEED).sample(range(1, total + 1), min(count, total)))
+
+
+TRIALS = [pytest.param(1), pytest.param(4, marks=pytest.mark.slow)]
+"""How many times the default trials of each writer: more in the slow run."""
 
 
 @pytest.fixture(scope="module")
@@ -88,109 +74,165 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return pristine_database(tmp_path_factory)
 
 
+@pytest.mark.parametrize("scale", TRIALS)
 def test_layers_killed_anywhere(pristine: Path, tmp_path: Path,
-                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """``db layers 7-0``: seven classes, each a unit checkpointed and a commit; every class
-    is afterwards all NULL or all computed, and the rerun completes them."""
-    db = tmp_path / "db" / "small.duckdb"
-    db.parent.mkdir()
-    args = ["db", "layers", "7-0", "--threads", "1", "--db", str(db)]
-    shutil.copy(pristine, db)
+                                monkeypatch: pytest.MonkeyPatch, scale: int) -> None:
+    """``db layers`` of two classes, each a unit checkpointed and a commit: every class is
+    afterwards all NULL or all computed, and the rerun completes them."""
+    def database(moment: int) -> Path:
+        return tmp_path / str(moment) / "small.duckdb"
+
+    def args(db: Path) -> list[str]:
+        return ["db", "layers", "7-0-3", "7-0-5", "--threads", "1", "--db", str(db)]
+
+    def fresh(db: Path) -> Path:
+        db.parent.mkdir(exist_ok=True)
+        shutil.copy(pristine, db)
+        return db
+
+    db = fresh(database(0))
     old = rows(db, FIGURES)
-    assert invoke(*args).exit_code == 0
+    assert invoke(*args(db)).exit_code == 0
     clean = rows(db, FIGURES)
     styles = dict(rows(db, "SELECT id, style FROM layouts"))
-    shutil.copy(pristine, db)
-    total = moments_of(lambda: invoke(*args), monkeypatch)
-    for moment in moments_drawn(10, total, random.Random(SEED)):
-        shutil.rmtree(db.parent)
-        db.parent.mkdir()
-        shutil.copy(pristine, db)
-        kill_at(moment, args)
+    total = moments_of(lambda: invoke(*args(fresh(db))), monkeypatch)
+    moments = moments_drawn(4 * scale, total)
+    kill_each([(moment, args(fresh(database(moment))), None) for moment in moments])
+    for moment in moments:
+        db = database(moment)
         now = rows(db, FIGURES)
         for style in set(styles.values()):  # each class whole or untouched
             ids = [i for i, (row_id, *_) in enumerate(clean) if styles[row_id] == style]
             assert [now[i] for i in ids] in ([old[i] for i in ids], [clean[i] for i in ids])
         left = leftovers(db.parent)
-        rerun = invoke(*args)
-        rerun_cleans_up(rerun, left)
+        rerun_cleans_up(invoke(*args(db)), left)
         assert rows(db, FIGURES) == clean, moment
         assert not leftovers(db.parent), moment
 
 
-def test_build_killed_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("scale", TRIALS)
+def test_build_killed_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               scale: int) -> None:
     """``db build --force`` over an old database (synthetic columns): the old file whole or
     the new one whole."""
-    db = tmp_path / "db" / "x.duckdb"
-    args = ["db", "build", "-q", "--force", "--db", str(db)]
+    def database(moment: int) -> Path:
+        return tmp_path / str(moment) / "x.duckdb"
 
-    def build(seed: int) -> Result:
+    def args(db: Path) -> list[str]:
+        return ["db", "build", "-q", "--force", "--db", str(db)]
+
+    def build(db: Path, seed: int) -> Result:
         with monkeypatch.context() as patch:
             use_synthetic_columns(LAYOUTS, seed, patch.setattr)
-            return invoke(*args)
+            return invoke(*args(db))
 
-    def everything() -> tuple[list[tuple[object, ...]], ...]:
+    def everything(db: Path) -> tuple[list[tuple[object, ...]], ...]:
         return rows(db, "SELECT * FROM layouts ORDER BY id"), rows(db, "SELECT * FROM groups")
 
-    assert build(OLD).exit_code == 0
+    db = database(0)
+    assert build(db, OLD).exit_code == 0
     old_files = {p.name: p.read_bytes() for p in db.parent.iterdir()}
-    old = everything()
-    assert build(NEW).exit_code == 0
-    new = everything()
-    total = moments_of(lambda: build(NEW), monkeypatch)
-    for moment in moments_drawn(8, total, random.Random(SEED)):
+    old = everything(db)
+    assert build(db, NEW).exit_code == 0
+    new = everything(db)
+    total = moments_of(lambda: build(db, NEW), monkeypatch)
+    moments = moments_drawn(5 * scale, total)
+    for moment in moments:
+        database(moment).parent.mkdir()
         for name, data in old_files.items():
-            (db.parent / name).write_bytes(data)
-        kill_at(moment, args, NEW)
-        assert everything() in (old, new), moment
+            (database(moment).parent / name).write_bytes(data)
+    kill_each([(moment, args(database(moment)), NEW) for moment in moments])
+    for moment in moments:
+        db = database(moment)
+        assert everything(db) in (old, new), moment
         left = leftovers(db.parent)
-        rerun_cleans_up(build(NEW), left)
-        assert everything() == new and not leftovers(db.parent), moment
+        rerun_cleans_up(build(db, NEW), left)
+        assert everything(db) == new and not leftovers(db.parent), moment
 
 
+@pytest.mark.parametrize("scale", TRIALS)
 def test_export_killed_anywhere(pristine: Path, tmp_path: Path,
-                                monkeypatch: pytest.MonkeyPatch) -> None:
-    output = tmp_path / "out" / "layouts.parquet"
-    output.parent.mkdir()
-    args = ["db", "export", "-o", str(output), "--db", str(pristine)]
-    assert invoke(*args).exit_code == 0
-    new = output.read_bytes()
-    total = moments_of(lambda: invoke(*args), monkeypatch)
-    for moment in moments_drawn(4, total, random.Random(SEED)):
-        output.write_bytes(b"old")
-        kill_at(moment, args)
-        assert output.read_bytes() in (b"old", new), moment
-        left = leftovers(output.parent)
-        rerun_cleans_up(invoke(*args), left)
-        assert output.read_bytes() == new
-        assert [p.name for p in output.parent.iterdir()] == [output.name]
+                                monkeypatch: pytest.MonkeyPatch, scale: int) -> None:
+    def output(moment: int) -> Path:
+        return tmp_path / str(moment) / "layouts.parquet"
+
+    def args(target: Path) -> list[str]:
+        return ["db", "export", "-o", str(target), "--db", str(pristine)]
+
+    output(0).parent.mkdir()
+    assert invoke(*args(output(0))).exit_code == 0
+    new = output(0).read_bytes()
+    total = moments_of(lambda: invoke(*args(output(0))), monkeypatch)
+    moments = moments_drawn(4 * scale, total)
+    for moment in moments:
+        output(moment).parent.mkdir()
+        output(moment).write_bytes(b"old")
+    kill_each([(moment, args(output(moment)), None) for moment in moments])
+    for moment in moments:
+        target = output(moment)
+        assert target.read_bytes() in (b"old", new), moment
+        left = leftovers(target.parent)
+        rerun_cleans_up(invoke(*args(target)), left)
+        assert target.read_bytes() == new
+        assert [p.name for p in target.parent.iterdir()] == [target.name]
 
 
-def test_all_killed_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "all"
-    args = ["all", "-q", "--dir", str(folder)]
+@pytest.mark.parametrize("scale", TRIALS)
+def test_all_killed_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                             scale: int) -> None:
+    def folder(moment: int) -> Path:
+        return tmp_path / str(moment)
 
-    def run(seed: int) -> Result:
+    def args(place: Path) -> list[str]:
+        return ["all", "-q", "--dir", str(place)]
+
+    def run(place: Path, seed: int) -> Result:
         with monkeypatch.context() as patch:
             use_synthetic_columns(LAYOUTS, seed, patch.setattr)
-            return invoke(*args)
+            return invoke(*args(place))
 
-    def contents() -> dict[str, bytes]:
-        return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    def contents(place: Path) -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in sorted(place.iterdir())}
 
-    assert run(OLD).exit_code == 0
-    old = contents()
-    assert run(NEW).exit_code == 0
-    new = contents()
-    total = moments_of(lambda: run(NEW), monkeypatch)
-    for moment in moments_drawn(4, total, random.Random(SEED)):
-        shutil.rmtree(folder)
-        folder.mkdir()
+    assert run(folder(0), OLD).exit_code == 0
+    old = contents(folder(0))
+    assert run(folder(0), NEW).exit_code == 0
+    new = contents(folder(0))
+    total = moments_of(lambda: run(folder(0), NEW), monkeypatch)
+    moments = moments_drawn(4 * scale, total)
+    for moment in moments:
+        folder(moment).mkdir()
         for name, data in old.items():
-            (folder / name).write_bytes(data)
-        kill_at(moment, args, NEW)
-        left = leftovers(folder)
-        now = {name: data for name, data in contents().items() if name in old}
+            (folder(moment) / name).write_bytes(data)
+    kill_each([(moment, args(folder(moment)), NEW) for moment in moments])
+    for moment in moments:
+        place = folder(moment)
+        left = leftovers(place)
+        now = {name: data for name, data in contents(place).items() if name in old}
         assert all(data in (old[name], new[name]) for name, data in now.items()), moment
-        rerun_cleans_up(run(NEW), left)
-        assert contents() == new, moment
+        rerun_cleans_up(run(place, NEW), left)
+        assert contents(place) == new, moment
+
+
+def test_only_the_temporary_files_of_dead_processes_are_removed(tmp_path: Path) -> None:
+    from huarong import fileio
+
+    dead = tmp_path / ".x.txt.999999999.k2j_a.tmp"  # above any pid Linux gives
+    dead.write_text("left by a killed run")
+    dead_folder = tmp_path / ".x.txt.999999998.zz.tmp"
+    (dead_folder / "inside").mkdir(parents=True)
+    live = tmp_path / f".x.txt.{os.getpid()}.abc.tmp"
+    live.write_text("being written")
+    other = tmp_path / ".y.txt.999999999.k2j_a.tmp"
+    other.write_text("another target's")
+    notices: list[str] = []
+    fileio.notice_listeners.append(notices.append)
+    try:
+        fileio.write_text_atomically(tmp_path / "x.txt", "new\n")
+    finally:
+        fileio.notice_listeners.remove(notices.append)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [live.name, other.name, "x.txt"])
+    assert sorted(notices) == [
+        f"removed {dead_folder}, left by an interrupted run (process 999999998 is gone)",
+        f"removed {dead}, left by an interrupted run (process 999999999 is gone)"]

@@ -25,6 +25,9 @@ from .test_npuzzle import reference_distances
 # A shuffled 5x5: no optimal search here finishes in a test's time.
 HARD_5X5 = Board.parse("5 10 2 17 3 15 19 12 11 6 4 9 22 16 20 8 23 14 7 13 24 18 21 0 1")
 GOAL_5X5 = Board.solved(5, 5)
+# One of the 15-puzzle's 80-move positions, for the standard goal.
+HARD_4X4 = Board.parse("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1")
+GOAL_4X4 = Board.solved(4, 4)
 
 
 @pytest.fixture(autouse=True)
@@ -119,11 +122,27 @@ def test_auto_falls_back_to_the_reduction_when_time_runs_out(tiny_shares: None) 
     assert result.steps is not None and result.steps >= optimum
 
 
-def test_watch_is_not_called_by_searches_that_keep_every_state() -> None:
+@pytest.mark.parametrize("algorithm", ["astar-linear", "astar-misplaced", "bfs", "bibfs"])
+def test_a_time_limit_stops_a_graph_search_with_a_proved_bound(algorithm: str) -> None:
     reports: list[SearchProgress] = []
-    result = npuzzle.solve(Board.parse("8 6 7 2 5 4 3 0 1"), Board.solved(3, 3), "astar-linear",
-                           time_limit=1e-9, watch=reports.append)
-    assert result.steps == 31 and reports == []
+    result = npuzzle.solve(HARD_4X4, GOAL_4X4, algorithm, time_limit=0.5, watch=reports.append)
+    assert result.outcome is Outcome.TIME_LIMIT and result.path == ()
+    assert reports and all(r.algorithm.value == algorithm for r in reports)
+    assert all(a.nodes < b.nodes for a, b in itertools.pairwise(reports))
+    assert [r.bound for r in reports] == sorted(r.bound for r in reports)
+    assert result.nodes_expanded >= reports[-1].nodes
+    # The board is 80 moves from the goal (Brüngger et al. 1999): what was ruled out is less.
+    assert result.lower_bound is not None and result.lower_bound <= 80
+    if algorithm == "astar-linear":
+        assert result.lower_bound >= manhattan(HARD_4X4, GOAL_4X4)
+
+
+def test_graph_searches_report_the_length_they_prove() -> None:
+    board, goal = Board.parse("8 6 7 2 5 4 3 0 1"), Board.solved(3, 3)
+    for algorithm in ("bfs", "bibfs", "astar-linear"):
+        result = npuzzle.solve(board, goal, algorithm)
+        assert result.steps == result.lower_bound == 31
+    assert npuzzle.solve(board, goal, "dfs", depth_bound=40).lower_bound is None
 
 
 def test_time_limit_must_be_positive() -> None:
@@ -171,16 +190,17 @@ def test_cli_rejects_a_bad_time_limit(value: str) -> None:
     assert code == 2 and out == "" and "--time-limit" in err
 
 
-def test_ctrl_c_stops_a_long_search() -> None:
+@pytest.mark.parametrize("algorithm,board", [("idastar", HARD_5X5), ("astar-linear", HARD_4X4)])
+def test_ctrl_c_stops_a_long_search(algorithm: str, board: Board) -> None:
     # Waits for the first progress line (the search is running), then interrupts.
     process = subprocess.Popen(
-        [sys.executable, "-m", "huarong", "npuzzle", "solve", HARD_5X5.line(), "--algo",
-         "idastar"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        env={**os.environ, "HUARONG_PROGRESS": ""})
+        [sys.executable, "-m", "huarong", "npuzzle", "solve", board.line(), "--goal",
+         "standard", "--algo", algorithm], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        text=True, env={**os.environ, "HUARONG_PROGRESS": ""})
     assert process.stderr is not None
     try:
         for line in process.stderr:
-            if line.startswith("huarong: idastar: bound"):
+            if line.startswith(f"huarong: {algorithm}: bound"):
                 break
         process.send_signal(signal.SIGINT)
         rest = process.stderr.read()

@@ -121,10 +121,12 @@ def test_an_unsolvable_large_board_is_answered_at_once() -> None:
 
 
 def test_boards_beyond_its_limit_are_refused() -> None:
-    side = 33
+    side = 21
     assert side * side > npuzzle.MAX_REDUCTION_CELLS
-    with pytest.raises(UnsupportedBoardError, match="1024 cells"):
+    with pytest.raises(UnsupportedBoardError, match="400 cells"):
         npuzzle.solve(Board.solved(side, side), algorithm="reduction")
+    with pytest.raises(UnsupportedBoardError, match="400 cells"):
+        npuzzle.solve(Board.solved(side, side).moved("U"))
 
 
 def run(*args: str) -> tuple[int, str, str]:

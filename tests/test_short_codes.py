@@ -26,8 +26,8 @@ from huarong.engine.layout import (
 from huarong.space import cases
 from huarong.web.app import create_app
 
-FIXTURE = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "short_codes.tsv"
-_SHARED_FIXTURE = Path("/work/shared/fixtures/short_codes.tsv")
+# Written by the klotski C++ engine (py-klotski 0.0.2): a copy of shared/fixtures/short_codes.tsv.
+FIXTURE = Path(__file__).parent / "data" / "short_codes.tsv"
 # The words: 1A9BF0C00 is id 4,091,296, short code 4WVE1; id 0 is 11111.
 DIGITS = "123456789ABCDEFGHJKMNPQRSTUVWXYZ"
 DIGITS_32 = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # Python's int(text, 32)
@@ -35,8 +35,7 @@ LAYOUT_COUNT = 29_334_498
 
 
 def fixture_pairs() -> list[tuple[int, str, str]]:
-    path = FIXTURE if FIXTURE.is_file() else _SHARED_FIXTURE
-    rows = [line.split("\t") for line in path.read_text().splitlines()
+    rows = [line.split("\t") for line in FIXTURE.read_text().splitlines()
             if line and not line.startswith("#")]
     return [(int(rank), code, short) for rank, code, short in rows]
 

@@ -14,29 +14,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import duckdb
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from huarong import fileio
-from huarong.cli import main
 
-from .write_points import COLUMNS_SEED_VARIABLE, child, pristine_database, synthetic_columns
+from .write_points import (
+    COLUMNS_SEED_VARIABLE,
+    FIGURES,
+    child,
+    invoke,
+    pristine_database,
+    rows,
+    synthetic_columns,
+)
 
-FIGURES = "SELECT id, farthest_steps, farthest_count, solution_count FROM layouts ORDER BY id"
 SYNTHETIC = (2000, 5)
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args))
-
-
-def rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    connection = duckdb.connect(str(path), read_only=True)
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
 
 
 @pytest.fixture(scope="module")
@@ -46,10 +39,10 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def clean(pristine: Path, tmp_path_factory: pytest.TempPathFactory) -> list[tuple[object, ...]]:
-    """The figures of a clean ``db layers 7-0`` run."""
+    """The figures of a clean run of :func:`layers_args`."""
     db = tmp_path_factory.mktemp("clean") / "small.duckdb"
     shutil.copy(pristine, db)
-    assert invoke("db", "layers", "7-0", "--threads", "1", "--db", str(db)).exit_code == 0
+    assert invoke(*layers_args(db)).exit_code == 0
     return rows(db, FIGURES)
 
 
@@ -79,7 +72,7 @@ def stopped(plan: str, *args: str) -> Iterator[subprocess.Popen[str]]:
 
 
 def layers_args(db: Path) -> list[str]:
-    return ["db", "layers", "7-0", "--threads", "1", "--db", str(db)]
+    return ["db", "layers", "7-0-5", "--threads", "1", "--db", str(db)]
 
 
 def build_args(db: Path) -> list[str]:
@@ -95,7 +88,7 @@ def assert_refused_naming(result: Result, holder: subprocess.Popen[str], command
 def test_layers_running_refuses_a_build_and_finishes(db: Path, clean: list[object]) -> None:
     with stopped("pause:parquet", *layers_args(db)) as holder:
         assert (db.parent / "small.duckdb.lock").is_file()
-        assert_refused_naming(invoke(*build_args(db)), holder, "db layers 7-0")
+        assert_refused_naming(invoke(*build_args(db)), holder, "db layers 7-0-5")
         # Readers are not blocked while the writer works.
         info = invoke("db", "info", "1A9BF0C00", "--db", str(db))
         assert info.exit_code == 2 and "missing from the database" in info.stderr

@@ -21,8 +21,10 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow.parquet as pq
+from click.testing import CliRunner, Result
 
 from huarong import fileio
+from huarong.cli import main
 
 Action = Callable[[str, str], None]
 """Called with (point, "before" or "after") at the moment chosen."""
@@ -123,6 +125,38 @@ def install(points: WritePoints, setattr_: Callable[[Any, str, Any], None]) -> N
     setattr_(fileio, "_open_stream", lambda *args: _Stream(real_open_stream(*args), points))
 
 
+FIGURES = "SELECT id, farthest_steps, farthest_count, solution_count FROM layouts ORDER BY id"
+
+
+def invoke(*args: str) -> Result:
+    """``huarong ARGS`` in this process."""
+    return CliRunner().invoke(main, list(args))
+
+
+def rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` on the database at ``path``, read-only."""
+    connection = duckdb.connect(str(path), read_only=True)
+    try:
+        return connection.execute(sql).fetchall()
+    finally:
+        connection.close()
+
+
+def leftovers(folder: Path) -> list[Path]:
+    """Temporary files and locks under ``folder``."""
+    return [p for p in folder.rglob("*") if p.name.endswith((".tmp", ".lock"))]
+
+
+def moments_of(job: Callable[[], Result], monkeypatch: Any,
+               phases: tuple[str, ...] = ("before", "after")) -> int:
+    """How many moments (of ``phases``) a clean run of ``job`` passes."""
+    points = WritePoints(phases=phases)
+    with monkeypatch.context() as patch:
+        install(points, patch.setattr)
+        assert job().exit_code == 0
+    return len(points.moments)
+
+
 def raising(number: int) -> Action:
     """An action that fails the operation as a full disk (``ENOSPC``) or a failing disk
     (``EIO``) would: OSError from files and Parquet, DuckDB's own exceptions from DuckDB (a
@@ -204,8 +238,6 @@ def _stop_at(plan: str, args: list[str]) -> None:
     """Run ``huarong ARGS`` and, at the moment ``plan`` names, ``kill:K`` send this process
     SIGKILL at moment K, or ``pause:POINT`` print "paused" and wait for a line on stdin
     before the first moment of that point (its lock held, its work half done)."""
-    from huarong.cli import main
-
     synthetic = os.environ.get(COLUMNS_SEED_VARIABLE)
     if synthetic:
         layouts, seed = map(int, synthetic.split(":"))

@@ -42,20 +42,25 @@ MAX_WORDS = 64
 """Words a node at most (4,096 sources a segment)."""
 BYTES_A_NODE_WORD = 4 * 8
 """visited, frontier, next frontier and blocked: one int64 word each."""
-BYTES_A_NODE = 8 + 4 + 1 + 4 * 4
-"""Node arrays besides the words: offset, segment, goal flag, and room for four int32 edge
-targets (the mean degree of a Klotski step graph is below three)."""
+BYTES_A_NODE = 8 + 4 + 1 + 8 * 4
+"""Node arrays besides the words: offset, segment, goal flag, and room for eight int32 edge
+targets (the mean degree is 3.6 on the groups of 1A9BF0C00 and 4FEA13400, at most 10)."""
 
 _ANY_ENDING, _ANY_ALIVE = 0, 1
 
 
-def _kernel(function: Any) -> Any:
-    # Typed Any: a launch is written kernel[blocks, threads](...), which no stub describes.
-    return cuda.jit(cache=True)(function)
+def _kernel(function: Any, **options: bool) -> Any:
+    """``cuda.jit(cache=True)``, uncached where no cache directory is writable (as
+    :func:`huarong._kernels._jit.kernel`).  Typed Any: a launch is written
+    ``kernel[blocks, threads](...)``, which no stub describes."""
+    try:
+        return cuda.jit(cache=True, **options)(function)
+    except RuntimeError:
+        return cuda.jit(cache=False, **options)(function)
 
 
 def _device_function(function: Any) -> Any:
-    return cuda.jit(device=True, cache=True)(function)
+    return _kernel(function, device=True)
 
 
 @_device_function
@@ -80,12 +85,20 @@ def free_memory() -> int | None:
     return int(free) if math.isfinite(free) else None
 
 
+@_device_function
+def _cell(rows: np.int64, columns: np.int64) -> tuple[np.int64, np.int64]:
+    """This thread's (row, column) in a rows × columns grid; row -1 beyond it."""
+    t = cuda.grid(1)
+    if t >= rows * columns:
+        return np.int64(-1), np.int64(0)
+    return np.int64(t // columns), np.int64(t % columns)
+
+
 @_kernel
 def _zero(words: Any) -> None:
-    t = cuda.grid(1)
-    width = words.shape[1]
-    if t < words.shape[0] * width:
-        words[t // width, t % width] = 0
+    row, column = _cell(words.shape[0], words.shape[1])
+    if row >= 0:
+        words[row, column] = 0
 
 
 @_kernel
@@ -93,15 +106,12 @@ def _start(sources: Any, goal: Any, visited: Any, frontier: Any, blocked: Any, f
            figures: Any) -> None:
     """Level 0: thread ``segment * lanes + lane`` puts its source (``-1``: no source in that
     lane) on the frontier."""
-    t = cuda.grid(1)
     lanes = sources.shape[1]
-    if t >= sources.shape[0] * lanes:
+    segment, lane = _cell(sources.shape[0], lanes)
+    if segment < 0 or sources[segment, lane] < 0:
         return
-    segment = t // lanes
-    lane = t % lanes
     node = sources[segment, lane]
-    if node < 0:
-        return
+    slot = segment * lanes + lane
     w = lane // 64
     bit = np.int64(1) << np.int64(lane % 64)
     # Sources of a segment are distinct nodes: no other thread writes these (node, word)s.
@@ -110,9 +120,9 @@ def _start(sources: Any, goal: Any, visited: Any, frontier: Any, blocked: Any, f
     cuda.atomic.or_(full, (segment, w), bit)
     if goal[node]:
         blocked[node, w] |= bit
-        figures[SOLUTION_COUNT, t] = 1
-        figures[MIN_STEPS, t] = 0
-        figures[MIN_COUNT, t] = 1
+        figures[SOLUTION_COUNT, slot] = 1
+        figures[MIN_STEPS, slot] = 0
+        figures[MIN_COUNT, slot] = 1
 
 
 @_kernel
@@ -122,12 +132,10 @@ def _expand(offsets: Any, targets: Any, goal: Any, segment_of: Any, frontier: An
     """The frontier at ``level`` of every (node, word) into ``nxt`` and ``visited``;
     ``blocked`` follows; solutions at ``level`` counted; ``reached`` gets the sources that
     reached some node anew."""
-    t = cuda.grid(1)
     words = visited.shape[1]
-    if t >= visited.shape[0] * words:
+    v, w = _cell(visited.shape[0], words)
+    if v < 0:
         return
-    v = t // words
-    w = t % words
     seen = visited[v, w]
     segment = segment_of[v]
     if seen == full[segment, w]:
@@ -169,12 +177,10 @@ def _expand(offsets: Any, targets: Any, goal: Any, segment_of: Any, frontier: An
 def _close(alive: Any, reached: Any, ending: Any, figures: Any, flags: Any,
            level: np.int64) -> None:
     """Thread (segment, word): sources alive that reached nothing new end at ``level``."""
-    t = cuda.grid(1)
     words = alive.shape[1]
-    if t >= alive.shape[0] * words:
+    segment, w = _cell(alive.shape[0], words)
+    if segment < 0:
         return
-    segment = t // words
-    w = t % words
     going_on = reached[segment, w]
     ends = alive[segment, w] & ~going_on
     alive[segment, w] = going_on
@@ -184,7 +190,7 @@ def _close(alive: Any, reached: Any, ending: Any, figures: Any, flags: Any,
         flags[_ANY_ALIVE] = 1
     if ends != 0:
         flags[_ANY_ENDING] = 1
-    lane0 = t * 64
+    lane0 = (segment * words + w) * 64
     while ends != 0:
         bit = _lowest_bit(ends)
         ends ^= np.int64(1) << bit
@@ -194,12 +200,10 @@ def _close(alive: Any, reached: Any, ending: Any, figures: Any, flags: Any,
 @_kernel
 def _count_farthest(segment_of: Any, frontier: Any, ending: Any, figures: Any) -> None:
     """Each frontier node of a source that ends at this level is one of its farthest."""
-    t = cuda.grid(1)
     words = frontier.shape[1]
-    if t >= frontier.shape[0] * words:
+    v, w = _cell(frontier.shape[0], words)
+    if v < 0:
         return
-    v = t // words
-    w = t % words
     segment = segment_of[v]
     ends = frontier[v, w] & ending[segment, w]
     lane0 = segment * words * 64 + w * 64
@@ -209,8 +213,10 @@ def _count_farthest(segment_of: Any, frontier: Any, ending: Any, figures: Any) -
         cuda.atomic.add(figures, (FARTHEST_COUNT, lane0 + bit), 1)
 
 
-def _blocks(threads: int) -> int:
-    return max(1, -(-threads // THREADS_A_BLOCK))
+def _grid(threads: int) -> tuple[int, int]:
+    """(blocks, threads a block) covering ``threads``: small launches in small blocks."""
+    block = min(THREADS_A_BLOCK, max(32, -(-threads // 32) * 32))
+    return max(1, -(-threads // block)), block
 
 
 def _check(name: str, array: np.ndarray, dtype: type, ndim: int) -> None:
@@ -252,14 +258,14 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     d_segment_of = cuda.to_device(segment_of)
     d_figures = cuda.to_device(figures)
     node_words = size * words
-    grid = _blocks(node_words)
+    grid = _grid(node_words)
     visited, frontier, nxt, blocked = (cuda.device_array((size, words), dtype=np.int64)
                                        for _ in range(4))
     for array in (visited, frontier, blocked):
-        _zero[grid, THREADS_A_BLOCK](array)
+        _zero[grid](array)
     per_segment = np.zeros((segments, words), dtype=np.int64)
     full, reached, ending = (cuda.to_device(per_segment) for _ in range(3))
-    _start[_blocks(segments * lanes), THREADS_A_BLOCK](
+    _start[_grid(segments * lanes)](
         cuda.to_device(sources), d_goal, visited, frontier, blocked, full, d_figures)
     alive = cuda.device_array_like(full)
     alive.copy_to_device(full)
@@ -267,15 +273,14 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     flags = cuda.to_device(no_flags)
     level = 0
     while True:
-        _expand[grid, THREADS_A_BLOCK](d_offsets, d_targets, d_goal, d_segment_of, frontier,
-                                       visited, blocked, nxt, full, reached, d_figures,
-                                       np.int64(level + 1))
+        _expand[grid](d_offsets, d_targets, d_goal, d_segment_of, frontier, visited, blocked,
+                      nxt, full, reached, d_figures, np.int64(level + 1))
         flags.copy_to_device(no_flags)
-        _close[_blocks(segments * words), THREADS_A_BLOCK](alive, reached, ending, d_figures,
-                                                           flags, np.int64(level))
+        _close[_grid(segments * words)](alive, reached, ending, d_figures, flags,
+                                        np.int64(level))
         raised = flags.copy_to_host()
         if raised[_ANY_ENDING]:
-            _count_farthest[grid, THREADS_A_BLOCK](d_segment_of, frontier, ending, d_figures)
+            _count_farthest[grid](d_segment_of, frontier, ending, d_figures)
         if not raised[_ANY_ALIVE]:
             break
         frontier, nxt = nxt, frontier

@@ -2,7 +2,9 @@
 both ways), the seed's bounded depth-first search, and A* with a bucket queue.
 
 They keep every state they meet (the node store of :mod:`huarong._kernels.npuzzle_store`),
-so memory, not time, bounds them: each stops at its ``max_nodes``.
+so memory bounds them: each stops at its ``max_nodes``.  Each runs in one call, meant for a
+thread of its own: through its ``control`` array it tells how far it got and can be asked to
+stop (:func:`huarong._kernels.npuzzle_store._reported`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from huarong._kernels.npuzzle_store import (
     EXHAUSTED,
     FOUND,
     LIMIT_REACHED,
+    STOPPED,
     _blank_cell,
     _chain,
     _child_rank,
@@ -25,6 +28,7 @@ from huarong._kernels.npuzzle_store import (
     _grown,
     _new_store,
     _rehashed,
+    _reported,
     _slot,
     rank_board,
     unrank_board,
@@ -38,7 +42,8 @@ Array = Any
 
 @kernel
 def breadth_first(
-    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int
+    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int,
+    control: Array,
 ) -> tuple[int, Array, Array, Array, int, int, int, int]:
     """Plain BFS from ``start``; ``goal == -1`` explores the whole component.
 
@@ -58,6 +63,8 @@ def breadth_first(
         node = head
         head += 1
         expanded += 1
+        if _reported(control, expanded, depths[node] + 1):
+            return STOPPED, keys, parents, depths, count, expanded, peak, EMPTY
         for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
             child = children[i]
             slot = _slot(table, keys, child)
@@ -97,25 +104,32 @@ def _expand_layer(
     neighbours: Array,
     factorials: Array,
     max_nodes: int,
-) -> tuple[Array, Array, Array, Array, int, int, int, int, bool]:
-    """Expand one whole BFS layer of one side of a bidirectional search.
+    control: Array,
+    done: int,
+    bound: int,
+) -> tuple[Array, Array, Array, Array, int, int, int, int, int]:
+    """Expand one whole BFS layer of one side of a bidirectional search (``done`` nodes were
+    expanded before it; ``bound`` is what it reports as ruled out).
 
     Returns the (possibly regrown) arrays, the new node count, the shortest meeting found
-    (``-1`` if none) with its node on this side and on the other, and whether the node budget
-    ran out.
+    (``-1`` if none) with its node on this side and on the other, and :data:`LIMIT_REACHED`
+    if the node budget ran out, :data:`STOPPED` if asked to stop, else 0.
     """
     layer_end = count
     best = -1
     best_here = EMPTY
     best_there = EMPTY
     for node in range(layer_begin, layer_end):
+        if _reported(control, done + node - layer_begin + 1, bound):
+            return keys, parents, depths, table, count, best, best_here, best_there, STOPPED
         for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
             child = children[i]
             slot = _slot(table, keys, child)
             if table[slot] != EMPTY:
                 continue
             if count >= max_nodes:
-                return keys, parents, depths, table, count, best, best_here, best_there, True
+                return (keys, parents, depths, table, count, best, best_here, best_there,
+                        LIMIT_REACHED)
             if count == keys.size:
                 keys = _grown(keys)
                 parents = _grown(parents)
@@ -134,12 +148,13 @@ def _expand_layer(
                     best = length
                     best_here = count - 1
                     best_there = there
-    return keys, parents, depths, table, count, best, best_here, best_there, False
+    return keys, parents, depths, table, count, best, best_here, best_there, 0
 
 
 @kernel
 def bidirectional_breadth_first(
-    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int
+    start: int, goal: int, cells: int, neighbours: Array, factorials: Array, max_nodes: int,
+    control: Array,
 ) -> tuple[int, Array, int, int]:
     """BFS from both ends, always growing the side with the smaller frontier by a full layer.
 
@@ -159,26 +174,29 @@ def bidirectional_breadth_first(
     peak = 2
     while count_f > begin_f and count_b > begin_b:
         peak = max(peak, (count_f - begin_f) + (count_b - begin_b))
+        # Every board up to the two frontiers' depths is known and none is on both sides.
+        bound = depths_f[begin_f] + depths_b[begin_b] + 1
+        done = expanded
         if count_f - begin_f <= count_b - begin_b:
             budget = max_nodes - count_b
             expanded += count_f - begin_f
             layer_end = count_f
-            keys_f, parents_f, depths_f, table_f, count_f, best, meet_f, meet_b, out = (
+            keys_f, parents_f, depths_f, table_f, count_f, best, meet_f, meet_b, stop = (
                 _expand_layer(keys_f, parents_f, depths_f, table_f, count_f, begin_f, keys_b,
                               depths_b, table_b, board, children, neighbours, factorials,
-                              budget))
+                              budget, control, done, bound))
             begin_f = layer_end
         else:
             budget = max_nodes - count_f
             expanded += count_b - begin_b
             layer_end = count_b
-            keys_b, parents_b, depths_b, table_b, count_b, best, meet_b, meet_f, out = (
+            keys_b, parents_b, depths_b, table_b, count_b, best, meet_b, meet_f, stop = (
                 _expand_layer(keys_b, parents_b, depths_b, table_b, count_b, begin_b, keys_f,
                               depths_f, table_f, board, children, neighbours, factorials,
-                              budget))
+                              budget, control, done, bound))
             begin_b = layer_end
-        if out:
-            return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
+        if stop != 0:
+            return stop, np.empty(0, np.int64), expanded, peak
         if best >= 0:
             forward = _chain(keys_f, parents_f, meet_f)
             backward = _chain(keys_b, parents_b, meet_b)
@@ -202,6 +220,7 @@ def bounded_depth_first(
     factorials: Array,
     bound: int,
     max_nodes: int,
+    control: Array,
 ) -> tuple[int, Array, int, int]:
     """The seed's depth-bounded DFS: one closed set for the whole search, children tried with
     the blank moving left, up, right, down, and a node at the bound has its children generated
@@ -225,6 +244,9 @@ def bounded_depth_first(
     while depth >= 0:
         if next_direction[depth] == 0:
             expanded += 1
+            # Not optimal: it rules nothing out.
+            if _reported(control, expanded, 0):
+                return STOPPED, np.empty(0, np.int64), expanded, peak
         unrank_board(stack[depth], factorials, board)
         blank = _blank_cell(board)
         pushed = False
@@ -286,6 +308,7 @@ def a_star(
     rows: int,
     cols: int,
     max_nodes: int,
+    control: Array,
 ) -> tuple[int, Array, int, int]:
     """A* over Cantor ranks with a bucket queue on f (last in, first out within a bucket, which
     prefers the deepest node among equals).  A node reached again more cheaply is reopened, so
@@ -326,6 +349,9 @@ def a_star(
         if keys[node] == goal:
             return FOUND, _chain(keys, parents, node), expanded, peak
         expanded += 1
+        # The least f still open: no admissible estimate lets a shorter solution remain.
+        if _reported(control, expanded, lowest_f):
+            return STOPPED, np.empty(0, np.int64), expanded, peak
         unrank_board(keys[node], factorials, board)
         blank = _blank_cell(board)
         child_cost = costs[node] + 1

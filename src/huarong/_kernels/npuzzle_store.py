@@ -9,10 +9,17 @@ Conventions shared by every ``npuzzle_*`` kernel module:
   for up to 20 cells, and keep their nodes in growable arrays indexed through an
   open-addressing hash table of node numbers;
 * searches answer with a status: :data:`FOUND`, :data:`EXHAUSTED` (no solution within the
-  bound), :data:`LIMIT_REACHED` (the node budget ran out) or, for the resumable IDA*,
-  :data:`PAUSED` (this call's share of nodes is spent; call again to go on).
+  bound), :data:`LIMIT_REACHED` (the node budget ran out), for the resumable IDA*
+  :data:`PAUSED` (this call's share of nodes is spent; call again to go on), and for the
+  graph searches, which run in one call on a thread of their own, :data:`STOPPED` (the
+  caller asked them to, through ``control``: see :func:`_reported`).
 
 Everything is ``int64`` except the pattern-database bytes.
+
+numba's on-disk cache checks only the file a kernel is written in: after changing a kernel
+or a constant here or in :mod:`~huarong._kernels.npuzzle_heuristics`, touch the modules that
+call it (``npuzzle_graph``, ``npuzzle_ida``, ``npuzzle_reduce``, ``npuzzle_pdb``) so that
+their cached machine code is rebuilt too.
 """
 
 from __future__ import annotations
@@ -28,6 +35,10 @@ FOUND = 0
 EXHAUSTED = 1
 LIMIT_REACHED = 2
 PAUSED = 3
+STOPPED = 4
+
+REPORT_EVERY = 1 << 12
+"""Expansions between two looks of a graph search at its ``control`` array."""
 
 UNREACHED = 255
 _HASH_MULTIPLIER = 0x5851F42D4C957F2D
@@ -170,3 +181,15 @@ def _child_ranks(
         children[found] = _child_rank(board, blank, target, factorials)
         found += 1
     return found
+
+
+@kernel
+def _reported(control: Array, expanded: int, bound: int) -> bool:
+    """Every :data:`REPORT_EVERY` expansions, publish ``[expanded, bound]`` in ``control[0:2]``
+    for the thread that watches the search, and answer whether it set ``control[2]`` to ask
+    the search to stop."""
+    if expanded % REPORT_EVERY != 0:
+        return False
+    control[0] = expanded
+    control[1] = bound
+    return control[2] != 0  # type: ignore[no-any-return]

@@ -9,14 +9,13 @@ taking away the completions of the smaller items.
 **The walk gives the search's own path.**  The search (:func:`~huarong._kernels.klotski.
 solve_codes`) is a breadth-first search over mirror pairs that stops at the first goal it
 meets and follows the parent links back.  Call a layout *on the way* when its depth from the
-start plus its minimum steps (the table's value) equals the start's minimum steps ``d``: the
-layouts on some minimum-step solution.  Every neighbour one level up of a layout on the way
-is itself on the way, so the search's parent of a layout on the way is on the way, and the
-search meets the layouts on the way in the same relative order as a breadth-first search
-that only ever steps to a neighbour whose minimum steps are one less.  That search finds the
-same first goal and the same parents, so its path is the search's path, byte for byte, after
-visiting only the layouts on the way (a few hundred at most) instead of the whole ball of
-radius ``d`` around the start.
+start plus its minimum steps (the table's value) is the start's minimum steps ``d``: the
+layouts of the minimum-step solutions.  A neighbour one level up of a layout on the way is on
+the way too, so no layout on the way at depth ``k + 1`` is met before the search expands the
+first layout on the way at depth ``k``, and the first it meets is that layout's first
+neighbour (in the search's order) one step closer to a goal, whose parent that layout then
+is.  So the search's path is the chain of first neighbours one step closer, from the start:
+the walk takes ``d`` steps, trying about ten neighbours each, whatever the group's size.
 """
 
 from __future__ import annotations
@@ -35,19 +34,12 @@ from huarong._kernels.cases import (
     rank_of,
 )
 from huarong._kernels.klotski import (
-    _MAX_NEIGHBOURS,
     CELLS,
-    NO_PARENT,
     Int,
-    _add,
-    _grow,
-    _rehashed,
-    _table_bits,
     board_neighbours,
     board_to_code,
     canonical_board,
     code_to_board,
-    path_codes,
 )
 
 NOT_IN_TABLE = 254
@@ -114,49 +106,24 @@ def walk(start: Int, steps: np.ndarray, automaton: np.ndarray, heads: np.ndarray
     if first > MOST_STEPS:
         return no_path, first, np.int64(0)
     start_board = code_to_board(start)
-    capacity = np.int64(4 * first + 64)
-    boards = np.empty(capacity, dtype=np.int64)
-    parents = np.empty(capacity, dtype=np.int64)
-    left = np.empty(capacity, dtype=np.int64)
-    bits = _table_bits(capacity)
-    keys = np.full(np.int64(1) << bits, -1, dtype=np.int64)
-    boards[0] = canonical_board(start_board)
-    parents[0] = NO_PARENT
-    left[0] = first
-    _add(keys, bits, boards[0])
-    size = np.int64(1)
-    head = np.int64(0)
-    found = np.int64(0) if first == 0 else np.int64(-1)
+    chain = np.empty(first + 1, dtype=np.int64)
+    board = canonical_board(start_board)
+    chain[0] = board_to_code(board)
     out = np.empty(80, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)
-    while found < 0:
-        if head >= size:
-            return no_path, np.int64(NOT_IN_TABLE), size
-        if size + _MAX_NEIGHBOURS > boards.shape[0]:
-            boards = _grow(boards, 2 * boards.shape[0])
-            parents = _grow(parents, 2 * parents.shape[0])
-            left = _grow(left, 2 * left.shape[0])
-        if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
-            keys = _rehashed(keys, bits)
-            bits += 1
-        wanted = left[head] - 1
-        n = board_neighbours(boards[head], out, stack)
+    for step in range(1, first + 1):
+        n = board_neighbours(board, out, stack)
+        closer: Int = np.int64(-1)
         for i in range(n):
             # A mirror image has the same minimum steps: rank the board as it is.
-            if _steps_of(board_to_code(out[i]), steps, automaton, heads) != wanted:
-                continue
-            child = canonical_board(out[i])
-            if not _add(keys, bits, child):
-                continue
-            boards[size] = child
-            parents[size] = head
-            left[size] = wanted
-            size += 1
-            if wanted == 0:
-                found = size - 1
+            if _steps_of(board_to_code(out[i]), steps, automaton, heads) == first - step:
+                closer = canonical_board(out[i])
                 break
-        head += 1
-    return _real_path(start_board, path_codes(boards, parents, found)), np.int64(FOUND), size
+        if closer < 0:
+            return no_path, np.int64(NOT_IN_TABLE), np.int64(step)
+        board = closer
+        chain[step] = board_to_code(board)
+    return _real_path(start_board, chain), np.int64(FOUND), first + 1
 
 
 @kernel

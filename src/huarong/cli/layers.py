@@ -123,6 +123,9 @@ def _dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
                    f"({CLUSTER_EXTRA}).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
               help="Threads of the single-process run (default: every core).")
+@click.option("--gpu", is_flag=True,
+              help="Sweep on this machine's CUDA GPU (huarong[gpu]); with --cluster, the "
+                   "biggest groups on workers started with --resources GPU=1.")
 @click.option("--plan", "plan_only", is_flag=True,
               help="Print the groups, layouts, pairs and estimated time, and stop.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
@@ -132,7 +135,7 @@ def _dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
               help="If another process is writing the database, wait for it instead of "
                    "stopping.")
 def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int | None,
-           address: str | None, threads: int | None, plan_only: bool,
+           address: str | None, threads: int | None, gpu: bool, plan_only: bool,
            db_path: str | None, wait: bool) -> None:
     """Compute the layer figures (farthest steps and count, solution count) of every layout
     of the named classes (J-B-S or J-B) into the database.
@@ -144,6 +147,8 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
 
     if workers is not None and address is not None:
         raise click.UsageError("choose one of --workers and --cluster")
+    if gpu:
+        _check_gpu(workers, address)
     keys = _class_keys(classes, standard, every)
     database = Path(db_path) if db_path is not None else default_path()
     with machine_faults(database, DB_PLACE):
@@ -157,7 +162,7 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
                 plans = _plans(database, keys)
                 if plans:
                     check_free_space(database, room_needed(plans))
-                    _run(database, plans, workers, address, threads)
+                    _run(database, plans, workers, address, threads, gpu)
     if not plans:
         click.echo("every layout of these classes has its figures already", err=True)
 
@@ -171,8 +176,20 @@ def _plans(database: Path, keys: list[tuple[int, int, int]] | None) -> list[Any]
         raise InputError(str(error)) from None
 
 
+def _check_gpu(workers: int | None, address: str | None) -> None:
+    """--gpu runs here (which then needs the extra and a GPU) or on a cluster (whose GPU
+    workers are checked when the run starts)."""
+    from huarong.space.layers import gpu
+
+    if workers is not None:
+        raise click.UsageError("--gpu runs in this process, or with --cluster on workers "
+                               "started with --resources GPU=1; not with --workers")
+    if address is None and (problem := gpu.problem()) is not None:
+        raise InputError(f"--gpu: {problem}")
+
+
 def _run(database: Path, plans: list[Any], workers: int | None, address: str | None,
-         threads: int | None) -> None:
+         threads: int | None, gpu: bool) -> None:
     from huarong.space import layers as job
 
     with _dask_client(workers, address) as client:
@@ -180,7 +197,7 @@ def _run(database: Path, plans: list[Any], workers: int | None, address: str | N
         try:
             with reporter.shown():
                 job.run(database, plans, threads=threads or os.cpu_count() or 1,
-                        progress=reporter, client=client)
+                        progress=reporter, client=client, gpu=gpu)
         except job.JobError as error:
             raise InputError(str(error)) from None
         except KeyboardInterrupt:

@@ -225,11 +225,9 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.
               help="Give up after this many stored (BFS, A*, DFS) or expanded (IDA*) nodes.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="SECONDS",
-              help="Stop an iterative-deepening search (idastar, iddfs, pdb, pdb-7-8) after "
-                   "this long searching (loading databases not counted): with 'auto' the "
-                   "reduction then answers (not optimal), else the "
-                   "command ends with status 1 and says the bound it reached (no solution is "
-                   "shorter).  The other searches are bounded by --max-nodes instead.")
+              help="Stop the search after this long (loading databases not counted): with "
+                   "'auto' the reduction then answers (not optimal), else the command ends "
+                   "with status 1 and says the bound it reached (no solution is shorter).")
 @click.option("--show-path", is_flag=True, help="Print every board of the solution.")
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress on stderr (a long search shows its bound, nodes and rate "

@@ -5,8 +5,8 @@ databases (6-6-3 and 7-8 with reflection for the 15-puzzle), state-space facts.
 A :class:`Board` is an immutable value: ``rows x cols`` cells in row order, ``0`` the blank
 (:mod:`huarong.npuzzle.board`).  Every search goes through :func:`solve`
 (:mod:`huarong.npuzzle.search`), which answers a :class:`SolveResult`
-(:mod:`huarong.npuzzle.results`); IDA* runs in shares that report progress and keep a time
-limit (:mod:`huarong.npuzzle.deepening`); the reduction is :mod:`huarong.npuzzle.reduction`;
+(:mod:`huarong.npuzzle.results`); long searches report progress and keep a time limit
+(:mod:`huarong.npuzzle.deepening`); the reduction is :mod:`huarong.npuzzle.reduction`;
 the pattern databases live in :mod:`huarong.npuzzle.patterns`.
 Importing this package does not load numba.
 """

@@ -1,17 +1,21 @@
-"""IDA* and IDDFS driven from Python in short shares: between two kernel calls the search
-reports its progress, keeps its node and time limits, and lets Ctrl-C through.
+"""Long searches kept in hand: they report their progress, keep their node and time limits,
+and let Ctrl-C through within a fifth of a second.
 
-The kernels (:mod:`huarong._kernels.npuzzle_ida`) keep their depth-first stack in arrays this
-module owns, so a pass paused after a share of nodes goes on exactly where it stopped.  A
-share is sized to last about :data:`SHARE_SECONDS`.
+IDA* and IDDFS are driven from Python in short shares: their kernels
+(:mod:`huarong._kernels.npuzzle_ida`) keep the depth-first stack in arrays this module owns,
+so a pass paused after a share of nodes goes on exactly where it stopped.  A share is sized
+to last about :data:`SHARE_SECONDS`.  The graph searches, whose state lives in growing arrays
+inside one kernel call, run on a thread of their own instead (:func:`watched`): the kernel
+publishes its figures in a small array and stops when asked there.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -47,6 +51,49 @@ class Found:
     expanded: int
     peak: int
     bound: int | None = None
+
+
+_T = TypeVar("_T")
+
+
+def watched(search: Callable[[IntArray], _T], limits: Limits) -> tuple[_T, int | None]:
+    """Run ``search(control)`` (a graph-search kernel) on a thread, reporting its progress
+    from ``control = [expanded, bound, stop]`` every :data:`SHARE_SECONDS` and asking it to
+    stop at the time limit; returns what it answered and the last bound it published (``None``
+    before its first report).  Ctrl-C stops it too, then goes on as ``KeyboardInterrupt``."""
+    control = np.zeros(3, np.int64)
+    answers: list[_T] = []
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answers.append(search(control))
+        except BaseException as error:  # handed to the caller's thread below
+            failures.append(error)
+
+    thread = threading.Thread(target=run, name="npuzzle-search", daemon=True)
+    thread.start()
+    reported = 0
+    try:
+        while True:
+            thread.join(SHARE_SECONDS)
+            if not thread.is_alive():
+                break
+            now = time.perf_counter()
+            if limits.watch is not None and control[0] > reported:
+                reported = int(control[0])
+                limits.watch(SearchProgress(limits.algorithm, int(control[1]), reported,
+                                            now - limits.began))
+            if limits.deadline is not None and now >= limits.deadline:
+                control[2] = 1
+    finally:
+        # Ctrl-C (or a watch that raised): the search stops at its next look, within
+        # REPORT_EVERY expansions, before the exception goes on.
+        control[2] = 1
+        thread.join()
+    if failures:
+        raise failures[0]
+    return answers[0], int(control[1]) if control[0] > 0 else None
 
 
 def _path_from_moves(start: Board, directions: Iterable[int]) -> tuple[Board, ...]:

@@ -33,12 +33,6 @@ class Algorithm(enum.Enum):
         return self not in (Algorithm.DFS, Algorithm.REDUCTION)
 
     @property
-    def deepening(self) -> bool:
-        """Whether it searches by iterative deepening: memory stays small, so only time
-        bounds it, and it reports progress and keeps a time limit."""
-        return self in (Algorithm.IDDFS, Algorithm.IDASTAR, Algorithm.PDB, Algorithm.PDB78)
-
-    @property
     def title(self) -> str:
         return _TITLES[self]
 
@@ -74,10 +68,11 @@ class SolveResult:
     ``nodes_expanded`` counts states whose successors were generated; ``peak_frontier`` is the
     largest open list (BFS queue, A* open entries, both BFS layers, DFS/IDA* stack depth);
     ``seconds`` is the search's wall time, compilation excluded.  ``lower_bound`` is what an
-    iterative-deepening search proved before it stopped: no solution is shorter (``None`` for
-    the other searches).  ``fell_back_from`` names the optimal search that ran out of time
-    before the line-by-line reduction gave this answer (``solve`` with ``auto`` and a time
-    limit); ``nodes_expanded`` and ``seconds`` then count both.
+    optimal search proved: no solution is shorter (the length found when solved; when stopped
+    at a limit, how far it got; ``None`` for the DFS and the reduction, or when a graph search
+    stopped before its first report).  ``fell_back_from`` names the optimal search that ran
+    out of time before the line-by-line reduction gave this answer (``solve`` with ``auto``
+    and a time limit); ``nodes_expanded`` and ``seconds`` then count both.
     """
 
     algorithm: Algorithm
@@ -121,8 +116,8 @@ def moves_along(path: Sequence[Board]) -> str:
 
 @dataclass(frozen=True)
 class SearchProgress:
-    """How far a running iterative-deepening search has got: every solution shorter than
-    ``bound`` has been ruled out; ``nodes`` expanded in ``seconds``."""
+    """How far a running search has got: every solution shorter than ``bound`` has been
+    ruled out (0 for the DFS, which rules nothing out); ``nodes`` expanded in ``seconds``."""
 
     algorithm: Algorithm
     bound: int

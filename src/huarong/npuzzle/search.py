@@ -30,7 +30,7 @@ from huarong.npuzzle.board import (
     rank,
     unrank,
 )
-from huarong.npuzzle.deepening import Found, Limits, compact_ida_star, ida_star
+from huarong.npuzzle.deepening import Found, Limits, compact_ida_star, ida_star, watched
 from huarong.npuzzle.patterns import (
     MAX_PATTERN_CELLS,
     IntArray,
@@ -83,34 +83,42 @@ def _path_from_keys(keys: IntArray, rows: int, cols: int) -> tuple[Board, ...]:
     return tuple(unrank(int(key), rows, cols) for key in keys)
 
 
-_OUTCOME_OF_STATUS = {0: Outcome.SOLVED, 1: Outcome.NOT_FOUND, 2: Outcome.LIMIT_REACHED}
+_OUTCOME_OF_STATUS = {0: Outcome.SOLVED, 1: Outcome.NOT_FOUND, 2: Outcome.LIMIT_REACHED,
+                      4: Outcome.TIME_LIMIT}
 _HEURISTIC_OF = {
     Algorithm.ASTAR_MISPLACED: 1, Algorithm.ASTAR_MANHATTAN: 2, Algorithm.ASTAR_LINEAR: 3,
     Algorithm.IDDFS: 0, Algorithm.IDASTAR: 3, Algorithm.PDB: 4,
 }
 
 
-def _run_bfs(start: Board, goal: Board, geometry: _Geometry, max_nodes: int) -> Found:
-    status, keys, parents, _, _, expanded, peak, goal_node = _graph_kernels().breadth_first(
-        rank(start), rank(goal), start.cells, geometry.neighbours, geometry.factorials,
-        max_nodes)
+def _run_bfs(start: Board, goal: Board, geometry: _Geometry, limits: Limits) -> Found:
+    (status, keys, parents, _, _, expanded, peak, goal_node), bound = watched(
+        lambda control: _graph_kernels().breadth_first(
+            rank(start), rank(goal), start.cells, geometry.neighbours, geometry.factorials,
+            limits.max_nodes, control), limits)
     if status != 0:
-        return Found(_OUTCOME_OF_STATUS[status], (), int(expanded), int(peak))
+        return Found(_OUTCOME_OF_STATUS[status], (), int(expanded), int(peak), bound)
     chain = []
     node = int(goal_node)
     while node != -1:
         chain.append(int(keys[node]))
         node = int(parents[node])
     path = _path_from_keys(np.array(chain[::-1], dtype=np.int64), start.rows, start.cols)
-    return Found(Outcome.SOLVED, path, int(expanded), int(peak))
+    return Found(Outcome.SOLVED, path, int(expanded), int(peak), len(path) - 1)
 
 
 def _run_keyed(kernel_name: str, start: Board, goal: Board, geometry: _Geometry,
-               *extra: Any) -> Found:
-    status, keys, expanded, peak = getattr(_graph_kernels(), kernel_name)(
-        rank(start), rank(goal), start.cells, geometry.neighbours, geometry.factorials, *extra)
+               limits: Limits, *extra: Any) -> Found:
+    kernel = getattr(_graph_kernels(), kernel_name)
+    (status, keys, expanded, peak), bound = watched(
+        lambda control: kernel(rank(start), rank(goal), start.cells, geometry.neighbours,
+                               geometry.factorials, *extra, limits.max_nodes, control), limits)
     path = _path_from_keys(keys, start.rows, start.cols) if status == 0 else ()
-    return Found(_OUTCOME_OF_STATUS[int(status)], path, int(expanded), int(peak))
+    if not limits.algorithm.optimal:
+        bound = None
+    elif status == 0:
+        bound = len(path) - 1
+    return Found(_OUTCOME_OF_STATUS[int(status)], path, int(expanded), int(peak), bound)
 
 
 def _run_reduction(start: Board, goal: Board) -> Found:
@@ -131,21 +139,19 @@ def _search(algorithm: Algorithm, start: Board, goal: Board, depth_bound: int,
     if algorithm is Algorithm.REDUCTION:
         return _run_reduction(start, goal)
     if algorithm is Algorithm.BFS:
-        return _run_bfs(start, goal, geometry, limits.max_nodes)
+        return _run_bfs(start, goal, geometry, limits)
     if algorithm is Algorithm.BIBFS:
-        return _run_keyed("bidirectional_breadth_first", start, goal, geometry,
-                          limits.max_nodes)
+        return _run_keyed("bidirectional_breadth_first", start, goal, geometry, limits)
     if algorithm is Algorithm.DFS:
-        return _run_keyed("bounded_depth_first", start, goal, geometry, depth_bound,
-                          limits.max_nodes)
+        return _run_keyed("bounded_depth_first", start, goal, geometry, limits, depth_bound)
     if algorithm is Algorithm.PDB78:
         return compact_ida_star(start, geometry,
                                 compact_pattern_database(goal, progress=progress), limits)
     kind = _HEURISTIC_OF[algorithm]
     if algorithm in (Algorithm.ASTAR_MISPLACED, Algorithm.ASTAR_MANHATTAN,
                      Algorithm.ASTAR_LINEAR):
-        return _run_keyed("a_star", start, goal, geometry, kind, geometry.tables(),
-                          start.rows, start.cols, limits.max_nodes)
+        return _run_keyed("a_star", start, goal, geometry, limits, kind, geometry.tables(),
+                          start.rows, start.cols)
     patterns = pattern_database(goal, progress=progress) if algorithm is Algorithm.PDB else None
     return ida_star(start, kind, geometry, geometry.tables(patterns), limits)
 
@@ -250,15 +256,15 @@ def solve(
     and time reasonable; ``progress`` follows a first-use pattern-database build.  An
     unsolvable board returns at once with :attr:`Outcome.UNSOLVABLE`.
 
-    The iterative-deepening searches (IDDFS, IDA*; :attr:`Algorithm.deepening`), the only ones
-    whose memory does not bound their time, call ``watch`` a few times a second with their
-    progress and stop with :attr:`Outcome.TIME_LIMIT` after ``time_limit`` seconds of searching
-    (within about a fifth of a second; loading pattern databases and a first compilation come
-    before and are not counted), the bound they reached in
+    Every search but the reduction (which takes well under a second up to 11 x 11) calls
+    ``watch`` about five times a second with its progress (from the first 4,096 expansions
+    on, for the graph searches) and stops with :attr:`Outcome.TIME_LIMIT` after
+    ``time_limit`` seconds of searching (within about a fifth of a second; loading pattern
+    databases and a first compilation come before and are not counted), what it ruled out in
     :attr:`SolveResult.lower_bound`.  With ``auto`` a search that runs out of time gives way
     to the line-by-line reduction, whose answer is not optimal (see
-    :attr:`SolveResult.fell_back_from`).  Ctrl-C (``KeyboardInterrupt``) reaches them within
-    a fifth of a second too.
+    :attr:`SolveResult.fell_back_from`).  Ctrl-C (``KeyboardInterrupt``) stops a search as
+    quickly.
     """
     goal = goal if goal is not None else parse_goal(None, board.rows, board.cols)
     _check_same_size(goal, board.rows, board.cols)
@@ -334,7 +340,8 @@ def state_space(rows: int = 3, cols: int = 3, goal: Board | None = None) -> Stat
             f"too many to enumerate here (at most {MAX_SPACE_CELLS} cells)")
     geometry = _geometry(goal)
     status, keys, _, depths, count, _, _, _ = _graph_kernels().breadth_first(
-        rank(goal), -1, goal.cells, geometry.neighbours, geometry.factorials, 2**62)
+        rank(goal), -1, goal.cells, geometry.neighbours, geometry.factorials, 2**62,
+        np.zeros(3, np.int64))
     assert status == 1
     depths = depths[:count]
     histogram = np.bincount(depths)

@@ -1,6 +1,8 @@
 """The HTTP API and the solution viewer: :func:`create_app` builds the FastAPI application.
 
-Every layout parameter takes any notation :meth:`Layout.parse` reads.  ``/solution`` answers
+Every layout parameter takes the notations :meth:`Layout.parse` reads, as the pattern
+:data:`~huarong.web.schema.LAYOUT_PATTERN` writes them; the OpenAPI schema (``/openapi.json``)
+documents every parameter, answer and error (:mod:`huarong.web.schema`).  ``/solution`` answers
 exactly as klotski.online does (docs §7): one member of each mirror pair, the one with the
 smaller common code, stores the solution; the other answers ``"mirror": "1"`` with the
 solution written for its mirror image.  Every error answers one JSON shape,
@@ -36,12 +38,14 @@ from huarong.engine.solver import NotInGroupError, Solution, group_size, shortes
 from huarong.space.stats import GroupMinSteps, Levels, group_min_steps
 from huarong.space.table import MinStepsTable
 from huarong.space.table import solve as walk_or_search
+from huarong.web import schema
 from huarong.web.schema import (
     LAYOUT_DESCRIPTION,
     LAYOUT_EXAMPLES,
     LAYOUT_PATTERN,
     LONGEST_INPUT,
     RETRY_AFTER,
+    answers,
     contract,
     error_responses,
 )
@@ -278,12 +282,8 @@ class _LevelList:
 SOLUTION_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"description": "With t=json the solution (JSON); otherwise, once the redirect is "
                          "followed, the viewer page (HTML).",
-          "content": {"application/json": {"schema": {
-                          "type": "object", "required": ["id", "mirror", "solution"],
-                          "properties": {"id": {"type": "string"},
-                                         "mirror": {"enum": ["0", "1"]},
-                                         "solution": {"type": "string"}}}},
-                      "text/html": {"schema": {"type": "string"}}}},
+          "model": schema.OnlineSolution,
+          "content": {"text/html": {"schema": {"type": "string"}}}},
     307: {"description": "Without t=json: to the viewer showing the layout.",
           "headers": {"Location": {"description": "The viewer's address for the layout.",
                                    "required": True, "schema": {"type": "string"}}}},
@@ -403,23 +403,24 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
         return {"id": layout.online_id, "mirror": "1" if mirrored else "0",
                 "solution": solution_string(int(stored))}
 
-    @app.get("/api/layout", summary="Everything about one layout",
-             responses=error_responses(400))
+    @app.get("/api/layout", summary="Everything about one layout", response_model=None,
+             responses=answers(schema.LayoutAnswer, 400))
     def layout_info(code: LayoutQuery) -> dict[str, Any]:
         layout = _layout(code, "code")
         return {**_layout_json(layout), "database": _database_row(layout, database_path)}
 
-    @app.get("/api/solve", summary="A minimum-step solution", responses=error_responses(400))
+    @app.get("/api/solve", summary="A minimum-step solution", response_model=None,
+             responses=answers(schema.SolveAnswer, 400))
     def solve_layout(code: LayoutQuery) -> dict[str, Any]:
         return solve_json(int(_layout(code, "code")))
 
-    @app.get("/api/analysis", summary="The layer model of a layout's group",
-             responses=error_responses(400, 422, 503))
+    @app.get("/api/analysis", summary="The layer model of a layout's group", response_model=None,
+             responses=answers(schema.Analysis, 400, 422, 503))
     def analysis(code: LayoutQuery) -> dict[str, Any]:
         return analysis_json(int(_layout(code, "code")))
 
-    @app.get("/api/path", summary="A shortest path between two layouts",
-             responses=error_responses(400, 422, 503, e400=(
+    @app.get("/api/path", summary="A shortest path between two layouts", response_model=None,
+             responses=answers(schema.PathBetween, 400, 422, 503, e400=(
                  "A bad query: a parameter is missing, malformed or names no legal layout, or "
                  "the target is not in the start's group.")))
     def path(start: LayoutQuery, target: LayoutQuery) -> dict[str, Any]:
@@ -433,7 +434,7 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
                 **_path_json(layouts)}
 
     @app.get("/api/next", summary="Which steps bring a layout closer to a goal",
-             responses=error_responses(400, 503))
+             response_model=None, responses=answers(schema.NextSteps, 400, 503))
     def next_steps(code: LayoutQuery) -> dict[str, Any]:
         layout = _layout(code, "code")
         steps_of = distances(layout)
@@ -446,12 +447,14 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
                 if here is not None and child["min_steps"] == here - 1]
         return {"code": layout.code, "min_steps": here, "children": children, "best": best}
 
-    @app.get("/api/classics", summary="The named classic layouts")
+    @app.get("/api/classics", summary="The named classic layouts", response_model=None,
+             responses=answers(list[schema.Classic]))
     def classics() -> list[dict[str, Any]]:
         return classics_json()
 
     @app.get("/api/levels", summary="The 121,285 game layouts by minimum steps (database)",
-             responses=error_responses(400, 404, e404="No database is built."))
+             response_model=None,
+             responses=answers(schema.LevelsPage, 400, 404, e404="No database is built."))
     def levels(
         offset: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=LEVELS_MAX_PAGE)] = LEVELS_PAGE_SIZE,

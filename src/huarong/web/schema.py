@@ -10,10 +10,10 @@ documents 400 instead of FastAPI's validation error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
 LONGEST_INPUT = 200
 """The longest value of a layout parameter (a grid with spaces between its cells fits)."""
@@ -29,16 +29,146 @@ LAYOUT_PATTERN = (
     rf"|[ \t\r\n/]*{_ROW}(?:[\n/][ \t\r\n/]*{_ROW}){{4}}[ \t\r\n/]*"  # a grid: 5 rows of 4
     rf"){_AROUND}$"
 )
-"""What a layout parameter looks like, blanks around it allowed: a common code (``1A9BF0C00``, or ``1A9BF0C``), a short
-code (``4WVE1``), a klotski.online id (``24422442233221121001``) or a grid of 5 rows of 4
-cells, rows on lines or separated by ``/``.  A value of this shape may still name no legal
-layout: the server answers 400 for it, which no pattern can foresee."""
+"""What a layout parameter looks like, blanks around it allowed: a common code
+(``1A9BF0C00``, or ``1A9BF0C``), a short code (``4WVE1``), a klotski.online id
+(``24422442233221121001``) or a grid of 5 rows of 4 cells, rows on lines or separated by
+``/``.  A value of this shape may still name no legal layout (its pieces overlap or stick
+out): the server answers 400 for it, which no pattern can foresee."""
 
 LAYOUT_DESCRIPTION = ("A layout: a common code (1-9 hex digits, trailing zeros optional), a "
                       "5-character short code, a 20-digit klotski.online id, or a grid of 5 "
                       "rows of 4 cells (rows on lines or separated by '/').")
 LAYOUT_EXAMPLES = ["1A9BF0C00", "24422442233221121001", "SSCC/HHCC/HHHH/HHHH/..SS"]
 """横刀立马 by its common code and its klotski.online id, and 前呼后拥 as a grid."""
+
+
+Code = Annotated[str, Field(pattern=r"^[0-9A-F]{9}$", description="A common code.")]
+PieceKindName = Literal["cao", "horizontal", "vertical", "soldier"]
+
+
+class Move(BaseModel):
+    """One step: the piece at cell ``from`` (its top-left, 0-19 in reading order) goes so that
+    its top-left is at ``to``."""
+
+    from_: int = Field(alias="from", ge=0, le=19)
+    to: int = Field(ge=0, le=19)
+    kind: PieceKindName
+
+
+class PieceOnBoard(BaseModel):
+    address: int = Field(ge=0, le=19)
+    kind: PieceKindName
+    row: int = Field(ge=0, le=4)
+    col: int = Field(ge=0, le=3)
+    width: int = Field(ge=1, le=2)
+    height: int = Field(ge=1, le=2)
+
+
+def _database_row() -> dict[str, Any]:
+    """The JSON schema of a layout's row of the database, as ``LayoutRecord.to_dict`` writes
+    it: the record's fields, its layout as ``code``, and its ``label``."""
+    from dataclasses import fields
+    from typing import get_type_hints
+
+    from huarong.space.database import LayoutRecord
+
+    types = get_type_hints(LayoutRecord)
+    columns: dict[str, Any] = {"code": (Code, ...), "label": (str, ...)}
+    columns.update((field.name, (types[field.name], ...)) for field in fields(LayoutRecord)
+                   if field.name != "layout")
+    row = create_model("DatabaseRow", **columns)
+    return {**row.model_json_schema(), "description": "The layout's row of the database; "
+            "figures not computed yet are null."}
+
+
+class LayoutAnswer(BaseModel):
+    code: Code
+    short_code: str = Field(pattern=r"^[1-9A-HJKMNP-Z]{5}$",
+                            description="The klotski engine's short code.")
+    online_id: str = Field(pattern=r"^[0-4]{20}$")
+    grid: str
+    cells: list[int]
+    pieces: list[PieceOnBoard]
+    jiang: int
+    bing: int
+    style: int
+    is_solved: bool
+    is_standard: bool
+    mirror_code: Code
+    database: Annotated[dict[str, Any] | None, WithJsonSchema(
+        {"anyOf": [_database_row(), {"type": "null"}]})] = Field(
+        description="Null without a database.")
+
+
+class PathAnswer(BaseModel):
+    path: list[Code] = Field(description="Every layout from the first to the last.")
+    moves: list[Move] = Field(description="The step between each layout and the next.")
+
+
+class SolveAnswer(PathAnswer):
+    code: Code
+    solvable: bool
+    steps: int | None = Field(description="Null without a solution.")
+    solution: str = Field(description="The path in klotski.online's solution string.")
+
+
+class Analysis(BaseModel):
+    code: Code
+    group_size: int
+    min_steps: int | None
+    farthest_steps: int
+    farthest_count: int
+    farthest_sample: list[Code]
+    layer_sizes: list[int]
+    solution_count: int
+    min_step_solutions: list[Code]
+
+
+class PathBetween(PathAnswer):
+    start: Code
+    target: Code
+    steps: int
+
+
+class Child(BaseModel):
+    code: Code
+    min_steps: int | None
+    move: Move
+
+
+class NextSteps(BaseModel):
+    code: Code
+    min_steps: int | None = Field(description="Null when no goal can be reached.")
+    children: list[Child]
+    best: list[Code] = Field(description="The children one step closer to a goal.")
+
+
+class Classic(BaseModel):
+    name: str
+    name_en: str
+    code: Code
+    grid: str
+    min_steps: int | None = Field(description="Null for a classic that has no solution.")
+
+
+class Level(BaseModel):
+    code: Code
+    min_steps: int
+
+
+class LevelsPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    levels: list[Level]
+
+
+class OnlineSolution(BaseModel):
+    """klotski.online's answer."""
+
+    id: str = Field(pattern=r"^[0-4]{20}$")
+    mirror: Literal["0", "1"]
+    solution: str
 
 
 class ErrorBody(BaseModel):
@@ -75,6 +205,14 @@ def error_responses(*statuses: int, **meanings: str) -> dict[int | str, dict[str
                 "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
         responses[status] = response
     return responses
+
+
+def answers(body: Any, *statuses: int, **meanings: str) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route answering ``body`` (a model, or ``list[Model]``) with 200
+    and the error ``statuses`` (see :func:`error_responses`).  Give the route
+    ``response_model=None`` too: the model documents the answer without filtering it."""
+    return {200: {"model": body, "description": "The answer."},
+            **error_responses(*statuses, **meanings)}
 
 
 _VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")

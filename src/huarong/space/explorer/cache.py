@@ -30,9 +30,12 @@ class PlacedGroup:
 
 
 def default_directory(database: Path | None) -> Path:
-    """Beside the database (``<db>.explorer``) when it exists in a directory this process
-    may write, else the user's cache directory (``$XDG_CACHE_HOME/huarong/explorer``, by
-    default under ``~/.cache``)."""
+    """``$HUARONG_EXPLORER_CACHE`` when set; else beside the database (``<db>.explorer``)
+    when it exists in a directory this process may write; else the user's cache directory
+    (``$XDG_CACHE_HOME/huarong/explorer``, by default under ``~/.cache``)."""
+    configured = os.environ.get("HUARONG_EXPLORER_CACHE")
+    if configured:
+        return Path(configured).expanduser()
     if database is not None and database.is_file() and os.access(database.parent,
                                                                   os.W_OK | os.X_OK):
         return database.with_name(database.name + ".explorer")

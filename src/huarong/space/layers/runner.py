@@ -60,8 +60,8 @@ def run(database: Path, plans: list[ClassPlan], *, threads: int = 1,
     units are all done.  In this process on ``threads`` threads, or on the Dask cluster of
     ``client`` (a ``distributed.Client``: workers compute, this process writes).  ``gpu``:
     on this process's CUDA GPU, or on a cluster the units of the biggest groups on workers
-    with the ``GPU`` resource (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.  Holds the
-    database's writer lock (:func:`huarong.fileio.writer_lock`) throughout."""
+    with the ``GPU`` resource (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.
+    Holds the database's writer lock (:func:`huarong.fileio.writer_lock`) throughout."""
     with writer_lock(database):
         _run(database, plans, threads, progress, client, gpu)
 

@@ -10,6 +10,8 @@ import { GraphView } from './graph-view.js';
 import { miniBoard } from './miniboard.js';
 
 const MAGIC = 'HRG1';
+// Without a GPU, more steps than this are left undrawn until asked for.
+const SOFTWARE_LINES = 500000;
 const FLAG_FARTHEST = 1;
 // The colour of a figure from 0 (a goal, the chosen layout) to its largest value.
 const STOPS = ['#3fb68b', '#e9c46a', '#f4a259', '#e76f51', '#9b5de5'];
@@ -232,6 +234,10 @@ export async function showGroup(code) {
     },
     onPick: pick,
   });
+  const lines = !view.software || graph.edges <= SOFTWARE_LINES;
+  $('group-lines').checked = lines;
+  view.showLines = lines;
+  $('lines-note').hidden = lines;
   view.setData(graph.positions, graph.pairs, colourBy($('group-colour').value));
   view.setMarks(summary.shortest_path, summary.start_index);
   $('graph-status').hidden = true;
@@ -242,6 +248,10 @@ export async function showGroup(code) {
 export function wireGroupPage() {
   $('group-colour').addEventListener('change', () => {
     if (group) view.setColours(colourBy($('group-colour').value));
+  });
+  $('group-lines').addEventListener('change', () => {
+    view?.setLines($('group-lines').checked);
+    $('lines-note').hidden = true;
   });
   $('zoom-in').addEventListener('click', () => view?.zoomAtCentre(1.5));
   $('zoom-out').addEventListener('click', () => view?.zoomAtCentre(1 / 1.5));

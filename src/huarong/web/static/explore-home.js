@@ -95,23 +95,29 @@ function drawRecords(answer) {
     || 'Found by queries on the database; pick a layout to play it.';
   $('records-list').replaceChildren(...answer.records.map((record) => {
     const titleId = `record-${record.id}`;
+    const body = record.rows.length ? el('div', { className: 'table-scroll', tabindex: 0,
+      role: 'region', 'aria-labelledby': titleId }, recordTable(record))
+      : el('p', { className: 'note' }, 'None in the database yet.');
     return el('section', { className: 'record', 'aria-labelledby': titleId },
-      el('h3', { id: titleId }, record.title),
-      el('div', { className: 'table-scroll', tabindex: 0, role: 'region',
-        'aria-labelledby': titleId }, recordTable(record)));
+      el('h3', { id: titleId }, record.title), body);
   }));
 }
 
-async function load() {
-  const [classes, records] = await Promise.all([api('/api/classes', {}),
-    api('/api/records', {})]);
+function drawClasses(classes) {
   table.classes = classes.classes;
   const layouts = table.classes.reduce((sum, c) => sum + c.layouts, 0);
   const groups = table.classes.reduce((sum, c) => sum + c.groups, 0);
   $('classes-note').textContent = `${table.classes.length} classes, ${count(layouts)} layouts `
     + `in ${count(groups)} groups. ${missingNote(classes, 'Steps and shares')}`;
   drawTable();
-  drawRecords(records);
+}
+
+// The records come apart from the classes: a failing query leaves the table standing.
+function load() {
+  const records = api('/api/records', {}).then(drawRecords, (error) => {
+    $('records-note').textContent = error.message;
+  });
+  return Promise.all([api('/api/classes', {}).then(drawClasses), records]);
 }
 
 export function showHome() {

@@ -61,6 +61,12 @@ export class GraphView {
     this.onPick = onPick;
     this.gl = canvas.getContext('webgl2', { antialias: true, alpha: false });
     if (!this.gl) throw new Error('This browser cannot draw with WebGL2.');
+    // a software renderer (no GPU) takes seconds for a million lines
+    const debug = this.gl.getExtension('WEBGL_debug_renderer_info');
+    const renderer = this.gl.getParameter(debug ? debug.UNMASKED_RENDERER_WEBGL
+      : this.gl.RENDERER) ?? '';
+    this.software = /swiftshader|llvmpipe|software/i.test(renderer);
+    this.showLines = true;
     this.points = twgl.createProgramInfo(this.gl, [VERTEX, POINT_FRAGMENT]);
     this.lines = twgl.createProgramInfo(this.gl, [VERTEX, LINE_FRAGMENT]);
     this.view = { scale: 1, x: 0, y: 0 }; // CSS px = x + position * scale
@@ -117,7 +123,7 @@ export class GraphView {
     if (!this.pointInfo) return;
     for (const attrib of Object.values(this.pointInfo.attribs)) gl.deleteBuffer(attrib.buffer);
     gl.deleteVertexArray(this.pointVao);
-    if (this.lineInfo) {
+    if (this.lineInfo && this.showLines) {
       gl.deleteBuffer(this.lineInfo.indices);
       gl.deleteVertexArray(this.lineVao);
     }
@@ -128,6 +134,11 @@ export class GraphView {
 
   setColours(colours) {
     twgl.setAttribInfoBufferFromArray(this.gl, this.pointInfo.attribs.colour, colours);
+    this.requestDraw();
+  }
+
+  setLines(on) {
+    this.showLines = on;
     this.requestDraw();
   }
 
@@ -228,7 +239,7 @@ export class GraphView {
       pointSize: Math.min(Math.max(spacing * 0.55, 1.5), 9) * ratio,
       alpha: LINE_ALPHA,
     };
-    if (this.lineInfo) {
+    if (this.lineInfo && this.showLines) {
       gl.useProgram(this.lines.program);
       gl.bindVertexArray(this.lineVao);
       twgl.setUniforms(this.lines, uniforms);

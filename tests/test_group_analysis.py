@@ -226,11 +226,11 @@ def test_seeds_file_errors_name_file_line_and_code(tmp_path):
 
 def test_a_sweep_that_runs_out_of_room_for_rows_retries_with_more():
     from huarong._kernels import group_analysis as sweep
-    from huarong._kernels import klotski
+    from huarong._kernels import group_search
 
-    boards, _, _, _ = klotski.bfs(int(Layout.from_code(GROUP_SEEDS[2])), klotski.EXPLORE_ALL,
-                                  0, 1024)
-    offsets, targets = klotski.adjacency(boards)
+    boards, _, _, _ = group_search.bfs(int(Layout.from_code(GROUP_SEEDS[2])),
+                                       group_search.EXPLORE_ALL, 0, 1024)
+    offsets, targets = group_search.adjacency(boards)
     goal = sweep.goal_flags(boards)
     sources = np.arange(min(64, boards.shape[0]), dtype=np.int64)
     roomy = sweep.sweep_batch(offsets, targets, goal, sources)

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from huarong._kernels import klotski
+from huarong._kernels import group_search, klotski
 from huarong.engine.layout import Layout
 
 from . import klotski_reference as ref
@@ -51,22 +51,22 @@ def test_mirror_codes_are_the_mirror_images() -> None:
 def test_mirror_board_is_the_mirror_image() -> None:
     for layout in random_layouts(60, 4):
         board = klotski.code_to_board(np.int64(int(layout)))
-        mirrored = klotski.mirror_board(board)
+        mirrored = group_search.mirror_board(board)
         assert klotski.board_to_code(mirrored) == int(layout.mirror())
-        assert klotski.canonical_board(board) == min(board, mirrored)
+        assert group_search.canonical_board(board) == min(board, mirrored)
 
 
 def test_small_group_search_and_links() -> None:
     # 五将逼宫-like crowded layouts have small groups: check the whole pipeline on one.
     start = Layout.from_grid("H H H H\nH H C C\nV V C C\nV V H H\n. H H .")
     dist = ref.distances(ref.from_grid(start.grid()))
-    boards, parents, depth, found = klotski.bfs(
-        np.int64(int(start)), klotski.EXPLORE_ALL, np.int64(0), np.int64(16))
-    codes = klotski.boards_to_codes(boards)
+    boards, parents, depth, found = group_search.bfs(
+        np.int64(int(start)), group_search.EXPLORE_ALL, np.int64(0), np.int64(16))
+    codes = group_search.boards_to_codes(boards)
     expected = {int(Layout.from_grid(ref.to_grid(s))): d for s, d in dist.items()}
     assert dict(zip(codes.tolist(), depth.tolist(), strict=True)) == expected
     assert found == -1
-    offsets, targets = klotski.adjacency(boards)
+    offsets, targets = group_search.adjacency(boards)
     assert offsets[-1] == targets.shape[0]
     for index in range(len(codes)):
         assert int(parents[index]) == -1 or depth[parents[index]] == depth[index] - 1
@@ -74,8 +74,8 @@ def test_small_group_search_and_links() -> None:
         state = next(s for s in dist if int(Layout.from_grid(ref.to_grid(s))) == codes[index])
         assert neighbour_codes == {int(Layout.from_grid(ref.to_grid(s)))
                                    for s in ref.steps_from(state)}
-    assert klotski.group_size_within(np.int64(int(start)), np.int64(len(codes))) == len(codes)
-    assert klotski.group_size_within(np.int64(int(start)), np.int64(len(codes) - 1)) == -1
+    assert group_search.group_size_within(np.int64(int(start)), np.int64(len(codes))) == len(codes)
+    assert group_search.group_size_within(np.int64(int(start)), np.int64(len(codes) - 1)) == -1
 
 
 @pytest.mark.parametrize("seed", ["C18AEB000", "97A7A0000"])

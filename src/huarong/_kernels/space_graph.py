@@ -24,6 +24,7 @@ import numpy as np
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
 from huarong._kernels.cases import rank_of
+from huarong._kernels.group_search import _grow
 from huarong._kernels.klotski import (
     CAO,
     CELLS,
@@ -32,7 +33,6 @@ from huarong._kernels.klotski import (
     FLAT_PATTERN,
     GOAL_HEAD,
     Int,
-    _grow,
     board_neighbours,
     board_to_code,
     code_to_board,

@@ -33,12 +33,12 @@ from huarong._kernels.cases import (
     _item_cells,
     rank_of,
 )
+from huarong._kernels.group_search import canonical_board
 from huarong._kernels.klotski import (
     CELLS,
     Int,
     board_neighbours,
     board_to_code,
-    canonical_board,
     code_to_board,
 )
 
@@ -130,7 +130,7 @@ def walk(start: Int, steps: np.ndarray, automaton: np.ndarray, heads: np.ndarray
 def _real_path(start_board: Int, chain: np.ndarray) -> np.ndarray:
     """The codes of the real path from ``start_board`` along a chain of mirror pairs (the
     codes of their canonical boards), each step taking the first neighbour whose pair is the
-    next one on the chain (as :func:`~huarong._kernels.klotski.solve_codes` does)."""
+    next one on the chain (as :func:`~huarong._kernels.group_search.solve_codes` does)."""
     path = np.empty(chain.shape[0], dtype=np.int64)
     out = np.empty(80, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)

@@ -151,25 +151,25 @@ class Analysis:
 
 def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:
     """Build the layer model of ``layout``'s group (docs §5)."""
-    from huarong._kernels import klotski
+    from huarong._kernels import group_search
 
     report = progress or (lambda phase, done, total: None)
     report("searching the group", 0, 1)
-    boards, _, depth, _ = klotski.bfs(np.int64(int(layout)), klotski.EXPLORE_ALL, np.int64(0),
-                                      np.int64(1 << 16))
-    codes = klotski.boards_to_codes(boards)
+    boards, _, depth, _ = group_search.bfs(np.int64(int(layout)), group_search.EXPLORE_ALL,
+                                           np.int64(0), np.int64(1 << 16))
+    codes = group_search.boards_to_codes(boards)
     order = np.lexsort((codes, depth))
     boards, codes, depth = boards[order], codes[order], depth[order]
     size = int(codes.shape[0])
     report("searching the group", 1, 1)
 
-    keys, values, bits = klotski.index_table(boards)
+    keys, values, bits = group_search.index_table(boards)
     counts: list[np.ndarray] = []
     targets: list[np.ndarray] = []
     for first in range(0, size, _ROWS_PER_CHUNK):
         report("linking layers", first, size)
         stop = min(size, first + _ROWS_PER_CHUNK)
-        chunk_counts, chunk_targets = klotski.adjacency_rows(
+        chunk_counts, chunk_targets = group_search.adjacency_rows(
             boards, keys, values, bits, np.int64(first), np.int64(stop))
         counts.append(chunk_counts)
         targets.append(chunk_targets)
@@ -178,7 +178,7 @@ def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:
     np.cumsum(np.concatenate(counts), out=edge_offsets[1:])
     edge_targets = np.concatenate(targets)
 
-    solution_mask = klotski.solution_flags(boards, depth, edge_offsets, edge_targets)
+    solution_mask = group_search.solution_flags(boards, depth, edge_offsets, edge_targets)
     layer_offsets = np.searchsorted(depth, np.arange(int(depth[-1]) + 2), side="left")
     return Analysis(start=layout, codes=codes, layer_offsets=layer_offsets.astype(np.int64),
                     edge_offsets=edge_offsets, edge_targets=edge_targets,

@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 _SIZE_HINT = 1 << 15
 
 
-def _kernels() -> ModuleType:
-    from huarong._kernels import klotski
+def _search_kernels() -> ModuleType:
+    from huarong._kernels import group_search
 
-    return klotski
+    return group_search
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def _layouts(codes: Sequence[int] | np.ndarray) -> tuple[Layout, ...]:
 
 def solve(layout: Layout) -> Solution:
     """A minimum-step solution: the path to the nearest goal layout (2x2 at the exit)."""
-    codes, explored = _kernels().solve_codes(np.int64(int(layout)), np.int64(_SIZE_HINT))
+    codes, explored = _search_kernels().solve_codes(np.int64(int(layout)), np.int64(_SIZE_HINT))
     return Solution(start=layout, path=_layouts(codes), explored=int(explored))
 
 
@@ -75,7 +75,7 @@ def shortest_path(start: Layout, target: Layout) -> tuple[Layout, ...]:
     """A minimum-step path from ``start`` to ``target``, both included.
 
     Raises NotInGroupError when ``target`` is not in ``start``'s group."""
-    kernels = _kernels()
+    kernels = _search_kernels()
     boards, parents, _, found = kernels.bfs(
         np.int64(int(start)), kernels.STOP_AT_TARGET, np.int64(int(target)),
         np.int64(_SIZE_HINT))
@@ -86,7 +86,7 @@ def shortest_path(start: Layout, target: Layout) -> tuple[Layout, ...]:
 
 def group_codes(layout: Layout) -> np.ndarray:
     """The common codes of every layout in ``layout``'s group, ascending (int64 array)."""
-    codes: np.ndarray = _kernels().group_codes(np.int64(int(layout)))
+    codes: np.ndarray = _search_kernels().group_codes(np.int64(int(layout)))
     return codes
 
 
@@ -95,7 +95,7 @@ def group_size(layout: Layout, limit: int | None = None) -> int | None:
     stops there, so asking whether a group is small is cheap even for huge groups)."""
     if limit is None:
         return int(group_codes(layout).shape[0])
-    size = int(_kernels().group_size_within(np.int64(int(layout)), np.int64(limit)))
+    size = int(_search_kernels().group_size_within(np.int64(int(layout)), np.int64(limit)))
     return None if size < 0 else size
 
 

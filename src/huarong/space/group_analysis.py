@@ -145,12 +145,12 @@ def group_graph(layout: Layout) -> GroupGraph:
 
     def build() -> GroupGraph:
         from huarong._kernels import group_analysis as sweep
-        from huarong._kernels import klotski
+        from huarong._kernels import group_search
 
-        boards, _, _, _ = klotski.bfs(np.int64(int(layout)), klotski.EXPLORE_ALL,
+        boards, _, _, _ = group_search.bfs(np.int64(int(layout)), group_search.EXPLORE_ALL,
                                       np.int64(0), np.int64(1 << 16))
-        offsets, targets = klotski.adjacency(boards)
-        return GroupGraph(seed=layout, codes=klotski.boards_to_codes(boards), offsets=offsets,
+        offsets, targets = group_search.adjacency(boards)
+        return GroupGraph(seed=layout, codes=group_search.boards_to_codes(boards), offsets=offsets,
                           targets=targets, goal=sweep.goal_flags(boards),
                           order=sweep.batch_order(offsets, targets,
                                                   np.int64(sweep.SOURCES_PER_BATCH)))

@@ -159,12 +159,13 @@ class GroupMinSteps:
 def group_min_steps(layout: Layout) -> GroupMinSteps:
     """Minimum steps of every layout of ``layout``'s group: one breadth-first search from all
     its goal layouts at once, so a whole game's hints cost one search."""
-    from huarong._kernels import klotski
+    from huarong._kernels import group_search
 
-    boards, _, _, _ = klotski.bfs(np.int64(int(layout)), np.int64(klotski.EXPLORE_ALL), np.int64(0),
-                                  np.int64(1 << 16))
-    codes = klotski.boards_to_codes(boards)
-    offsets, targets = klotski.adjacency(boards)
+    boards, _, _, _ = group_search.bfs(np.int64(int(layout)),
+                                       np.int64(group_search.EXPLORE_ALL), np.int64(0),
+                                       np.int64(1 << 16))
+    codes = group_search.boards_to_codes(boards)
+    offsets, targets = group_search.adjacency(boards)
     min_steps = np.full(codes.shape, -1, dtype=np.int64)
     frontier = np.flatnonzero((codes >> 32) == GOAL_ADDRESS)
     level = 0

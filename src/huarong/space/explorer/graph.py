@@ -91,14 +91,14 @@ class StepGraph:
 
 def step_graph(code: int) -> StepGraph:
     """The step graph of the group of the legal layout ``code``."""
-    from huarong._kernels import group_analysis, klotski
+    from huarong._kernels import group_analysis, group_search
 
-    boards, _, _, _ = klotski.bfs(np.int64(code), klotski.EXPLORE_ALL, np.int64(0),
+    boards, _, _, _ = group_search.bfs(np.int64(code), group_search.EXPLORE_ALL, np.int64(0),
                                   np.int64(1 << 12))
-    codes = klotski.boards_to_codes(boards)
+    codes = group_search.boards_to_codes(boards)
     order = np.argsort(codes)
     boards, codes = boards[order], codes[order]
-    offsets, targets = klotski.adjacency(boards)
+    offsets, targets = group_search.adjacency(boards)
     graph = StepGraph(codes, offsets, targets.astype(np.int32), np.empty(0, dtype=np.int16))
     goals = np.flatnonzero(group_analysis.goal_flags(boards))
     min_steps = (graph.distances(goals) if goals.size

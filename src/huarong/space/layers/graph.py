@@ -74,16 +74,16 @@ def group_graph(seed: int) -> GroupGraph:
 def _group_graph(seed: int) -> GroupGraph:
     # A worker computes one unit after another of the same group: keep the last graph.
     from huarong._kernels import group_analysis as sweep
-    from huarong._kernels import klotski
+    from huarong._kernels import group_search, klotski
     from huarong._kernels import layers as layer_kernels
 
-    boards, _, _, _ = klotski.bfs(np.int64(seed), klotski.EXPLORE_ALL, np.int64(0),
+    boards, _, _, _ = group_search.bfs(np.int64(seed), group_search.EXPLORE_ALL, np.int64(0),
                                   np.int64(1 << 16))
-    codes = klotski.boards_to_codes(boards)
+    codes = group_search.boards_to_codes(boards)
     if codes.shape[0] > CODE_ORDER_ABOVE:
         by_code = np.argsort(codes)
         boards, codes = boards[by_code], codes[by_code]
-    offsets, targets = klotski.adjacency(boards)
+    offsets, targets = group_search.adjacency(boards)
     goal = sweep.goal_flags(boards)
     mirrors = klotski.mirror_codes(codes)
     by_code = np.argsort(codes)

@@ -1,0 +1,367 @@
+"""The GPU layer sweeps (``huarong db layers --gpu``) against the CPU sweeps.
+
+Without a GPU the CUDA kernels run under numba's simulator, which must be switched on before
+``numba.cuda`` is first imported: the simulated part runs once, in a child process
+(``python -m tests.test_layers_gpu OUT``), and writes what it computed to OUT; the tests here
+compare that with the CPU sweeps (:func:`huarong.space.layers.group_figures`, checked against
+a per-layout search in ``test_layers.py``), computed in this process.  The simulator runs a
+Python thread per GPU thread, so the groups are tiny (tens to a hundred layouts).  A test on a
+real GPU runs where one is present.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pytest
+
+from huarong.engine.layout import Layout
+from huarong.space import layers
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUP_SEEDS = ("82029F400", "ADD520000", "C55348000", "C58763000", "A51CD1C00")
+"""Groups of 33-104 layouts: two self-mirror, three not; with goals, solutions at several
+steps (more solutions than those at the minimum), several solutions at the minimum."""
+LAUNCH_MEMORY = 16_000
+"""Bytes a launch in the figures run: too few for two words a node on the group of 104
+sources, so they take two segments; and two groups a launch where they fit."""
+CLASSES = ("7-0-6", "7-0-7")
+"""44 + 2 groups, 268 layouts: the unit path, its checkpoints and the command line."""
+CPU_CHECKPOINTED = (7, 0, 6)
+
+
+def _child(out: Path) -> None:
+    """The simulated half: everything the tests below check, written to ``out``."""
+    from click.testing import CliRunner
+
+    from huarong._kernels import layers_cuda
+    from huarong.cli import main
+    from huarong.space.layers import gpu, job, runner
+    from tests.small_database import class_database
+
+    launches: list[list[int]] = []
+    real_count_sweeps = layers_cuda.count_sweeps
+
+    def recorded(*arrays: np.ndarray) -> np.ndarray:
+        launches.append([int(arrays[4].shape[0]), int(arrays[4].shape[1])])
+        return real_count_sweeps(*arrays)
+
+    layers_cuda.count_sweeps = recorded  # type: ignore[assignment]
+    log: dict[str, Any] = {"problem": gpu.problem()}
+
+    pieces = []
+    for code in GROUP_SEEDS:
+        graph = layers.group_graph(int(Layout.from_code(code)))
+        pieces.append(layers.Piece(int(Layout.from_code(code)), graph.size, 0,
+                                   graph.sources.shape[0]))
+    parts = gpu.sweep_pieces(pieces, memory=LAUNCH_MEMORY)
+    for code, (codes, figures) in zip(GROUP_SEEDS, parts, strict=True):
+        np.save(out / f"group-{code}-codes.npy", codes)
+        np.save(out / f"group-{code}-figures.npy", figures)
+    log["group_launches"] = launches[:]
+
+    # The unit path: every unit of the classes on the GPU, kept to compare with the CPU's.
+    keys = [key for text in CLASSES for key in layers.parse_class(text)]
+    first = class_database(out / "cpu-then-gpu.duckdb", (7, 0))
+    plans = layers.plan(first, keys)
+    del launches[:]
+    for class_plan in plans:
+        for unit in class_plan.units:
+            codes, figures = job.compute_unit(unit, gpu=True)
+            np.save(out / f"unit-{unit.name}-codes.npy", codes)
+            np.save(out / f"unit-{unit.name}-figures.npy", figures)
+    log["unit_launches"] = launches[:]
+    log["units"] = [unit.name for p in plans for unit in p.units]
+
+    # CPU checkpoints resumed by a GPU run of the command line...
+    directory = layers.checkpoint_directory(first)
+    log["cpu_checkpointed"] = []
+    for class_plan in plans:
+        if class_plan.key == CPU_CHECKPOINTED:
+            for unit in class_plan.units:
+                layers.save_unit(directory, unit, *job.compute_unit(unit))
+                log["cpu_checkpointed"].append(unit.name)
+    computed: list[str] = []
+    real_compute = runner.compute_unit
+
+    def watched(unit: layers.Unit, *args: Any, **kwargs: Any) -> Any:
+        computed.append(unit.name)
+        return real_compute(unit, *args, **kwargs)
+
+    runner.compute_unit = watched  # type: ignore[assignment]
+    result = CliRunner().invoke(main, ["db", "layers", *CLASSES, "--gpu", "--db", str(first)])
+    log["cli"] = [result.exit_code, result.stderr]
+    log["computed_by_cli"] = computed[:]
+    runner.compute_unit = real_compute  # type: ignore[assignment]
+
+    # ... and GPU checkpoints resumed by a CPU run.
+    second = class_database(out / "gpu-then-cpu.duckdb", (7, 0))
+    directory = layers.checkpoint_directory(second)
+    for class_plan in layers.plan(second, keys):
+        for unit in class_plan.units[::2]:
+            layers.save_unit(directory, unit, *job.compute_unit(unit, gpu=True))
+    layers.run(second, layers.plan(second, keys), threads=1)
+    _child_on_dask(out, log)
+    (out / "log.json").write_text(json.dumps(log))
+
+
+def _child_on_dask(out: Path, log: dict[str, Any]) -> None:
+    """Units of groups above the size go to the worker with the GPU resource, swept there on
+    the GPU; a cluster without one is refused."""
+    from distributed import Client, LocalCluster
+
+    from huarong.space.layers import runner
+    from tests.small_database import class_database
+
+    keys = layers.parse_class("7-0-7")
+    path = class_database(out / "dask.duckdb", (7, 0))
+    log["dask_units"] = [unit.name for p in layers.plan(path, keys) for unit in p.units]
+    runner.GPU_GROUP_SIZE = 44  # the class's one searched group: 44 layouts
+    submitted: list[list[Any]] = []
+    for resources in ({}, {"GPU": 1}):
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                          dashboard_address=None, resources=resources) as cluster, \
+                Client(cluster) as client:
+            real_submit = client.submit
+
+            def submit(function: Any, *args: Any, real: Any = real_submit,
+                       **kwargs: Any) -> Any:
+                submitted.append([args[0].name, kwargs.get("resources"), kwargs.get("gpu")])
+                return real(function, *args, **kwargs)
+
+            client.submit = submit  # type: ignore[method-assign]
+            try:
+                layers.run(path, layers.plan(path, keys), client=client, gpu=True)
+            except layers.JobError as error:
+                log["dask_refused"] = str(error)
+    log["dask_submitted"] = submitted
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("numba_cuda", reason="numba-cuda (huarong[gpu]) is not installed")
+    out = tmp_path_factory.mktemp("gpu-simulated")
+    environment = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    done = subprocess.run([sys.executable, "-m", "tests.test_layers_gpu", str(out)],
+                          cwd=ROOT, env=environment, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def _log(out: Path) -> dict[str, Any]:
+    log: dict[str, Any] = json.loads((out / "log.json").read_text())
+    return log
+
+
+@pytest.mark.parametrize("code", GROUP_SEEDS)
+def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str) -> None:
+    """All five figures of every layout of the group (and of its mirror group), to the
+    byte, in the same order."""
+    cpu_codes, cpu_figures = layers.group_figures(int(Layout.from_code(code)), threads=1)
+    codes = np.load(simulated / f"group-{code}-codes.npy")
+    figures = np.load(simulated / f"group-{code}-figures.npy")
+    graph = layers.group_graph(int(Layout.from_code(code)))
+    if not graph.self_mirror:  # group_figures gives the group only, sweep_pieces both
+        order = np.argsort(codes, kind="stable")
+        codes, figures = codes[order], figures[:, order]
+        mine = np.isin(codes, graph.codes)
+        codes, figures = codes[mine], figures[:, mine]
+    assert codes.tobytes() == cpu_codes.tobytes()
+    assert figures.dtype == cpu_figures.dtype
+    assert figures.tobytes() == cpu_figures.tobytes()
+
+
+def test_the_chosen_groups_exercise_every_figure() -> None:
+    """The groups above are worth comparing: solutions beyond the minimum steps, several at
+    the minimum, sources without a solution, farthest layouts more than one."""
+    figures = np.concatenate([layers.group_figures(int(Layout.from_code(code)), threads=1)[1]
+                              for code in GROUP_SEEDS], axis=1)
+    assert (figures[4] > figures[3]).any()
+    assert (figures[3] > 1).any()
+    assert (figures[1] > 1).any()
+
+
+def test_sources_cut_into_segments_and_groups_packed(simulated: Path) -> None:
+    """Within 16 kB a launch, the group of 104 sources gets one word a node, so two segments
+    of 64 lanes; groups of few sources share a launch."""
+    launches = _log(simulated)["group_launches"]
+    sources = sum(layers.group_graph(int(Layout.from_code(code))).sources.shape[0]
+                  for code in GROUP_SEEDS)
+    segments = sum(count for count, _ in launches)
+    assert sum(count * lanes for count, lanes in launches) >= sources
+    assert segments > len(GROUP_SEEDS)
+    assert len(launches) < segments
+
+
+def test_small_groups_take_one_launch(simulated: Path) -> None:
+    """The 46 groups of the classes' units fit one launch a unit."""
+    log = _log(simulated)
+    assert len(log["unit_launches"]) == len(log["units"])
+    assert max(count for count, _ in log["unit_launches"]) > 20
+
+
+def test_units_equal_the_cpu_units(simulated: Path, tmp_path: Path) -> None:
+    from tests.small_database import class_database
+
+    path = class_database(tmp_path / "db.duckdb", (7, 0))
+    plans = layers.plan(path, [key for text in CLASSES for key in layers.parse_class(text)])
+    names = []
+    for class_plan in plans:
+        for unit in class_plan.units:
+            codes, figures = layers.compute_unit(unit)
+            names.append(unit.name)
+            assert np.load(simulated / f"unit-{unit.name}-codes.npy").tobytes() == \
+                codes.tobytes()
+            gpu_figures = np.load(simulated / f"unit-{unit.name}-figures.npy")
+            assert gpu_figures.dtype == figures.dtype
+            assert gpu_figures.tobytes() == figures.tobytes()
+    assert names == _log(simulated)["units"]
+
+
+def _stored(path: Path) -> dict[int, tuple[int, ...]]:
+    connection = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = connection.execute(
+            "SELECT id, farthest_steps, farthest_count, solution_count FROM layouts "
+            "WHERE jiang = 7 AND bing = 0 AND style IN (6, 7)").fetchall()
+    finally:
+        connection.close()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+@pytest.fixture(scope="module")
+def expected() -> dict[int, tuple[int, ...]]:
+    """Figures of the layouts of the classes, group by group on the CPU."""
+    from huarong.space import cases
+
+    codes = cases.all_codes()
+    cls = cases.classes()
+    groups = cases.label_groups()
+    ids = np.flatnonzero((cls.jiang == 7) & (cls.bing == 0) & np.isin(cls.style, (6, 7)))
+    figures: dict[int, tuple[int, ...]] = {}
+    for group in np.unique(groups.group[ids]).tolist():
+        group_codes, group_figures = layers.group_figures(int(codes[groups.first_ids[group]]),
+                                                          threads=1)
+        for layout_id, row in zip(cases.layout_ids(group_codes).tolist(),
+                                  group_figures.T.tolist(), strict=True):
+            figures[layout_id] = (row[0], row[1], row[4])
+    assert len(figures) == 268
+    return figures
+
+
+def test_gpu_command_resumes_cpu_checkpoints(simulated: Path,
+                                             expected: dict[int, tuple[int, ...]]) -> None:
+    log = _log(simulated)
+    code, err = log["cli"]
+    assert code == 0, err
+    assert "268/268 layouts" in err
+    checkpointed = set(log["cpu_checkpointed"])
+    assert checkpointed
+    assert sorted(log["computed_by_cli"]) == sorted(set(log["units"]) - checkpointed)
+    path = simulated / "cpu-then-gpu.duckdb"
+    assert _stored(path) == expected
+    assert not any(layers.checkpoint_directory(path).rglob("*.parquet"))
+
+
+def test_cpu_run_resumes_gpu_checkpoints(simulated: Path,
+                                         expected: dict[int, tuple[int, ...]]) -> None:
+    assert _stored(simulated / "gpu-then-cpu.duckdb") == expected
+
+
+def test_dask_sends_big_groups_to_the_gpu_worker(simulated: Path,
+                                                 expected: dict[int, tuple[int, ...]]) -> None:
+    log = _log(simulated)
+    assert "--resources GPU=1" in log["dask_refused"]
+    assert log["dask_submitted"] == [[name, {"GPU": 1}, True] for name in log["dask_units"]]
+    stored = _stored(simulated / "dask.duckdb")
+    seven = {key: value for key, value in expected.items() if key in stored
+             and stored[key] != (None, None, None)}
+    assert len(seven) == 88 and all(stored[key] == value for key, value in seven.items())
+
+
+def test_simulator_counts_as_a_gpu(simulated: Path) -> None:
+    assert _log(simulated)["problem"] is None
+
+
+def test_gpu_flag_without_a_gpu_says_so() -> None:
+    """Here (no simulator in this process): one line naming what is missing, exit 2."""
+    from click.testing import CliRunner
+
+    from huarong.cli import main
+    from huarong.space.layers import gpu
+
+    problem = gpu.problem()
+    if problem is None:
+        pytest.skip("this machine has a GPU")
+    result = CliRunner().invoke(main, ["db", "layers", "7-0-7", "--gpu", "--db", "nowhere"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [f"huarong: error: --gpu: {problem}"]
+    result = CliRunner().invoke(main, ["db", "layers", "7-0-7", "--gpu", "--workers", "2"])
+    assert result.exit_code == 2 and "--workers" in result.stderr
+
+
+@pytest.mark.parametrize("memory", [10_000, 1 << 20, 1 << 30])
+def test_launch_plan_covers_every_source_once_within_memory(memory: int) -> None:
+    """Segments of at most 64 × words sources, words a power of two no more than the sources
+    need, each job's sources covered once in order, a launch within ``memory`` unless it is
+    one segment alone; segments of one launch share their words."""
+    pytest.importorskip("numba_cuda", reason="numba-cuda (huarong[gpu]) is not installed")
+    from huarong._kernels.layers_cuda import BYTES_A_NODE, BYTES_A_NODE_WORD, MAX_WORDS
+    from huarong.space.layers import gpu
+
+    jobs = [(964_656, 482_328), (81_340, 81_340), (300, 150), (40, 40), (4, 2), (90, 65)] \
+        + [(12, 12)] * 50
+    covered: dict[int, list[tuple[int, int]]] = {}
+    for launch in gpu.plan_launches(jobs, memory):
+        assert launch.words in {2 ** k for k in range(7)} and launch.words <= MAX_WORDS
+        nodes = 0
+        for segment in launch.segments:
+            size, sources = jobs[segment.job]
+            assert 0 < segment.stop - segment.start <= 64 * launch.words
+            assert launch.words == 1 or 64 * launch.words // 2 < sources
+            covered.setdefault(segment.job, []).append((segment.start, segment.stop))
+            nodes += size
+        if len(launch.segments) > 1:
+            assert nodes * (launch.words * BYTES_A_NODE_WORD + BYTES_A_NODE) <= memory
+    for job, (_, sources) in enumerate(jobs):
+        spans = sorted(covered[job])
+        assert spans[0][0] == 0 and spans[-1][1] == sources
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
+    if memory == 1 << 30:  # the fifty groups of twelve share one launch
+        assert len({id(launch) for launch in gpu.plan_launches(jobs, memory)
+                    for segment in launch.segments if jobs[segment.job] == (12, 12)}) == 1
+
+
+def _real_gpu() -> bool:
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        return False
+    from huarong.space.layers import gpu
+
+    return gpu.problem() is None
+
+
+@pytest.mark.skipif(not _real_gpu(), reason="no CUDA GPU")
+@pytest.mark.parametrize("code", ["1A9BF0C00", "4FEA13400"])
+def test_real_gpu_equals_the_cpu_sweep(code: str) -> None:
+    """Two groups named in issue 23, all five figures."""
+    from huarong.space.layers import gpu
+
+    graph = layers.group_graph(int(Layout.from_code(code)))
+    piece = layers.Piece(int(Layout.from_code(code)), graph.size, 0, graph.sources.shape[0])
+    [(codes, figures)] = gpu.sweep_pieces([piece])
+    [(cpu_codes, cpu_figures)] = layers.sweep_pieces([piece], os.cpu_count() or 1)
+    assert codes.tobytes() == cpu_codes.tobytes()
+    assert figures.tobytes() == cpu_figures.tobytes()
+
+
+if __name__ == "__main__":
+    _child(Path(sys.argv[1]))

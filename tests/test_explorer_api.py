@@ -204,3 +204,17 @@ def test_a_group_is_found_by_any_notation_of_its_layout(bare_client: TestClient)
         summary = bare_client.get(f"/api/groups/{code}").json()
         assert summary["start"] == "1A9BF0C00" and summary["size"] == 25_955
         assert summary["class"] == "5-4-1"
+
+
+def test_a_layout_the_database_lacks_answers_404(standard_database: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standard-class database of the fixtures has no groups table rows and no other
+    class: a group it cannot place is a 404 with one line, not a server error."""
+    monkeypatch.setenv("HUARONG_EXPLORER_CACHE", str(tmp_path / "cache"))
+    with TestClient(create_app(standard_database)) as test_client:
+        for code in ("1A9BF0C00", "000000000"):  # standard (no group row); another class
+            answer = test_client.get(f"/api/groups/{code}")
+            assert answer.status_code == 404, answer.text
+            body = answer.json()
+            assert body["input"] == code and "huarong db build --force" in body["error"]
+            assert "\n" not in body["error"]

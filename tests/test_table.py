@@ -247,3 +247,13 @@ def test_the_whole_database_comes_with_its_table(database_path: Path) -> None:
         for rank in rng.sample(range(LAYOUT_COUNT), 100):
             layout = Layout.from_id(rank)
             assert whole.solve(layout).path == solve(layout).path  # type: ignore[union-attr]
+
+
+def test_a_database_reached_through_a_link_finds_its_table(database: Path,
+                                                            tmp_path: Path) -> None:
+    """``db build`` through a symbolic link replaces the file it points to and writes the
+    table beside that file; whoever opens the link finds the same table."""
+    link = tmp_path / "link.duckdb"
+    link.symlink_to(database)
+    found = steps_table.open_beside(link)
+    assert found is not None and found.path == table_path(database)

@@ -57,8 +57,9 @@ class TableError(ValueError):
 
 
 def table_path(database: str | os.PathLike[str]) -> Path:
-    """Where the table of the database at ``database`` is: beside it, ``SUFFIX`` added."""
-    database = Path(database)
+    """Where the table of the database at ``database`` is: beside it, ``SUFFIX`` added (beside
+    the file a symbolic link points to, which is the one ``db build`` replaces)."""
+    database = Path(os.path.realpath(database))
     return database.with_name(database.name + SUFFIX)
 
 

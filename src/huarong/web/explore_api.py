@@ -19,6 +19,7 @@ from huarong.space.explorer import (
     ClassKey,
     Explorer,
     GroupView,
+    MissingFromDatabaseError,
     PageError,
     UnknownClassError,
     parse_class,
@@ -68,7 +69,10 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
     def view(request: Request, code: str) -> GroupView:
         layout = _layout(code)
         with request.app.state.heavy.slot(layout, sized=False):
-            return explorer.view(layout)
+            try:
+                return explorer.view(layout)
+            except MissingFromDatabaseError as error:
+                raise BadQuery(str(error), code, 404) from None
 
     @router.get("/classes", summary="The 203 jiang-bing-style classes")
     def classes() -> dict[str, Any]:
@@ -104,7 +108,8 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
             raise BadQuery(str(error), str(page), 404) from None
 
     @router.get("/groups/{code}", summary="A group's summary, seen from one of its layouts",
-                responses=error_responses(400, 503, e400="Not a legal layout."))
+                responses=error_responses(400, 404, 503, e400="Not a legal layout.",
+                                          e404="The database lacks the layout's group."))
     def group_summary(request: Request, code: GroupCode) -> dict[str, Any]:
         """Class, ``group_num``, size, steps, seed, the layout's node (``start_index``) and
         ``shortest_path``: the nodes of a minimum-step path from it to a goal (empty
@@ -113,7 +118,8 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
 
     @router.get("/groups/{code}/graph", summary="A group's placed graph and figures",
                 responses={200: {"content": {"application/octet-stream": {}}},
-                           **error_responses(400, 413, 503, e400="Not a legal layout.",
+                           **error_responses(400, 404, 413, 503, e400="Not a legal layout.",
+                                             e404="The database lacks the layout's group.",
                                              e413="JSON asked for a group of over "
                                                   f"{JSON_GRAPH_LIMIT:,} layouts.")})
     def group_graph(request: Request, code: GroupCode,

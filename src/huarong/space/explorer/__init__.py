@@ -9,6 +9,7 @@ from huarong.space.explorer.catalog import (
     Catalog,
     ClassKey,
     GroupRef,
+    MissingFromDatabaseError,
     PageError,
     UnknownClassError,
     all_classes,
@@ -21,7 +22,7 @@ from huarong.space.explorer.view import MAGIC, Explorer, GroupView
 
 __all__ = [
     "CLASS_PATTERN", "COLOURINGS", "FILL_COMMAND", "MAGIC", "NO_SOLUTION", "Catalog", "ClassKey",
-    "Explorer", "GroupRef", "GroupView", "PageError", "PlacedGroup", "PlacementCache",
-    "StepGraph", "UnknownClassError", "all_classes", "default_directory", "parse_class",
-    "place", "render_png", "render_svg", "step_graph",
+    "Explorer", "GroupRef", "GroupView", "MissingFromDatabaseError", "PageError", "PlacedGroup",
+    "PlacementCache", "StepGraph", "UnknownClassError", "all_classes", "default_directory",
+    "parse_class", "place", "render_png", "render_svg", "step_graph",
 ]

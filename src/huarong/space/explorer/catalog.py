@@ -34,6 +34,10 @@ class UnknownClassError(ValueError):
     """A well-formed class name that names no class (answered 404)."""
 
 
+class MissingFromDatabaseError(LookupError):
+    """A layout or group the database lacks (a partial or damaged database; answered 404)."""
+
+
 class PageError(ValueError):
     """A page past the last of a class's groups (answered 404)."""
 
@@ -201,14 +205,15 @@ class Catalog:
 
         found = self._rows("SELECT jiang, bing, style, group_num, group_size FROM layouts "
                            f"WHERE id = {layout_id(layout)}")
-        if not found:
-            raise ValueError(f"layout {layout.code} is missing from the database {self.path}:"
-                             f" rebuild it with `{BUILD_COMMAND} --force`")
+        seeds = found and self._rows(
+            f"SELECT seed FROM groups WHERE {ClassKey(*found[0][:3]).sql} "
+            f"AND group_num = {found[0][3]}")
+        if not seeds:
+            raise MissingFromDatabaseError(
+                f"the {'group of ' if found else ''}layout {layout.code} is missing from the "
+                f"database {self.path}: rebuild it with `{BUILD_COMMAND} --force`")
         jiang, bing, style, group_num, size = found[0]
-        key = ClassKey(jiang, bing, style)
-        seed = self._rows(f"SELECT seed FROM groups WHERE {key.sql} "
-                          f"AND group_num = {group_num}")[0][0]
-        return GroupRef(key, group_num, size, seed)
+        return GroupRef(ClassKey(jiang, bing, style), group_num, size, seeds[0][0])
 
     def farthest_steps(self, group: GroupRef, codes: np.ndarray) -> np.ndarray | None:
         """The farthest steps of the group's layouts (``codes``, ascending), or None unless

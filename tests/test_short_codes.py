@@ -185,3 +185,10 @@ def test_api_takes_and_shows_short_codes() -> None:
     assert client.get("/api/solve", params={"code": "4WVE1"}).json()["steps"] == 81
     ambiguous = client.get("/api/layout", params={"code": "1A9BF"})
     assert ambiguous.status_code == 400 and "1A9BF0000" in ambiguous.json()["error"]
+    # /api/next names the layout and each child by short code too (the viewer shows it after
+    # every move): checked against the hand conversion of the position among all codes.
+    next_steps = client.get("/api/next", params={"code": "4WVE1"}).json()
+    codes = cases.all_codes()
+    for layout in [next_steps, *next_steps["children"]]:
+        position = int(np.searchsorted(codes, int(layout["code"], 16)))
+        assert layout["short_code"] == base32(position)

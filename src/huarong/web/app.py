@@ -441,11 +441,13 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
         here = steps_of(layout)
         children = []
         for child in layout.children():
-            children.append({"code": child.code, "min_steps": steps_of(child),
+            children.append({"code": child.code, "short_code": child.short_code,
+                             "min_steps": steps_of(child),
                              "move": _move_json(notation.step_move(layout, child))})
         best = [child["code"] for child in children
                 if here is not None and child["min_steps"] == here - 1]
-        return {"code": layout.code, "min_steps": here, "children": children, "best": best}
+        return {"code": layout.code, "short_code": layout.short_code, "min_steps": here,
+                "children": children, "best": best}
 
     @app.get("/api/classics", summary="The named classic layouts", response_model=None,
              responses=answers(list[schema.Classic]))

@@ -132,12 +132,16 @@ class PathBetween(PathAnswer):
 
 class Child(BaseModel):
     code: Code
+    short_code: str = Field(pattern=r"^[1-9A-HJKMNP-Z]{5}$",
+                            description="The klotski engine's short code.")
     min_steps: int | None
     move: Move
 
 
 class NextSteps(BaseModel):
     code: Code
+    short_code: str = Field(pattern=r"^[1-9A-HJKMNP-Z]{5}$",
+                            description="The klotski engine's short code.")
     min_steps: int | None = Field(description="Null when no goal can be reached.")
     children: list[Child]
     best: list[Code] = Field(description="The children one step closer to a goal.")

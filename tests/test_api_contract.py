@@ -190,3 +190,28 @@ def test_every_notation_of_a_layout_fits_the_pattern(classic: Any) -> None:
         assert re.search(LAYOUT_PATTERN, writing), writing
         answer = client.get("/api/layout", params={"code": writing})
         assert answer.status_code == 200 and answer.json()["code"] == layout.code, writing
+
+
+def test_a_layout_with_the_2x2_anywhere_fits_the_pattern() -> None:
+    """For each of the 12 places the 2x2 piece can stand (SPEC §3: the first digit of every
+    legal code), a random legal layout there, in each notation, fits the pattern and is
+    answered."""
+    import random
+
+    import numpy as np
+
+    from huarong.space import cases
+
+    codes = cases.all_codes()
+    heads = np.unique(codes >> 32).tolist()
+    assert len(heads) == 12
+    client = TestClient(create_app(NO_DATABASE))
+    rng = random.Random(12)
+    for head in heads:
+        start, stop = np.searchsorted(codes, [head << 32, (head + 1) << 32])
+        layout = Layout.from_code(int(codes[rng.randrange(int(start), int(stop))]))
+        for writing in (layout.code, layout.code.lower(), layout.short_code, layout.online_id,
+                        layout.grid("").replace("\n", "/")):
+            assert re.search(LAYOUT_PATTERN, writing), writing
+            answer = client.get("/api/layout", params={"code": writing})
+            assert answer.status_code == 200 and answer.json()["code"] == layout.code, writing

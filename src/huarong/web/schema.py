@@ -23,7 +23,7 @@ _ROW = rf"(?:{_GLYPH}[ \t\r]*){{4}}"
 _AROUND = r"[ \t\r\n]*"
 LAYOUT_PATTERN = (
     # a common code, trailing zeros optional; its first digit is where the 2x2 piece stands
-    rf"^{_AROUND}(?:(?:0[xX])?[0124569ACDEacde][0-9A-Fa-f]{{0,8}}"
+    rf"^{_AROUND}(?:(?:0[xX])?[01245689ACDEacde][0-9A-Fa-f]{{0,8}}"
     r"|[1-9A-HJKMNP-Za-hjkmnp-z]{5}"  # a short code
     r"|[0-4]{20}"  # a klotski.online id
     rf"|[ \t\r\n/]*{_ROW}(?:[\n/][ \t\r\n/]*{_ROW}){{4}}[ \t\r\n/]*"  # a grid: 5 rows of 4

@@ -13,18 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from huarong.fileio import process_alive
+
 _OWN_BASETEMP = "_huarong_own_basetemp"
 _RUN_PREFIX = "run-"
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _remove_abandoned_runs(parent: Path) -> None:
@@ -32,7 +24,7 @@ def _remove_abandoned_runs(parent: Path) -> None:
     going, in another terminal, keeps its own."""
     for folder in parent.glob(f"{_RUN_PREFIX}*"):
         pid = folder.name[len(_RUN_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and not _process_alive(int(pid)):
+        if pid.isdigit() and not process_alive(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -76,6 +76,12 @@ def test_all_code_into_a_missing_directory_is_exit_2(tmp_path: Path) -> None:
     assert code == 2 and err.count("\n") == 1 and "file.txt" in err
 
 
+@pytest.mark.parametrize("sql", ["", "   "])
+def test_an_empty_query_is_bad_input(standard_database: Path, sql: str) -> None:
+    code, out, err = run("db", "query", sql, "--db", str(standard_database))
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "SQL is empty" in err
+
+
 # ----- with the whole database (slow) -------------------------------------------------------
 @pytest.fixture(scope="module")
 def db_path(database_path: Path) -> str:

@@ -218,3 +218,27 @@ def test_a_layout_the_database_lacks_answers_404(standard_database: Path, tmp_pa
             body = answer.json()
             assert body["input"] == code and "huarong db build --force" in body["error"]
             assert "\n" not in body["error"]
+
+
+def test_a_database_that_cannot_answer_is_a_404_not_a_server_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HUARONG_EXPLORER_CACHE", str(tmp_path / "cache"))
+    garbage = tmp_path / "garbage.duckdb"
+    garbage.write_bytes(b"not a database" * 100)
+    with TestClient(create_app(garbage), raise_server_exceptions=False) as test_client:
+        for url in ("/api/classes", "/api/classes/5-4-1", "/api/classes/5-4-1/groups",
+                    "/api/groups/4WVE1", "/api/groups/4WVE1/graph", "/api/records"):
+            answer = test_client.get(url)
+            assert answer.status_code == 404, (url, answer.text)
+            assert str(garbage) in answer.json()["error"], url
+
+
+def test_a_short_code_that_reads_both_ways_is_taken_with_its_at_sign(
+        bare_client: TestClient) -> None:
+    """``1A9BF`` is a legal short code (id 303,438) and a legal abbreviated common code: the
+    answer to the bare form names both readings, ``@1A9BF`` is the short code."""
+    code = Layout.from_id(303_438).code
+    assert bare_client.get("/api/groups/1A9BF").status_code == 400
+    answer = bare_client.get("/api/groups/@1A9BF")
+    assert answer.status_code == 200, answer.text
+    assert bare_client.get("/api/layout", params={"code": "@1A9BF"}).json()["code"] == code

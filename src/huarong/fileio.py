@@ -181,9 +181,25 @@ def _publish(temporary: Path, target: Path) -> None:
 
 
 def _umask() -> int:
+    """The process's umask, read without setting it: ``os.umask`` can only read by setting,
+    and a file another thread (a server's) creates in that moment would get mode 0666."""
+    with (contextlib.suppress(OSError, ValueError, IndexError),
+          open("/proc/self/status", encoding="ascii") as status):
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    return _UMASK_AT_IMPORT
+
+
+def _umask_now() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+_UMASK_AT_IMPORT = _umask_now()
+"""Where /proc is not there to read: the umask when this module was imported (on the main
+thread, before any server thread)."""
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:

@@ -59,7 +59,8 @@ def _board_text(layout: Layout, square_width: int) -> Any:
 
 @click.command()
 @click.argument("layout", type=LAYOUT)
-@click.argument("legacy_width", required=False, type=click.IntRange(1, 16), metavar="")
+@click.argument("legacy_width", required=False, type=click.IntRange(1, 16),
+                metavar="[SQUARE_WIDTH]")
 @_square_width
 @click.option("--svg", is_flag=True, help="Print an SVG picture instead.")
 @json_option

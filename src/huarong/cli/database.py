@@ -133,14 +133,11 @@ def write_table(db_path: str | None, quiet: bool) -> None:
     with _open(db_path) as database:
         target = table_path(database.path)
         try:
-            with progress_bar(not quiet) as progress:
+            with machine_faults(target, DB_PLACE), progress_bar(not quiet) as progress:
                 written = write(target, database.min_steps_by_id(
                     lambda done, total: progress("reading minimum steps", done, total)))
         except DatabaseError as error:
             raise InputError(str(error)) from None
-        except OSError as error:
-            raise InputError(f"cannot write the table {target}: "
-                             f"{error.strerror or error}") from None
     click.echo(f"table written to {written}", err=True)
 
 
@@ -170,6 +167,9 @@ def query(sql: str, db_path: str | None, as_json: bool, as_csv: bool,
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
+    if not sql.strip():
+        raise InputError("db query: the SQL is empty (for example: "
+                         "huarong db query \"SELECT count(*) FROM layouts\")")
     with _open(db_path) as database:
         try:
             result = database.stream(sql)

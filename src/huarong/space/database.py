@@ -196,11 +196,14 @@ class Database:
         if not target.is_file():
             raise DatabaseMissingError(target)
         _check_duckdb_header(target)
+        connection = None
         try:
             connection = _connect_reader(target)
             tables = {name for (name,) in connection.execute(
                 "SELECT table_name FROM information_schema.tables").fetchall()}
         except duckdb.Error as error:
+            if connection is not None:
+                connection.close()
             if FILE_IN_USE in str(error):
                 raise DatabaseInUseError(target, _first_line(error)) from None
             if is_io_fault(error):

@@ -1,11 +1,14 @@
 """The explorer's data under ``/api``: the 203 classes, a class's groups (paged), any group's
 placed graph (compact binary or JSON) with its figures and summary, and the records of the
 space.  Errors answer the app's JSON shape ``{"error", "input"}``: 400 for a malformed class,
-code or page, 404 for a class that does not exist or a page past the last, 413 for JSON of a
-group too big for it."""
+code or page, 404 for a class that does not exist, a page past the last or a database that
+cannot answer, 413 for JSON of a group too big for it, 503 while another program holds the
+database."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -14,6 +17,7 @@ from fastapi import Path as PathParameter
 from fastapi.responses import Response
 
 from huarong.engine.layout import Layout, LayoutError
+from huarong.space.database import DatabaseError, DatabaseInUseError
 from huarong.space.explorer import (
     CLASS_PATTERN,
     ClassKey,
@@ -24,20 +28,18 @@ from huarong.space.explorer import (
     UnknownClassError,
     parse_class,
 )
-from huarong.web.app import BadQuery
-from huarong.web.schema import error_responses
+from huarong.web.app import BadQuery, ServerBusy
+from huarong.web.schema import PATH_LAYOUT_PATTERN, error_responses
 
 JSON_GRAPH_LIMIT = 50_000
 """The largest group answered as JSON; bigger ones only in the binary form."""
 MAX_PER_PAGE = 1000
-CODE_PATTERN = r"^(?:(?:0[xX])?[0-9A-Fa-f]{1,9}|[1-9A-HJKMNP-Za-hjkmnp-z]{5}|[0-4]{20})$"
-"""A layout in a path: its common code (trailing zeros optional), short code or
-klotski.online id (a grid's ``/`` cannot stand in a path)."""
+
 
 
 ClassName = Annotated[str, PathParameter(pattern=CLASS_PATTERN, max_length=8,
                                          description="jiang-bing-style, e.g. 5-4-1")]
-GroupCode = Annotated[str, PathParameter(pattern=CODE_PATTERN, max_length=22,
+GroupCode = Annotated[str, PathParameter(pattern=PATH_LAYOUT_PATTERN, max_length=23,
                                          description="any layout of the group: common "
                                          "code, short code or klotski.online id")]
 
@@ -58,6 +60,23 @@ def _layout(code: str) -> Layout:
         raise BadQuery(f"layout {code!r}: {error}", code) from None
 
 
+@contextlib.contextmanager
+def _database_answers(value: str) -> Iterator[None]:
+    """A database that cannot answer: 503 while another program holds it (a moment's
+    fault), else 404 naming the file and what to do (a damaged or partial database)."""
+    try:
+        yield
+    except DatabaseInUseError as error:
+        raise ServerBusy(str(error), value) from None
+    except (DatabaseError, MissingFromDatabaseError) as error:
+        raise BadQuery(str(error), value, 404) from None
+
+
+_DATABASE_FAULTS = {"e404": "The database cannot answer (damaged, partial, or not built "
+                            "the way this server expects).",
+                    "e503": "Another program holds the database; try again."}
+
+
 def explore_router(database: Path | None = None, cache_directory: Path | None = None
                    ) -> APIRouter:
     """The router; ``database`` as the app's (default ``$HUARONG_DB``), placements cached in
@@ -68,32 +87,35 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
 
     def view(request: Request, code: str) -> GroupView:
         layout = _layout(code)
-        with request.app.state.heavy.slot(layout, sized=False):
-            try:
-                return explorer.view(layout)
-            except MissingFromDatabaseError as error:
-                raise BadQuery(str(error), code, 404) from None
+        with request.app.state.heavy.slot(layout, sized=False), _database_answers(code):
+            return explorer.view(layout)
 
-    @router.get("/classes", summary="The 203 jiang-bing-style classes")
+    @router.get("/classes", summary="The 203 jiang-bing-style classes",
+                responses=error_responses(404, 503, **_DATABASE_FAULTS))
     def classes() -> dict[str, Any]:
         """Layouts, groups, solvable layouts, longest minimum and longest farthest steps of
         every class; figures unknown without a database (``database``: false) or not yet
         computed are null, and ``figures_missing`` names the classes whose farthest steps
         ``fill_command`` still has to compute."""
-        return explorer.catalog.classes()
+        with _database_answers(""):
+            return explorer.catalog.classes()
 
     @router.get("/classes/{name}", summary="One class and its minimum-steps histogram",
-                responses=error_responses(400, 404, e400="A malformed class name.",
-                                          e404="No such class."))
+                responses=error_responses(400, 404, 503, e400="A malformed class name.",
+                                          e404="No such class, or a database that cannot "
+                                               "answer.", e503=_DATABASE_FAULTS["e503"]))
     def class_summary(name: ClassName) -> dict[str, Any]:
         """The class's counts and ``min_steps_histogram``: [steps, layouts] pairs, steps -1
         for the layouts that have no solution."""
-        return explorer.catalog.class_summary(_class(name))
+        key = _class(name)
+        with _database_answers(name):
+            return explorer.catalog.class_summary(key)
 
     @router.get("/classes/{name}/groups", summary="A page of a class's groups, largest first",
                 responses=error_responses(
-                    400, 404, e400="A malformed class name or page.",
-                    e404="No such class, or a page past the last."))
+                    400, 404, 503, e400="A malformed class name or page.",
+                    e404="No such class, a page past the last, or a database that cannot "
+                         "answer.", e503=_DATABASE_FAULTS["e503"]))
     def class_groups(
         name: ClassName,
         page: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
@@ -103,13 +125,14 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         code), and smallest and largest minimum steps (null without a database or a goal)."""
         key = _class(name)
         try:
-            return explorer.catalog.groups(key, page, per_page)
+            with _database_answers(name):
+                return explorer.catalog.groups(key, page, per_page)
         except PageError as error:
             raise BadQuery(str(error), str(page), 404) from None
 
     @router.get("/groups/{code}", summary="A group's summary, seen from one of its layouts",
                 responses=error_responses(400, 404, 503, e400="Not a legal layout.",
-                                          e404="The database lacks the layout's group."))
+                                          e404=_DATABASE_FAULTS["e404"]))
     def group_summary(request: Request, code: GroupCode) -> dict[str, Any]:
         """Class, ``group_num``, size, steps, seed, the layout's node (``start_index``) and
         ``shortest_path``: the nodes of a minimum-step path from it to a goal (empty
@@ -119,7 +142,7 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
     @router.get("/groups/{code}/graph", summary="A group's placed graph and figures",
                 responses={200: {"content": {"application/octet-stream": {}}},
                            **error_responses(400, 404, 413, 503, e400="Not a legal layout.",
-                                             e404="The database lacks the layout's group.",
+                                             e404=_DATABASE_FAULTS["e404"],
                                              e413="JSON asked for a group of over "
                                                   f"{JSON_GRAPH_LIMIT:,} layouts.")})
     def group_graph(request: Request, code: GroupCode,
@@ -138,12 +161,14 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
             return chosen.to_json()
         return Response(chosen.to_binary(), media_type="application/octet-stream")
 
-    @router.get("/records", summary="Records of the space (database)")
+    @router.get("/records", summary="Records of the space (database)",
+                responses=error_responses(404, 503, **_DATABASE_FAULTS))
     def records() -> dict[str, Any]:
         """The 138-step layouts, the longest farthest steps, the most solutions, the
         largest groups and each class's longest minimum, by queries on the database; without
         one ``database`` is false, ``records`` empty and ``message`` names the command that
         builds it."""
-        return explorer.catalog.records()
+        with _database_answers(""):
+            return explorer.catalog.records()
 
     return router

@@ -21,19 +21,21 @@ LONGEST_INPUT = 200
 _GLYPH = r"[^ \t\r\n/|]"
 _ROW = rf"(?:{_GLYPH}[ \t\r]*){{4}}"
 _AROUND = r"[ \t\r\n]*"
-LAYOUT_PATTERN = (
-    # a common code, trailing zeros optional; its first digit is where the 2x2 piece stands
-    rf"^{_AROUND}(?:(?:0[xX])?[01245689ACDEacde][0-9A-Fa-f]{{0,8}}"
-    r"|[1-9A-HJKMNP-Za-hjkmnp-z]{5}"  # a short code
-    r"|[0-4]{20}"  # a klotski.online id
-    rf"|[ \t\r\n/]*{_ROW}(?:[\n/][ \t\r\n/]*{_ROW}){{4}}[ \t\r\n/]*"  # a grid: 5 rows of 4
-    rf"){_AROUND}$"
-)
+# A common code, trailing zeros optional: its first digit is where the 2x2 piece stands.
+_COMMON_CODE = r"(?:0[xX])?[01245689ACDEacde][0-9A-Fa-f]{0,8}"
+_SHORT_CODE = r"@?[1-9A-HJKMNP-Za-hjkmnp-z]{5}"  # ``@`` marks it where it reads both ways
+_ONLINE_ID = r"[0-4]{20}"
+_GRID = rf"[ \t\r\n/]*{_ROW}(?:[\n/][ \t\r\n/]*{_ROW}){{4}}[ \t\r\n/]*"  # 5 rows of 4
+LAYOUT_PATTERN = rf"^{_AROUND}(?:{_COMMON_CODE}|{_SHORT_CODE}|{_ONLINE_ID}|{_GRID}){_AROUND}$"
 """What a layout parameter looks like, blanks around it allowed: a common code
-(``1A9BF0C00``, or ``1A9BF0C``), a short code (``4WVE1``), a klotski.online id
-(``24422442233221121001``) or a grid of 5 rows of 4 cells, rows on lines or separated by
-``/``.  A value of this shape may still name no legal layout (its pieces overlap or stick
-out): the server answers 400 for it, which no pattern can foresee."""
+(``1A9BF0C00``, or ``1A9BF0C``), a short code (``4WVE1``, or ``@1A9BF`` where five characters
+read both ways), a klotski.online id (``24422442233221121001``) or a grid of 5 rows of 4
+cells, rows on lines or separated by ``/``.  A value of this shape may still name no legal
+layout (its pieces overlap or stick out): the server answers 400 for it, which no pattern can
+foresee."""
+
+PATH_LAYOUT_PATTERN = rf"^(?:{_COMMON_CODE}|{_SHORT_CODE}|{_ONLINE_ID})$"
+"""A layout in a URL path: as :data:`LAYOUT_PATTERN` but for a grid (its ``/``) and blanks."""
 
 LAYOUT_DESCRIPTION = ("A layout: a common code (1-9 hex digits, trailing zeros optional), a "
                       "5-character short code, a 20-digit klotski.online id, or a grid of 5 "

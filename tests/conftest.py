@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,29 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(base, ignore_errors=True)
         with contextlib.suppress(OSError):  # another run's folder is still there
             base.parent.rmdir()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _whole_space_results_released() -> Iterator[None]:
+    """After each test file, let go of the arrays over all 29,334,498 layouts that the
+    library keeps for the life of a process (codes, classes, groups, minimum steps): a file
+    that needs them computes them again, and the suite stays within 2 GB instead of carrying
+    every file's results into the next."""
+    yield
+    import gc
+
+    from huarong.space import cases
+    from huarong.space.explorer import catalog
+    from huarong.space.layers import graph
+
+    cases._all_codes.cache_clear()
+    cases.classes.cache_clear()
+    cases._groups.clear()
+    cases._min_steps.clear()
+    catalog._enumeration_classes.cache_clear()
+    catalog._enumeration_class_steps.cache_clear()
+    graph._group_graph.cache_clear()
+    gc.collect()
 
 
 @pytest.fixture(scope="session")

@@ -126,7 +126,6 @@ class Catalog:
         from huarong.space.database import Database
 
         with Database.open(self.path) as database:
-            database.query("SET enable_progress_bar = false")
             return database.query(sql).rows
 
     # ----- classes ---------------------------------------------------------------------
@@ -225,7 +224,6 @@ class Catalog:
 
         ids = layout_ids(codes)
         with Database.open(self.path) as database:
-            database.query("SET enable_progress_bar = false")
             stream = database.stream(
                 f"SELECT farthest_steps FROM layouts WHERE id BETWEEN {ids[0]} AND {ids[-1]} "
                 f"AND {group.key.sql} AND group_num = {group.group_num} ORDER BY id")

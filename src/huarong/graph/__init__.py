@@ -1,0 +1,18 @@
+"""The state graph: the one interface between the puzzle engines (Klotski's, any sliding-block
+puzzle's) and everything after them (distances, shortest paths, layer sweeps, placement,
+pictures, graph files).
+
+A :class:`StateGraph` holds the states of one connected part of a puzzle's space (a Klotski
+group, a Rush Hour cluster) as 64-bit codes, their neighbours in CSR form and which states
+are goals.  Engines build it (:class:`GraphBuilder`); nothing here knows any puzzle's rules.
+"""
+
+from huarong.graph.state_graph import (
+    KLOTSKI,
+    NO_SOLUTION,
+    Geometry,
+    GraphBuilder,
+    StateGraph,
+)
+
+__all__ = ["KLOTSKI", "NO_SOLUTION", "Geometry", "GraphBuilder", "StateGraph"]

@@ -1,0 +1,1 @@
+"""Any sliding-block puzzle: board, pieces, goal, rule and metric, and its state graph."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -15,11 +16,15 @@ NO_SOLUTION = -1
 @dataclass(frozen=True)
 class Geometry:
     """What a reader of a graph needs to draw its states: the puzzle's name (how its codes
-    decode: ``"klotski"`` for common codes) and the board's size."""
+    decode: ``"klotski"`` for common codes), the board's size and, for puzzles whose codes a
+    reader cannot decode by the name alone, ``cells``: codes (int64 array) to their boards,
+    a uint8 array (states, rows x columns) of piece numbers (0 empty, 255 wall), pieces of one
+    shape numbered alike."""
 
     puzzle: str
     rows: int
     columns: int
+    cells: Callable[[np.ndarray], np.ndarray] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not (self.rows > 0 and self.columns > 0 and self.rows * self.columns <= 64):

@@ -270,12 +270,11 @@ def table_of(codes: np.ndarray, size: Int, bits: Int) -> tuple[np.ndarray, np.nd
 
 # ----- searches -----------------------------------------------------------------------------
 @kernel
-def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int, head: Int, size: Int,
-            stop_head: Int, parents: np.ndarray, offsets: np.ndarray, targets: np.ndarray,
-            edges: Int, masks: np.ndarray, moves: np.ndarray, classes: np.ndarray,
-            binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, most: Int,
-            stop_at_goal: bool
-            ) -> tuple[Int, Int, Int, Int]:
+def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int, head: Int,
+            size: Int, stop_head: Int, parents: np.ndarray, offsets: np.ndarray,
+            targets: np.ndarray, edges: Int, masks: np.ndarray, moves: np.ndarray,
+            classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray, info: np.ndarray,
+            most: Int, stop_at_goal: bool) -> tuple[Int, Int, Int, Int]:
     """Breadth-first search: expand ``codes[head]``, ``codes[head + 1]``, ... appending the
     new states, until every found state is expanded, ``stop_head`` is reached or the storage
     might overflow (``most``: the most neighbours of a state).  ``parents`` (int32) records

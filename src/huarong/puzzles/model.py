@@ -228,7 +228,8 @@ class Tables:
         self.most = max(1, sum(k.size * len(places) for k, places in
                                zip(puzzle.classes, self.placements, strict=True)))
 
-    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                   np.ndarray]:
         """(masks, moves, classes, binom, lookup, info), as the kernels take them."""
         return self.masks, self.moves, self.classes, self.binom, self.lookup, self.info
 
@@ -268,8 +269,9 @@ def _lookup(classes: np.ndarray, binom: np.ndarray) -> np.ndarray:
 
     parts = []
     used = 0
-    for c in sorted(range(classes.shape[0]), key=lambda c: int(binom[classes[c, 1], classes[c, 0]])):
-        count = int(binom[classes[c, 1], classes[c, 0]])
+    counts = [int(binom[places, pieces]) for pieces, places in classes[:, :2].tolist()]
+    for c in sorted(range(classes.shape[0]), key=counts.__getitem__):
+        count = counts[c]
         if used + count > _LOOKUP_ENTRIES:
             break
         classes[c, 4] = used

@@ -4,6 +4,7 @@ cluster's summary, the verdict of each move from the start and the layer figures
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -193,7 +194,7 @@ def _moves_along(puzzle: Puzzle, codes: list[int]) -> list[tuple[Pieces, Move | 
     pieces = lettered(puzzle, codes[0])
     at = {place: letter for letter, place in pieces.items()}
     walked: list[tuple[Pieces, Move | None]] = [(pieces, None)]
-    for before, after in zip(sets, sets[1:], strict=False):
+    for before, after in itertools.pairwise(sets):
         c = next(c for c in range(len(before)) if before[c] != after[c])
         left = _place(before[c] & ~after[c])
         arrived = _place(after[c] & ~before[c])
@@ -218,9 +219,9 @@ def _direction(puzzle: Puzzle, pieces: Pieces, c: int, left: int, arrived: int
     last_row, last_column = divmod(tables.placements[c][arrived][0], puzzle.columns)
     rows, columns = last_row - first_row, last_column - first_column
     if puzzle.metric != "step":
-        way = (("down" if rows > 0 else "up") if rows else
-               ("right" if columns > 0 else "left"))
-        return way, abs(rows) + abs(columns)
+        straight = (("down" if rows > 0 else "up") if rows else
+                    ("right" if columns > 0 else "left"))
+        return straight, abs(rows) + abs(columns)
     blocked = set(puzzle.walls)
     for k, p in pieces.values():
         if (k, p) != (c, arrived):

@@ -161,6 +161,14 @@ def _search(puzzle: Puzzle, *, edges: bool = False, parents: bool = False,
                   targets[:count], found)
 
 
+def cluster(puzzle: Puzzle, *, limit: int | None = None,
+            progress: Progress | None = None) -> np.ndarray:
+    """The codes of every state reachable from the start (int64, breadth-first order, the
+    start first), without the graph's edges: the cheapest search of a whole cluster;
+    :class:`ClusterTooLarge` past ``limit`` states."""
+    return _search(puzzle, limit=limit, progress=progress).codes.copy()
+
+
 def state_graph(puzzle: Puzzle, *, limit: int | None = None,
                 progress: Progress | None = None) -> StateGraph:
     """The state graph of the start's cluster (every state reachable from the start), nodes

@@ -39,7 +39,9 @@ def problem() -> str | None:
             return None
     except Exception as error:  # a broken CUDA install raises from deep inside numba-cuda
         first_line = (str(error).splitlines() or [type(error).__name__])[0]
-        return f"numba-cuda cannot start ({first_line}); check the install of '{GPU_EXTRA}'"
+        return (f"numba-cuda cannot run a kernel ({first_line}): install a numba-cuda that "
+                f"supports numpy {np.__version__} (pip install -U '{GPU_EXTRA}'), and check "
+                "the CUDA driver with nvidia-smi")
     return "no CUDA GPU found (numba-cuda sees none: check nvidia-smi and the driver)"
 
 

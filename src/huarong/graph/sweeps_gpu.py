@@ -112,7 +112,7 @@ def plan_launches(jobs: list[tuple[int, int]], memory: int) -> list[Launch]:
 
 
 def _launch_arrays(launch: Launch, jobs: list[tuple[StateGraph, np.ndarray]]
-                   ) -> tuple[np.ndarray, ...]:
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(offsets, targets, goal, segment_of, sources) of the launch's graphs laid end to
     end, as :func:`huarong._kernels.layers_cuda.count_sweeps` takes them."""
     graphs = [jobs[segment.job][0] for segment in launch.segments]

@@ -63,10 +63,14 @@ def _child(out: Path) -> None:
         graph, sources = layers.group_graph(int(Layout.from_code(code)))
         pieces.append(layers.Piece(int(Layout.from_code(code)), graph.size, 0,
                                    sources.shape[0]))
-    parts = layers.sweep_pieces(pieces, 1, backend="gpu", memory=LAUNCH_MEMORY)
-    for code, (codes, figures) in zip(GROUP_SEEDS, parts, strict=True):
-        np.save(out / f"group-{code}-codes.npy", codes)
-        np.save(out / f"group-{code}-figures.npy", figures)
+    for kernel in layers_cuda.KERNELS:
+        os.environ[layers_cuda.KERNEL_VARIABLE] = kernel
+        del launches[:]
+        parts = layers.sweep_pieces(pieces, 1, backend="gpu", memory=LAUNCH_MEMORY)
+        for code, (codes, figures) in zip(GROUP_SEEDS, parts, strict=True):
+            np.save(out / f"group-{code}-{kernel}-codes.npy", codes)
+            np.save(out / f"group-{code}-{kernel}-figures.npy", figures)
+    del os.environ[layers_cuda.KERNEL_VARIABLE]  # the default kernel from here on
     log["group_launches"] = launches[:]
 
     # The unit path: every unit of the classes on the GPU, kept to compare with the CPU's.
@@ -91,17 +95,24 @@ def _child(out: Path) -> None:
                 layers.save_unit(directory, unit, *job.compute_unit(unit))
                 log["cpu_checkpointed"].append(unit.name)
     computed: list[str] = []
-    real_compute = runner.compute_unit
+    real_save = runner.save_unit
 
-    def watched(unit: layers.Unit, *args: Any, **kwargs: Any) -> Any:
+    def watched(directory: Path, unit: layers.Unit, *args: Any) -> Any:
         computed.append(unit.name)
-        return real_compute(unit, *args, **kwargs)
+        return real_save(directory, unit, *args)
 
-    runner.compute_unit = watched  # type: ignore[assignment]
+    runner.save_unit = watched  # type: ignore[assignment]
     result = CliRunner().invoke(main, ["db", "layers", *CLASSES, "--gpu", "--db", str(first)])
     log["cli"] = [result.exit_code, result.stderr]
     log["computed_by_cli"] = computed[:]
-    runner.compute_unit = real_compute  # type: ignore[assignment]
+    runner.save_unit = real_save  # type: ignore[assignment]
+
+    # Both classes at once: their small groups share one launch.
+    both = class_database(out / "both.duckdb", (7, 0))
+    del launches[:]
+    layers.run(both, layers.plan(both, keys), threads=2, gpu=True)
+    log["both_launches"] = launches[:]
+    log["both_groups"] = sum(len(unit.pieces) for p in plans for unit in p.units)
 
     # ... and GPU checkpoints resumed by a CPU run.
     second = class_database(out / "gpu-then-cpu.duckdb", (7, 0))
@@ -163,13 +174,14 @@ def _log(out: Path) -> dict[str, Any]:
     return log
 
 
+@pytest.mark.parametrize("kernel", ["pull", "push"])
 @pytest.mark.parametrize("code", GROUP_SEEDS)
-def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str) -> None:
+def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str, kernel: str) -> None:
     """All five figures of every layout of the group (and of its mirror group), to the
-    byte, in the same order."""
+    byte, in the same order, with either kernel."""
     cpu_codes, cpu_figures = layers.group_figures(int(Layout.from_code(code)), threads=1)
-    codes = np.load(simulated / f"group-{code}-codes.npy")
-    figures = np.load(simulated / f"group-{code}-figures.npy")
+    codes = np.load(simulated / f"group-{code}-{kernel}-codes.npy")
+    figures = np.load(simulated / f"group-{code}-{kernel}-figures.npy")
     graph, _ = layers.group_graph(int(Layout.from_code(code)))
     if graph.mirror is None:  # group_figures gives the group only, sweep_pieces both
         order = np.argsort(codes, kind="stable")
@@ -208,6 +220,15 @@ def test_small_groups_take_one_launch(simulated: Path) -> None:
     log = _log(simulated)
     assert len(log["unit_launches"]) == len(log["units"])
     assert max(count for count, _ in log["unit_launches"]) > 20
+
+
+def test_classes_share_a_launch(simulated: Path, expected: dict[int, tuple[int, ...]]
+                                ) -> None:
+    """``db layers --gpu`` of two classes: every searched group of both in one launch, and
+    the figures stored are the CPU's."""
+    log = _log(simulated)
+    assert [count for count, _ in log["both_launches"]] == [log["both_groups"]]
+    assert _stored(simulated / "both.duckdb") == expected
 
 
 def test_units_equal_the_cpu_units(simulated: Path, tmp_path: Path) -> None:

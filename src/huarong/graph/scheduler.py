@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -29,7 +29,8 @@ POLL_SECONDS = 0.2
 
 def as_finished(function: Callable[[Item], Result], items: Sequence[Item], *, threads: int,
                 sizes: Sequence[float] | None = None, ahead: int | None = None,
-                waiting: Callable[[], None] | None = None) -> Iterator[tuple[int, Result]]:
+                waiting: Callable[[], None] | None = None
+                ) -> Generator[tuple[int, Result], None, None]:
     """``function(item)`` for every item on ``threads`` worker threads, yielded as (index of
     the item, result) in the order they finish.
 

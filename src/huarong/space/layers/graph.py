@@ -49,9 +49,8 @@ def group_graph(seed: int, size: int | None = None) -> tuple[StateGraph, np.ndar
     return _group_graph(int(seed), size)
 
 
-@functools.lru_cache(maxsize=1)
-def _group_graph(seed: int, size: int | None) -> tuple[StateGraph, np.ndarray]:
-    # A worker computes one unit after another of the same group: keep the last graph.
+def build_group_graph(seed: int, size: int | None = None) -> tuple[StateGraph, np.ndarray]:
+    """:func:`group_graph`, built anew (callable from several threads at once)."""
     from huarong._kernels import layers as layer_kernels
     from huarong.engine.state_graph import klotski_graph
 
@@ -66,6 +65,10 @@ def _group_graph(seed: int, size: int | None) -> tuple[StateGraph, np.ndarray]:
     for array in (graph.codes, graph.offsets, graph.targets, graph.goal, sources):
         array.flags.writeable = False
     return graph, sources
+
+
+# A worker computes one unit after another of the same group: keep the last graph.
+_group_graph = functools.lru_cache(maxsize=1)(build_group_graph)
 
 
 def group_figures(seed: int, *, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -345,3 +345,29 @@ def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
     groups = sum(len(unit.pieces) for p in plans for unit in p.units)
     return ((searching + units * SECONDS_A_UNIT + groups * SECONDS_A_GROUP) / max(workers, 1)
             + len(plans) * SECONDS_A_CLASS)
+
+
+GPU_BIG_GROUP = 20_000
+"""Groups of at least this many layouts sweep at :data:`GPU_NS_A_PAIR`, the smaller ones
+(packed many to a launch) at :data:`GPU_SMALL_NS_A_PAIR`."""
+GPU_NS_A_PAIR = 0.047
+GPU_SMALL_NS_A_PAIR = 0.5
+GPU_RATES_MEASURED = ("measured on an NVIDIA H200 with numba-cuda 0.30.4 (issue 32: the "
+                      "largest class, big classes 0.036-0.06 ns a pair)")
+"""Where the GPU rates come from, as :command:`huarong db layers --plan --gpu` says."""
+GPU_SECONDS_A_CLASS = 0.1
+"""A class's commit and checkpoints, on the writer thread beside the sweeps: counted only
+where they outlast them."""
+
+
+def estimate_gpu_seconds(plans: list[ClassPlan]) -> float:
+    """Wall time of ``plans`` with ``--gpu``: the sweeps at the measured rates (the graphs are
+    built on the CPU cores meanwhile), or the commits if they take longer."""
+    big = small = 0
+    for piece in (piece for p in plans for unit in p.units for piece in unit.pieces):
+        if piece.size >= GPU_BIG_GROUP:
+            big += piece.pairs
+        else:
+            small += piece.pairs
+    sweeping = (big * GPU_NS_A_PAIR + small * GPU_SMALL_NS_A_PAIR) * 1e-9
+    return max(sweeping, len(plans) * GPU_SECONDS_A_CLASS)

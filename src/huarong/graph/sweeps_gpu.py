@@ -142,26 +142,36 @@ def _granted_memory() -> int:
     return UNKNOWN_MEMORY if free is None else int(free * MEMORY_SHARE)
 
 
-def sweep_graphs(jobs: list[tuple[StateGraph, np.ndarray]], progress: SweepProgress | None = None,
-               *, memory: int | None = None) -> list[np.ndarray]:
+def sweep_graphs(jobs: list[tuple[StateGraph, np.ndarray]],
+                 progress: SweepProgress | None = None, *, memory: int | None = None
+                 ) -> list[np.ndarray]:
     """The (5, n) figures of each job's sources (node numbers of its graph), as
     :func:`huarong.graph.sweeps.sweep_graphs` gives them on the CPU; launches take at most
     ``memory`` bytes of the GPU (default: a share of its free memory).
-    ``progress(sources_done, pairs_done)`` after each launch."""
+    ``progress(sources_done, pairs_done)`` after each launch.  The next launch's arrays are
+    laid out on a thread while the GPU runs this one (copies of big graphs take a while)."""
     from huarong._kernels import layers_cuda
+    from huarong.graph.scheduler import as_finished
 
     granted = _granted_memory() if memory is None else memory
     results = [np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)
                for _, sources in jobs]
     sources_done = pairs_done = 0
-    for launch in plan_launches([(graph.size, sources.shape[0]) for graph, sources in jobs],
-                                granted):
-        figures = layers_cuda.count_sweeps(*_launch_arrays(launch, jobs))
-        for row, segment in enumerate(launch.segments):
-            count = segment.stop - segment.start
-            results[segment.job][:, segment.start:segment.stop] = figures[:, row, :count]
-            sources_done += count
-            pairs_done += count * jobs[segment.job][0].size
-        if progress is not None:
-            progress(sources_done, pairs_done)
+    launches = plan_launches([(graph.size, sources.shape[0]) for graph, sources in jobs],
+                             granted)
+    # One thread: the launches come prepared in order, one ahead.
+    prepared = as_finished(lambda launch: _launch_arrays(launch, jobs), launches, threads=1,
+                           ahead=1)
+    try:
+        for index, arrays in prepared:
+            figures = layers_cuda.count_sweeps(*arrays)
+            for row, segment in enumerate(launches[index].segments):
+                count = segment.stop - segment.start
+                results[segment.job][:, segment.start:segment.stop] = figures[:, row, :count]
+                sources_done += count
+                pairs_done += count * jobs[segment.job][0].size
+            if progress is not None:
+                progress(sources_done, pairs_done)
+    finally:
+        prepared.close()
     return results

@@ -138,6 +138,8 @@ def _run_on_gpu(database: Path, directory: Path, plans: list[ClassPlan], tally: 
                 tally.unit_done(unit, searched=False)
         waiting[class_plan.key] = len(pending)
         todo += pending
+    # Small groups first: their classes are committed while the big groups sweep.
+    todo.sort(key=lambda unit: max(piece.size for piece in unit.pieces))
     batches = _gpu_batches(todo)
     groups: list[tuple[int, int]] = []
     last_batch: dict[tuple[int, int], int] = {}

@@ -193,13 +193,10 @@ def state_graph(puzzle: Puzzle, *, limit: int | None = None,
                 progress: Progress | None = None) -> StateGraph:
     """The state graph of the start's cluster (every state reachable from the start), nodes
     in breadth-first order from the start; :class:`ClusterTooLarge` past ``limit`` states."""
-
     found = _search(puzzle, edges=True, limit=limit, progress=progress)
-    tables = puzzle.tables
-    codes = found.codes.copy()
-    return StateGraph(codes, found.offsets.copy(), found.targets.copy(),
-                      tables.goal_flags(codes),
-                      puzzle.geometry)
+    # The offsets and targets are views of the search's larger buffers: copies let those go.
+    return StateGraph(found.codes, found.offsets.copy(), found.targets.copy(),
+                      puzzle.tables.goal_flags(found.codes), puzzle.geometry)
 
 
 def puzzle_start_node(puzzle: Puzzle, graph: StateGraph) -> int:

@@ -171,8 +171,8 @@ def neighbours(code: Int, masks: np.ndarray, moves: np.ndarray, classes: np.ndar
                binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, sets: np.ndarray,
                out: np.ndarray, stack: np.ndarray) -> Int:
     """Write the codes one move from ``code`` into ``out``; returns how many.  ``sets``
-    (K) and ``stack`` (64) are scratch.  A code may appear twice only when two pieces of a
-    class reach the same set (they cannot: a move changes one piece's placement)."""
+    (K) and ``stack`` (64) are scratch.  No code comes twice: each move puts one piece on a
+    placement of its class that no other move of that piece reaches."""
     unrank(code, classes, binom, lookup, sets)
     occupied = info[WALLS]
     for c in range(classes.shape[0]):

@@ -18,7 +18,7 @@ FOLDER = Path(__file__).resolve().parents[1] / "src" / "huarong" / "puzzles" / "
 FILES = sorted(FOLDER.glob("*.toml"))
 KEYS = {"name", "title", "source", "board", "goal", "rules", "metric", "distinct"}
 
-STEP, SLIDE = "step", "slide"
+STEP, SLIDE, UNIT = "step", "slide", "unit"
 STORER_CENTURY = "J. A. Storer, Century and Super-Century (cs.brandeis.edu)"
 STORER_PUZZLES = "J. A. Storer, Century Puzzles (cs.brandeis.edu)"
 STORER_DADS = "J. A. Storer, Dad's Puzzler (cs.brandeis.edu)"
@@ -35,6 +35,7 @@ PUBLISHED: dict[str, tuple[int, str, str]] = {
     "pennant": (59, STEP, STORER_DADS),
     "dads-puzzle": (59, STEP, STORER_DADS),
     "rush-hour-hardest": (60, SLIDE, "M. Fogleman, Solving Rush Hour, the Puzzle (2018)"),
+    "rush-hour-collette": (93, UNIT, "S. Collette, J.-F. Raskin, F. Servais (2006)"),
     "bickford-4x4-2": (4, STEP, BICKFORD),
     "bickford-4x4-3": (9, STEP, BICKFORD),
     # The blog's table says 19; the results file of his search, which gives this layout,
@@ -133,3 +134,11 @@ def test_the_engine_finds_the_klotski_classics_published_steps(name: str,
 def test_fogleman_hardest_cluster_has_the_published_size() -> None:
     # "60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332": moves, board, cluster size.
     assert group(catalogue_entry("rush-hour-hardest").puzzle).states == 2332
+
+
+def test_collettes_start_takes_fogleman_49_moves() -> None:
+    # fogleman/rush README: "solvable: true, # moves: 49, # steps: 93".
+    puzzle = catalogue_entry("rush-hour-collette").puzzle.with_options(metric=SLIDE)
+    solution = solve(puzzle)
+    assert solution is not None
+    assert solution.length == 49

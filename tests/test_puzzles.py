@@ -358,6 +358,8 @@ def test_geometry_decodes_codes_to_boards() -> None:
         grid = format_state(puzzle, code).replace("/", "")
         assert [g == "." for g in grid] == (board == 0).tolist()
         assert [g == "#" for g in grid] == (board == 255).tolist()
+        # three pieces of one shape, each drawn as a piece of its own
+        assert len(set(board.tolist()) - {0, 255}) == 3
 
 
 def test_analyze_figures_agree_with_the_graph() -> None:

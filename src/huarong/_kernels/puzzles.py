@@ -121,7 +121,9 @@ def unrank_many(codes: np.ndarray, classes: np.ndarray, binom: np.ndarray,
 @kernel
 def boards(codes: np.ndarray, masks: np.ndarray, classes: np.ndarray, binom: np.ndarray,
            lookup: np.ndarray, info: np.ndarray, cells: Int) -> np.ndarray:
-    """Each code's board: per cell 0 empty, 255 wall, else the piece's class number + 1."""
+    """Each code's board: per cell 0 empty, 255 wall, else a number of its own for each piece
+    (1, 2, ... in class order, then by anchor), so that two touching pieces of one shape
+    still show as two."""
     result = np.zeros((codes.shape[0], cells), dtype=np.uint8)
     sets = np.empty(classes.shape[0], dtype=np.int64)
     walls = info[WALLS]
@@ -130,13 +132,15 @@ def boards(codes: np.ndarray, masks: np.ndarray, classes: np.ndarray, binom: np.
         for cell in range(cells):
             if (walls >> cell) & 1:
                 result[i, cell] = 255
+        piece = 0
         for c in range(classes.shape[0]):
             places = sets[c]
             while places != 0:
                 covered = masks[c, trailing_zeros(places)]
                 places &= places - 1
+                piece += 1
                 while covered != 0:
-                    result[i, trailing_zeros(covered)] = c + 1
+                    result[i, trailing_zeros(covered)] = piece
                     covered &= covered - 1
     return result
 

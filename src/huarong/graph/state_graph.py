@@ -18,8 +18,8 @@ class Geometry:
     """What a reader of a graph needs to draw its states: the puzzle's name (how its codes
     decode: ``"klotski"`` for common codes), the board's size and, for puzzles whose codes a
     reader cannot decode by the name alone, ``cells``: codes (int64 array) to their boards,
-    a uint8 array (states, rows x columns) of piece numbers (0 empty, 255 wall), pieces of one
-    shape numbered alike."""
+    a uint8 array (states, rows x columns) of piece numbers (0 empty, 255 wall), each piece a
+    number of its own."""
 
     puzzle: str
     rows: int

@@ -6,6 +6,7 @@ layout; bad input answers one line and exit status 2, no solution exit status 1.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import xml.etree.ElementTree as ElementTree
 from collections import deque
@@ -181,7 +182,7 @@ def test_solve_is_as_short_as_the_reference_and_every_move_is_legal(
     path = [puzzle.read_state(grid) for grid in answer["path"]]  # type: ignore[attr-defined]
     assert answer["length"] == puzzle.min_steps()[puzzle.start] == len(path) - 1
     assert path[0] == puzzle.start and puzzle.solved(path[-1])
-    for before, after in zip(path, path[1:], strict=False):
+    for before, after in itertools.pairwise(path):
         assert after in set(puzzle.moves(before))
     moves = answer["moves"]
     assert [move["grid"] for move in moves] == answer["path"][1:]  # type: ignore[index]

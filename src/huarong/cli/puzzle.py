@@ -138,16 +138,17 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
 @puzzle.command("group")
 @_start_argument
 @_puzzle_options
+@_quiet_option
 @json_option
 def group_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  as_json: bool) -> None:
+                  quiet: bool, as_json: bool) -> None:
     """START's cluster: how many states it holds, how many are solved, and its hardest
     start (the state farthest from any goal)."""
     from huarong.puzzles import group
 
     chosen = _load(start, goal, metric, rules)
-    with _input_errors():
-        summary = summary_json(group(chosen))
+    with _input_errors(), progress_bar(not quiet) as progress:
+        summary = summary_json(group(chosen, progress=progress))
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
         return
@@ -259,8 +260,9 @@ def list_command(as_json: bool) -> None:
               help="The picture: FILE.png or FILE.svg (written atomically).")
 @click.option("--size", type=SizeParam(), default="1200x800", show_default=True,
               help="Picture size in pixels.")
+@_quiet_option
 def draw_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                 output: str, size: tuple[int, int]) -> None:
+                 output: str, size: tuple[int, int], quiet: bool) -> None:
     """Draw START's cluster: every state a dot coloured by its minimum moves to a goal,
     every move a line, START ringed and its shortest solution in red."""
     from huarong.fileio import atomic_writer
@@ -271,7 +273,7 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
     if suffix not in PICTURE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .png or .svg")
     chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar() as progress:
+    with _input_errors(), progress_bar(not quiet) as progress:
         graph = state_graph(chosen, progress=progress)
     width, height = size
     picture = draw_state_graph(graph, "png" if suffix == ".png" else "svg", width, height,

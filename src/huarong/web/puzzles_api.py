@@ -230,9 +230,15 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     def searched(request: _Request, work: Callable[[Puzzle, StateGraph], _T]) -> _T:
         """``work`` on the puzzle and its cluster's graph, refused past ``max_states``."""
+        from huarong.puzzles import PuzzleError
+
         puzzle = _load(request)
         with slot(request.start):
-            return work(puzzle, clusters.of(puzzle, request))
+            graph = clusters.of(puzzle, request)
+            try:
+                return work(puzzle, graph)
+            except PuzzleError as error:
+                raise BadQuery(str(error), request.start) from None
 
     @functools.lru_cache(CACHE_SIZE)
     def solution(request: _Request) -> dict[str, Any]:
@@ -338,8 +344,7 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
     def graph(start: Start, goal: Goal = None, metric: MetricQuery = None,
               rules: RulesQuery = None, position: Position = None) -> Response:
         """Every position a node placed in [0, 1]², every move an edge, with minimum moves
-        and distances from the start, in the explorer's binary form (``HRG2``, see
-        :mod:`huarong.graph.binary`)."""
+        and distances from the start, in the explorer's binary form (``HRG2``, as the explorer's group graphs)."""
         return Response(graph_bytes(_Request(start, goal, metric, rules, position)),
                         media_type="application/octet-stream")
 

@@ -94,6 +94,7 @@ function drawBoard(grid) {
   const shapes = goalLetters();
   const focusedLetter = document.activeElement?.dataset?.piece;
   ui.board.replaceChildren();
+  ui.board.dataset.grid = grid;
   ui.board.style.setProperty('--rows', rows.length);
   ui.board.style.setProperty('--columns', rows[0].length);
   ui.board.setAttribute('aria-rowcount', String(rows.length));
@@ -249,6 +250,7 @@ async function refresh() {
   ui.redo.disabled = state.at >= state.history.length - 1;
   ui.restart.disabled = state.at === 0;
   ui.verdict.textContent = state.lastVerdict ? VERDICT_WORD[state.lastVerdict] : '–';
+  ui.remaining.textContent = '…';
   let next;
   try {
     next = await nextOf(grid);

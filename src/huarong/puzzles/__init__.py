@@ -1,1 +1,65 @@
-"""Any sliding-block puzzle: board, pieces, goal, rule and metric, and its state graph."""
+"""Any sliding-block puzzle: board, pieces, goal, rule and metric, and its state graph.
+
+One engine for every puzzle of the model (see the Puzzles page of the docs): read a puzzle
+with :func:`load_puzzle`, search it with :func:`solve`, :func:`group`, :func:`state_graph`,
+:func:`next_moves` and :func:`analyze`.  The numba kernels are in
+:mod:`huarong._kernels.puzzles`.
+"""
+
+from huarong.puzzles.model import (
+    Metric,
+    PieceClass,
+    Puzzle,
+    PuzzleError,
+    Rules,
+    format_state,
+    parse_state,
+)
+from huarong.puzzles.notation import (
+    CatalogueEntry,
+    catalogue,
+    catalogue_entry,
+    load_puzzle,
+)
+from huarong.puzzles.search import (
+    FIGURE_NAMES,
+    ClusterSummary,
+    ClusterTooLarge,
+    Move,
+    MoveVerdict,
+    PuzzleAnalysis,
+    PuzzleSolution,
+    analyze,
+    group,
+    next_moves,
+    puzzle_start_node,
+    solve,
+    state_graph,
+)
+
+__all__ = [
+    "FIGURE_NAMES",
+    "CatalogueEntry",
+    "ClusterSummary",
+    "ClusterTooLarge",
+    "Metric",
+    "Move",
+    "MoveVerdict",
+    "PieceClass",
+    "Puzzle",
+    "PuzzleAnalysis",
+    "PuzzleError",
+    "PuzzleSolution",
+    "Rules",
+    "analyze",
+    "catalogue",
+    "catalogue_entry",
+    "format_state",
+    "group",
+    "load_puzzle",
+    "next_moves",
+    "parse_state",
+    "puzzle_start_node",
+    "solve",
+    "state_graph",
+]

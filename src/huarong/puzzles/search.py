@@ -1,0 +1,308 @@
+"""Searches over a puzzle's states: its cluster's state graph, an optimal solution, the
+cluster's summary, the verdict of each move from the start and the layer figures."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from huarong.graph import NO_SOLUTION, StateGraph
+from huarong.puzzles.model import (
+    DIRECTIONS,
+    Pieces,
+    Puzzle,
+    PuzzleError,
+    format_state,
+    lettered,
+    render,
+)
+
+Progress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: states expanded out of states found so far."""
+
+_CHUNK = 1 << 16
+"""States expanded between two progress reports (and chances for Ctrl-C)."""
+
+Verdict = Literal["better", "same", "worse"]
+FIGURE_NAMES = ("farthest_steps", "farthest_count", "min_steps", "min_step_solutions",
+                "solution_count")
+"""The rows of :attr:`PuzzleAnalysis.figures`."""
+
+
+class ClusterTooLarge(PuzzleError):
+    """The start's cluster has more states than the caller allowed."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: the ``piece`` (its letter in the grid before the move), its ``direction``
+    (up, down, left, right; for a step that turns, the unit moves joined by commas, as
+    ``right,down``), ``distance`` in cells and the ``grid`` after it."""
+
+    piece: str
+    direction: str
+    distance: int
+    grid: str
+
+
+@dataclass(frozen=True)
+class PuzzleSolution:
+    """An optimal solution: ``length`` moves, the ``path`` of grids (start first, goal last)
+    and the ``moves``; a piece keeps its letter along the path."""
+
+    length: int
+    path: list[str]
+    moves: list[Move]
+
+
+@dataclass(frozen=True)
+class ClusterSummary:
+    """The start's cluster: its ``states``, how many are ``solved``, and its state farthest
+    from any goal (``hardest_length`` moves, ``hardest_start`` its grid, the smallest code of
+    those; None when the cluster holds no goal)."""
+
+    states: int
+    solved: int
+    hardest_length: int | None
+    hardest_start: str | None
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    """A move from the start: the grid it leads ``to``, the ``piece`` and ``direction`` (as in
+    :class:`Move`), whether it brings the goal nearer (``verdict``) and the moves left from
+    there (``min_steps``); both None when the cluster has no goal.  ``distance`` in cells."""
+
+    to: str
+    piece: str
+    direction: str
+    verdict: Verdict | None
+    min_steps: int | None
+    distance: int
+
+
+@dataclass(frozen=True, eq=False)
+class PuzzleAnalysis:
+    """The layer figures of every state of the start's cluster: ``figures`` (5, states) int64,
+    rows named by :data:`FIGURE_NAMES`, columns the nodes of ``graph``."""
+
+    graph: StateGraph
+    figures: np.ndarray
+    start: int
+
+    def start_figures(self) -> dict[str, int]:
+        """The five figures of the start."""
+        return {name: int(value) for name, value in
+                zip(FIGURE_NAMES, self.figures[:, self.start], strict=True)}
+
+
+# ----- the breadth-first search -------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class _Found:
+    codes: np.ndarray
+    keys: np.ndarray
+    values: np.ndarray
+    bits: int
+    parents: np.ndarray
+    offsets: np.ndarray
+    targets: np.ndarray
+    goal: int
+
+
+def _grown(array: np.ndarray, length: int) -> np.ndarray:
+    if array.shape[0] == 0 or length <= array.shape[0]:
+        return array
+    bigger = np.empty(max(length, 2 * array.shape[0]), dtype=array.dtype)
+    bigger[:array.shape[0]] = array
+    return bigger
+
+
+def _search(puzzle: Puzzle, *, edges: bool = False, parents: bool = False,
+            stop_at_goal: bool = False, limit: int | None = None,
+            progress: Progress | None = None) -> _Found:
+    """Breadth-first from the start over its cluster (or to the first goal)."""
+    from huarong._kernels import puzzles as kernels
+
+    tables = puzzle.tables
+    most = tables.most
+    capacity = max(4 * most, 1 << 15)
+    bits = (2 * capacity - 1).bit_length()
+    codes = np.empty(capacity, dtype=np.int64)
+    codes[0] = puzzle.start
+    keys, values = kernels.table_of(codes, 1, bits)
+    links = np.full(capacity if parents else 0, -1, dtype=np.int32)
+    offsets = np.zeros(capacity + 1 if edges else 0, dtype=np.int64)
+    targets = np.empty(4 * capacity if edges else 0, dtype=np.int32)
+    head, size, count, found = 0, 1, 0, -1
+    if stop_at_goal and bool(tables.goal_flags(codes[:1])[0]):
+        found = 0
+    while found < 0 and head < size:
+        head, size, count, found = (int(x) for x in kernels.explore(
+            codes, keys, values, bits, head, size, head + _CHUNK, links, offsets, targets, count,
+            *tables.kernel_args(), most, stop_at_goal))
+        if limit is not None and size > limit:
+            raise ClusterTooLarge(puzzle.board, f"its cluster has more than {limit:,} states")
+        if progress is not None:
+            progress("search", head, size)
+        if size + most > codes.shape[0]:
+            codes = _grown(codes, size + most)
+            links = _grown(links, codes.shape[0])
+            offsets = _grown(offsets, codes.shape[0] + 1)
+        if size + most > keys.shape[0] // 2:
+            bits = (2 * (size + most)).bit_length()
+            keys, values = kernels.table_of(codes, size, bits)
+        targets = _grown(targets, count + most)
+    return _Found(codes[:size], keys, values, bits, links[:size], offsets[:head + 1],
+                  targets[:count], found)
+
+
+def state_graph(puzzle: Puzzle, *, limit: int | None = None,
+                progress: Progress | None = None) -> StateGraph:
+    """The state graph of the start's cluster (every state reachable from the start), nodes
+    in breadth-first order from the start; :class:`ClusterTooLarge` past ``limit`` states."""
+
+    found = _search(puzzle, edges=True, limit=limit, progress=progress)
+    tables = puzzle.tables
+    codes = found.codes.copy()
+    return StateGraph(codes, found.offsets.copy(), found.targets.copy(),
+                      tables.goal_flags(codes),
+                      puzzle.geometry)
+
+
+def puzzle_start_node(puzzle: Puzzle, graph: StateGraph) -> int:
+    """The node of the puzzle's start in ``graph``."""
+    return graph.index_of(puzzle.start)
+
+
+def _require_goal(puzzle: Puzzle) -> None:
+    if puzzle.goal is None:
+        raise PuzzleError(puzzle.board, "the puzzle has no goal: give one")
+
+
+# ----- moves between states -----------------------------------------------------------------
+def _moves_along(puzzle: Puzzle, codes: list[int]) -> list[tuple[Pieces, Move | None]]:
+    """The pieces after each state of a path and the move into it (None for the first); a
+    piece keeps its letter along the path."""
+
+    tables = puzzle.tables
+    sets = tables.decode(np.array(codes, dtype=np.int64)).tolist()
+    pieces = lettered(puzzle, codes[0])
+    at = {place: letter for letter, place in pieces.items()}
+    walked: list[tuple[Pieces, Move | None]] = [(pieces, None)]
+    for before, after in itertools.pairwise(sets):
+        c = next(c for c in range(len(before)) if before[c] != after[c])
+        left = _place(before[c] & ~after[c])
+        arrived = _place(after[c] & ~before[c])
+        letter = at.pop((c, left))
+        at[(c, arrived)] = letter
+        pieces = {name: place for place, name in at.items()}
+        direction, distance = _direction(puzzle, pieces, c, left, arrived)
+        walked.append((pieces, Move(letter, direction, distance, render(puzzle, pieces))))
+    return walked
+
+
+def _place(word: int) -> int:
+    return (word & -word).bit_length() - 1
+
+
+def _direction(puzzle: Puzzle, pieces: Pieces, c: int, left: int, arrived: int
+               ) -> tuple[str, int]:
+    """How a piece went from placement ``left`` to ``arrived`` of class ``c``; for a step,
+    the shortest unit moves through the cells the other pieces leave free."""
+    tables = puzzle.tables
+    first_row, first_column = divmod(tables.placements[c][left][0], puzzle.columns)
+    last_row, last_column = divmod(tables.placements[c][arrived][0], puzzle.columns)
+    rows, columns = last_row - first_row, last_column - first_column
+    if puzzle.metric != "step":
+        straight = (("down" if rows > 0 else "up") if rows else
+                    ("right" if columns > 0 else "left"))
+        return straight, abs(rows) + abs(columns)
+    blocked = set(puzzle.walls)
+    for k, p in pieces.values():
+        if (k, p) != (c, arrived):
+            blocked.update(tables.placements[k][p])
+    ways: dict[int, list[str]] = {left: []}
+    todo = [left]
+    for here in todo:
+        for d, name in enumerate(DIRECTIONS):
+            there = int(tables.moves[c, here, d])
+            if there >= 0 and there not in ways and not blocked.intersection(
+                    tables.placements[c][there]):
+                ways[there] = [*ways[here], name]
+                todo.append(there)
+    way = ways[arrived]
+    return (way[0] if len(set(way)) == 1 else ",".join(way)), len(way)
+
+
+# ----- answers ------------------------------------------------------------------------------
+def solve(puzzle: Puzzle) -> PuzzleSolution | None:
+    """An optimal solution (breadth-first to the nearest goal); None when the start's cluster
+    holds no goal; :class:`PuzzleError` when the puzzle has no goal at all."""
+    _require_goal(puzzle)
+    found = _search(puzzle, parents=True, stop_at_goal=True)
+    if found.goal < 0:
+        return None
+    path = [found.goal]
+    while path[-1] != 0:
+        path.append(int(found.parents[path[-1]]))
+    codes = [int(found.codes[node]) for node in reversed(path)]
+    walked = _moves_along(puzzle, codes)
+    moves = [move for _, move in walked if move is not None]
+    return PuzzleSolution(len(moves), [render(puzzle, pieces) for pieces, _ in walked], moves)
+
+
+def group(puzzle: Puzzle, *, limit: int | None = None,
+          progress: Progress | None = None) -> ClusterSummary:
+    """The start's cluster: states, solved states and its hardest state."""
+    from huarong._kernels import puzzles as kernels
+
+    found = _search(puzzle, limit=limit, progress=progress)
+    tables = puzzle.tables
+    goal = tables.goal_flags(found.codes)
+    solved = int(goal.sum())
+    if not solved:
+        return ClusterSummary(int(found.codes.shape[0]), 0, None, None)
+    if progress is not None:
+        progress("distances", 0, int(found.codes.shape[0]))
+    distance = kernels.distances(found.codes, found.keys, found.values, found.bits,
+                                 np.flatnonzero(goal).astype(np.int64), *tables.kernel_args(),
+                                 tables.most)
+    hardest = int(distance.max())
+    code = int(found.codes[distance == hardest].min())
+    return ClusterSummary(int(found.codes.shape[0]), solved, hardest,
+                          format_state(puzzle, code))
+
+
+def next_moves(puzzle: Puzzle) -> list[MoveVerdict]:
+    """Every move from the start, with its verdict when the cluster holds a goal."""
+    graph = state_graph(puzzle)
+    start = puzzle_start_node(puzzle, graph)
+    steps = graph.min_steps if graph.solvable else None
+    verdicts = []
+    for node in graph.neighbours(start).tolist():
+        _, move = _moves_along(puzzle, [puzzle.start, int(graph.codes[node])])[1]
+        assert move is not None
+        left = None if steps is None else int(steps[node])
+        verdict: Verdict | None = None
+        if steps is not None and left is not None and left != NO_SOLUTION:
+            here = int(steps[start])
+            verdict = "better" if left < here else "same" if left == here else "worse"
+        verdicts.append(MoveVerdict(move.grid, move.piece, move.direction, verdict,
+                                    None if left == NO_SOLUTION else left, move.distance))
+    return verdicts
+
+
+def analyze(puzzle: Puzzle, *, threads: int | None = None,
+            progress: Progress | None = None) -> PuzzleAnalysis:
+    """The five layer figures of every state of the start's cluster, by the counts-only
+    sweeps of :mod:`huarong.graph.sweeps`."""
+    graph = state_graph(puzzle, progress=progress)
+    # Imported by name: the sweeps module arrives with the GPU work on the state graph.
+    sweeps = importlib.import_module("huarong.graph.sweeps")
+    figures = np.asarray(sweeps.layer_figures(graph, threads=threads), dtype=np.int64)
+    return PuzzleAnalysis(graph, figures, puzzle_start_node(puzzle, graph))

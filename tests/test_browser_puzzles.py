@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 TINY_HASH = urlencode({"start": TINY, "goal": TINY_GOAL, "metric": "slide"})
+HENG_DAO_LI_MA_STEPS = 81  # the task's figure for 横刀立马, as in test_browser
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +106,7 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
         _screenshot(page, "puzzle-solved.png")
 
 
-def test_the_form_loads_a_grid_and_tells_bad_input(browser: Browser, server_url: str
+def test_the_form_and_the_catalogue_load_puzzles_and_bad_input_is_told(browser: Browser, server_url: str
                                                    ) -> None:
     with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
         _settled(page)
@@ -124,6 +125,12 @@ def test_the_form_loads_a_grid_and_tells_bad_input(browser: Browser, server_url:
         small = reference("AB/CB/.D", "../../A.", "unit")
         assert remaining == small.min_steps()[small.start]
         assert error.is_hidden()
+        # A catalogue entry: 横刀立马, a Klotski classic, on the 4x5 board.
+        page.click("#catalogue button[data-name=heng-dao-li-ma]")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#puzzle-board [role=gridcell]').length === 20")
+        assert _settled(page)[1] == HENG_DAO_LI_MA_STEPS
+        assert "heng-dao-li-ma" in page.url
 
 
 def test_axe_finds_no_serious_accessibility_problem(browser: Browser, server_url: str

@@ -250,7 +250,8 @@ def list_command(as_json: bool) -> None:
         return
     width = max((len(entry.name) for entry in entries), default=0)
     for entry in entries:
-        click.echo(f"{entry.name:<{width}}  {entry.title} ({entry.source})")
+        click.echo(f"{entry.name:<{width}}  {entry.title}")
+        click.echo(f"{'':<{width}}  source: {entry.source}")
 
 
 @puzzle.command("draw")

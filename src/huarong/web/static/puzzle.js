@@ -486,7 +486,8 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('hashchange', loadFromHash);
 
 const entries = await drawCatalogue();
-if (!loadFromHash() && entries.length) {
-  ui.start.value = entries[0].name;
-  load({ start: entries[0].name }, entries[0].title);
+const first = entries.find((entry) => entry.name === 'century') ?? entries[0];
+if (!loadFromHash() && first) {
+  ui.start.value = first.name;
+  load({ start: first.name }, first.title);
 }

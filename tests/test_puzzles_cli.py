@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -166,8 +167,8 @@ def run(runner: CliRunner, *args: str, code: int = 0) -> Result:
     return result
 
 
-def solve_json(runner: CliRunner, *args: str) -> dict[str, object]:
-    answer: dict[str, object] = json.loads(run(runner, "solve", *args, "--json").stdout)
+def solve_json(runner: CliRunner, *args: str) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(run(runner, "solve", *args, "--json").stdout)
     return answer
 
 
@@ -179,13 +180,14 @@ def test_solve_is_as_short_as_the_reference_and_every_move_is_legal(
     puzzle = reference(start, TINY_GOAL, metric, rules)
     answer = solve_json(runner, start, "--goal", TINY_GOAL, "--metric", metric,
                         "--rules", rules)
-    path = [puzzle.read_state(grid) for grid in answer["path"]]  # type: ignore[attr-defined]
+    path = [puzzle.read_state(grid) for grid in answer["path"]]
+    assert answer["solvable"] and puzzle.read_state(answer["start"]) == puzzle.start
     assert answer["length"] == puzzle.min_steps()[puzzle.start] == len(path) - 1
     assert path[0] == puzzle.start and puzzle.solved(path[-1])
     for before, after in itertools.pairwise(path):
         assert after in set(puzzle.moves(before))
     moves = answer["moves"]
-    assert [move["grid"] for move in moves] == answer["path"][1:]  # type: ignore[index]
+    assert [move["grid"] for move in moves] == answer["path"][1:]
 
 
 def test_solve_prints_every_position_and_a_klotski_layout_takes_its_engines_steps(
@@ -204,7 +206,10 @@ def test_solve_prints_every_position_and_a_klotski_layout_takes_its_engines_step
 def test_no_solution_is_one_line_and_exit_status_1(runner: CliRunner) -> None:
     assert reference(TINY, TINY_GOAL, "slide", "length").min_steps() == {}
     result = run(runner, "solve", TINY, "--goal", TINY_GOAL, "--rules", "length", code=1)
-    assert result.stdout == "" and len(result.stderr.splitlines()) == 1
+    assert len(result.stdout.splitlines()) == 1 and "no solution" in result.stdout
+    answer = json.loads(run(runner, "solve", TINY, "--goal", TINY_GOAL, "--rules", "length",
+                            "--json", code=1).stdout)
+    assert (answer["solvable"], answer["length"], answer["path"]) == (False, None, [])
 
 
 @pytest.mark.parametrize("bad", [["solve", "AB./C", "--goal", "..A/."],  # ragged

@@ -86,10 +86,17 @@ def puzzle() -> None:
     """
 
 
-def solution_json(solution: PuzzleSolution) -> dict[str, Any]:
-    """``{"length", "path", "moves"}``: the length, every grid from START to the goal, and
-    each move's piece, direction, distance and the grid it leads to."""
-    return {"length": solution.length, "path": list(solution.path),
+def solution_json(puzzle: Puzzle, solution: PuzzleSolution | None) -> dict[str, Any]:
+    """``{"start", "solvable", "length", "path", "moves"}``: the start's grid, the length
+    (null without a solution), every grid from the start to the goal, and each move's piece,
+    direction, distance and the grid it leads to."""
+    from huarong.puzzles import format_state
+
+    start = format_state(puzzle, puzzle.start)
+    if solution is None:
+        return {"start": start, "solvable": False, "length": None, "path": [], "moves": []}
+    return {"start": start, "solvable": True, "length": solution.length,
+            "path": list(solution.path),
             "moves": [{"piece": move.piece, "direction": move.direction,
                        "distance": move.distance, "grid": move.grid}
                       for move in solution.moves]}
@@ -121,11 +128,13 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
     chosen = _load(start, goal, metric, rules)
     with _input_errors():
         solution = solve(chosen)
+    if as_json:
+        click.echo(json.dumps(solution_json(chosen, solution), ensure_ascii=False, indent=2))
+    elif solution is None:
+        click.echo(f"{start}: no solution (its cluster holds no goal)")
     if solution is None:
-        click.echo(f"huarong: no solution: the goal cannot be reached from {start}", err=True)
         exit_without_solution()
     if as_json:
-        click.echo(json.dumps(solution_json(solution), ensure_ascii=False, indent=2))
         return
     click.echo(f"{solution.length} moves ({chosen.metric} metric, {chosen.rules} rules)")
     click.echo(_rows(solution.path[0]))

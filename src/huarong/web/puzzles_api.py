@@ -243,18 +243,10 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
     @functools.lru_cache(CACHE_SIZE)
     def solution(request: _Request) -> dict[str, Any]:
         from huarong.cli.puzzle import solution_json
-        from huarong.puzzles import format_state, solve
+        from huarong.puzzles import solve
 
-        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            # The cluster is known to be small: the search runs within the limit.
-            found = solve(puzzle)
-            start = format_state(puzzle, puzzle.start)
-            if found is None:
-                return {"start": start, "solvable": False, "length": None, "path": [],
-                        "moves": []}
-            return {"start": start, "solvable": True, **solution_json(found)}
-
-        return searched(request, answer)
+        # The cluster is known to be within the limit: so is the search.
+        return searched(request, lambda puzzle, graph: solution_json(puzzle, solve(puzzle)))
 
     @functools.lru_cache(CACHE_SIZE)
     def cluster(request: _Request) -> dict[str, Any]:
@@ -344,7 +336,8 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
     def graph(start: Start, goal: Goal = None, metric: MetricQuery = None,
               rules: RulesQuery = None, position: Position = None) -> Response:
         """Every position a node placed in [0, 1]², every move an edge, with minimum moves
-        and distances from the start, in the explorer's binary form (``HRG2``, as the explorer's group graphs)."""
+        and distances from the start, in the explorer's binary form (``HRG2``), as the
+        explorer's group graphs."""
         return Response(graph_bytes(_Request(start, goal, metric, rules, position)),
                         media_type="application/octet-stream")
 

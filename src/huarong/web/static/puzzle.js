@@ -400,6 +400,8 @@ function formParams() {
   return params;
 }
 
+const titles = new Map(); // catalogue name -> title
+
 function loadFromHash() {
   const params = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
   if (!params.start) return false;
@@ -407,7 +409,7 @@ function loadFromHash() {
   ui.goal.value = params.goal ?? '';
   ui.metric.value = params.metric ?? '';
   ui.rules.value = params.rules ?? '';
-  load(params, params.start);
+  load(params, titles.get(params.start) ?? params.start);
   return true;
 }
 
@@ -420,6 +422,7 @@ async function drawCatalogue() {
     return [];
   }
   for (const entry of entries) {
+    titles.set(entry.name, entry.title);
     const item = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';

@@ -18,6 +18,8 @@ import time
 import numpy as np
 
 from huarong.engine.layout import Layout
+from huarong.graph import sweeps_gpu
+from huarong.graph.sweeps import layer_figures
 from huarong.space import cases, layers
 
 LARGEST_GROUP_SIZE = 964_656
@@ -69,29 +71,29 @@ def main() -> None:
 
     largest = cases.label_groups()
     biggest = int(np.argmax(largest.sizes))
-    graph = layers.group_graph(int(cases.all_codes()[largest.first_ids[biggest]]))
-    count = min(options.largest_sources, int(graph.sources.shape[0]))
+    graph, sources = layers.group_graph(int(cases.all_codes()[largest.first_ids[biggest]]),
+                                        int(largest.sizes[biggest]))
+    count = min(options.largest_sources, int(sources.shape[0]))
     started = time.perf_counter()
-    layers.sweep(graph, 0, count, threads=threads)
+    layer_figures(graph, sources[:count], threads=threads)
     seconds = time.perf_counter() - started
-    whole = seconds / count * graph.sources.shape[0]
+    whole = seconds / count * sources.shape[0]
     row(f"largest group, {count} src", graph.size, count * graph.size, seconds,
         "50-64 ns", "<= 30 min whole")
-    print(f"largest group ({graph.size:,} layouts, {graph.sources.shape[0]:,} sources after "
+    print(f"largest group ({graph.size:,} layouts, {sources.shape[0]:,} sources after "
           f"mirror pairs): projected {whole / 60:.1f} min on {threads} threads")
     _gpu_rows(threads)
 
 
 def _gpu_rows(threads: int) -> None:
-    """The same groups on the GPU (``db layers --gpu``), or why not."""
-    from gpu_whole_space import group_rows  # beside this script
-    from huarong.space.layers import gpu
+    """The kernels on the GPU (``db layers --gpu``), or why not."""
+    from gpu_whole_space import kernel_rows  # beside this script
 
-    problem = gpu.problem()
+    problem = sweeps_gpu.problem()
     if problem is not None:
         print(f"GPU: no GPU ({problem})")
         return
-    group_rows(threads)
+    kernel_rows(512, threads)
 
 
 if __name__ == "__main__":

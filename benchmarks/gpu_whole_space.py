@@ -1,19 +1,21 @@
-"""The GPU layer sweeps (``huarong db layers --gpu``, issue 23) on a machine with a CUDA GPU:
-ns per pair on the three groups the issue names, then the whole space's wall time, checked
-against the CPU sweeps.
+"""The GPU layer sweeps (``huarong db layers --gpu``, issue 32) on a machine with a CUDA GPU:
+each kernel of :data:`huarong._kernels.layers_cuda.KERNELS` (int64 and int32 offsets) on the
+largest group, the small groups of every class packed together, the group graphs built on
+every core, and the GPU's figures against the CPU's.  One table.
 
-    python benchmarks/gpu_whole_space.py [--db PATH] [--skip-whole-space] [--classes J-B-S ..]
+    python benchmarks/gpu_whole_space.py [--sources N] [--db PATH] [--classes J-B ...]
 
-- Groups: the groups of 1A9BF0C00 and 4FEA13400 and the largest group (964,656 layouts), each
-  swept whole on the GPU; ns per pair counted both ways: per size² (as bench_layers.py does, so
-  the mirror saving shows as speed) and per (source searched, layout).  The first two are
-  checked against the CPU sweep on every source, the largest on its first 512.
-- Whole space: every group of every class on the GPU, class by class as ``db layers --all``
-  cuts them (graph building, done on the CPU, timed apart), nothing written.  With ``--db``,
-  every class whose figures that database already holds (from the CPU path: ``db layers``
-  without ``--gpu``) is compared layout by layout.
+- Kernels: the first N clustered sources of the largest group (964,656 layouts; default
+  16,384 sources, four segments of 4,096), ns a (source, layout) pair; every kernel's figures
+  equal the first's, and on the group of 1A9BF0C00 (25,955 layouts) the CPU's.
+- Small groups: every searched group under :data:`huarong.space.layers.job.GPU_BIG_GROUP`
+  layouts, of every class, graphs built on every core (timed), then swept in the batches
+  ``db layers --gpu`` makes (timed): the rate ``--plan --gpu`` uses for them.
+- With ``--db``: the classes ``--classes`` (default 5-4, which ``db build`` computes on the
+  CPU) swept on the GPU and compared layout by layout with the database.
 
-Without numba-cuda or without a GPU it prints what is missing and stops."""
+The last line names the fastest kernel (``fastest kernel: NAME``), for
+``HUARONG_GPU_KERNEL``.  Without numba-cuda or a GPU it prints what is missing and stops."""
 
 from __future__ import annotations
 
@@ -25,39 +27,82 @@ from pathlib import Path
 import numpy as np
 
 from huarong.engine.layout import Layout
+from huarong.graph import sweeps_gpu
+from huarong.graph.scheduler import as_finished
+from huarong.graph.sweeps import sweep_graphs
 from huarong.space import cases, layers
-from huarong.space.layers import gpu
-from huarong.space.layers.graph import joined
+from huarong.space.layers.graph import build_group_graph, joined, with_mirrors
+from huarong.space.layers.job import GPU_BIG_GROUP
+from huarong.space.layers.runner import GPU_BATCH_PIECES
 
-CPU_CHECK_SOURCES = 512
+
+def _row(what: str, figure: str) -> None:
+    print(f"| {what} | {figure} |", flush=True)
 
 
-def group_rows(threads: int) -> None:
-    """One row a group of the issue: GPU time, ns per pair, whether the CPU agrees."""
-    small = layers.group_graph(int(Layout.from_code("636F53400")))
-    gpu.sweep_jobs([(small, np.ascontiguousarray(small.sources))])  # compile or load kernels
+def _searched_groups() -> tuple[np.ndarray, np.ndarray]:
+    """(seeds, sizes) of the groups ``db layers --all`` searches: of two mirror-image groups
+    the one with the smaller seed."""
+    codes = cases.all_codes()
     groups = cases.label_groups()
-    largest = int(cases.all_codes()[groups.first_ids[int(np.argmax(groups.sizes))]])
-    print(f"{'group':<22} {'layouts':>9} {'sources':>9} {'GPU s':>8} {'ns/size²':>9} "
-          f"{'ns/src·layout':>14} {'= CPU':>12}")
-    for name, seed in (("1A9BF0C00", int(Layout.from_code("1A9BF0C00"))),
-                       ("4FEA13400", int(Layout.from_code("4FEA13400"))),
-                       ("largest", largest)):
-        graph = layers.group_graph(seed)
-        sources = np.ascontiguousarray(graph.sources)
+    firsts = groups.first_ids
+    mirror_seed = codes[firsts[groups.group[layers.mirror_ids(codes[firsts])]]]
+    searched = codes[firsts] <= mirror_seed
+    return codes[firsts][searched], groups.sizes[searched].astype(np.int64)
+
+
+def kernel_rows(count: int, threads: int, check: str = "1A9BF0C00") -> str:
+    """One row a kernel on the largest group, each checked on the group of ``check``
+    against the CPU; returns the fastest kernel's name."""
+    from huarong._kernels.layers_cuda import KERNEL_VARIABLE, KERNELS
+
+    seeds, sizes = _searched_groups()
+    largest = int(np.argmax(sizes))
+    started = time.perf_counter()
+    graph, clustered = build_group_graph(int(seeds[largest]), int(sizes[largest]))
+    _row(f"graph of the largest group ({graph.size:,} layouts), one thread",
+         f"{time.perf_counter() - started:.2f} s")
+    sources = np.ascontiguousarray(clustered[:count])
+    middle, middle_sources = build_group_graph(int(Layout.from_code(check)))
+    [cpu] = sweep_graphs([(middle, middle_sources)], threads=threads)
+    first: np.ndarray | None = None
+    timings: dict[str, float] = {}
+    for kernel in [name + suffix for name in KERNELS for suffix in ("", "32")]:
+        os.environ[KERNEL_VARIABLE] = kernel
+        [check] = sweep_graphs([(middle, middle_sources)], backend="gpu")  # compiles too
         started = time.perf_counter()
-        [figures] = gpu.sweep_jobs([(graph, sources)])
+        [figures] = sweep_graphs([(graph, sources)], backend="gpu")
         seconds = time.perf_counter() - started
-        checked = sources.shape[0] if name != "largest" else CPU_CHECK_SOURCES
-        _, cpu = layers.sweep(graph, 0, checked, threads=threads)
-        same = figures[:, :checked].tobytes() == cpu.tobytes()
-        print(f"{name:<22} {graph.size:>9,} {sources.shape[0]:>9,} {seconds:>8.2f} "
-              f"{seconds / graph.size ** 2 * 1e9:>9.3f} "
-              f"{seconds / (sources.shape[0] * graph.size) * 1e9:>14.3f} "
-              f"{('yes' if same else 'NO'):>5} ({checked:,})", flush=True)
+        timings[kernel] = seconds
+        first = figures if first is None else first
+        same = figures.tobytes() == first.tobytes() and check.tobytes() == cpu.tobytes()
+        _row(f"kernel {kernel}: largest group, {sources.shape[0]:,} sources",
+             f"{seconds:.2f} s, {seconds / (sources.shape[0] * graph.size) * 1e9:.4f} ns a "
+             f"pair, {'equal' if same else 'DIFFERENT'}")
+    del os.environ[KERNEL_VARIABLE]
+    return min(timings, key=lambda name: timings[name])
 
 
-def _stored_figures(database: Path, key: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+def small_rows(threads: int) -> None:
+    """The small groups of every class: graphs on every core, then packed sweeps."""
+    seeds, sizes = _searched_groups()
+    small = np.flatnonzero(sizes < GPU_BIG_GROUP)
+    started = time.perf_counter()
+    built = dict(as_finished(lambda at: build_group_graph(int(seeds[at]), int(sizes[at])),
+                             small.tolist(), threads=threads))
+    jobs = [built[index] for index in range(small.shape[0])]
+    _row(f"graphs of the {small.shape[0]:,} small groups, {threads} threads",
+         f"{time.perf_counter() - started:.2f} s")
+    pairs = sum(graph.size * sources.shape[0] for graph, sources in jobs)
+    started = time.perf_counter()
+    for first in range(0, len(jobs), GPU_BATCH_PIECES):
+        sweep_graphs(jobs[first:first + GPU_BATCH_PIECES], backend="gpu")
+    seconds = time.perf_counter() - started
+    _row(f"small groups swept, {-(-len(jobs) // GPU_BATCH_PIECES)} batches",
+         f"{seconds:.2f} s, {seconds / pairs * 1e9:.3f} ns a pair ({pairs:.3g} pairs)")
+
+
+def _stored_figures(database: Path, jiang: int, bing: int) -> tuple[np.ndarray, np.ndarray]:
     """(ids, (5, n) figures) of the class's layouts whose figures the database holds."""
     import duckdb
 
@@ -66,84 +111,56 @@ def _stored_figures(database: Path, key: tuple[int, int, int]) -> tuple[np.ndarr
         rows = connection.execute(
             "SELECT id, " + ", ".join(f"coalesce({name}, -1)" for name in
                                       layers.FIGURE_COLUMNS)
-            + " FROM layouts WHERE jiang = ? AND bing = ? AND style = ? "
-            "AND farthest_steps IS NOT NULL ORDER BY id", list(key)).fetchnumpy()
+            + " FROM layouts WHERE jiang = ? AND bing = ? AND farthest_steps IS NOT NULL "
+            "ORDER BY id", [jiang, bing]).fetchnumpy()
     finally:
         connection.close()
     return (np.asarray(rows["id"]),
             np.stack([np.asarray(column) for name, column in rows.items() if name != "id"]))
 
 
-def whole_space(database: Path | None, only: list[tuple[int, int, int]] | None = None
-                ) -> None:
-    """Every class (or the classes ``only``) swept on the GPU, compared with ``database``."""
-    codes = cases.all_codes()
-    groups = cases.label_groups()
+def compare_rows(database: Path, classes: list[str]) -> None:
+    """The classes swept on the GPU against the figures the database holds."""
+    seeds, sizes = _searched_groups()
     cls = cases.classes()
-    firsts = groups.first_ids
-    mirror_id = layers.mirror_ids(codes[firsts])
-    mirror_seed = codes[firsts[groups.group[mirror_id]]]
-    searched = codes[firsts] <= mirror_seed
-    keys = only or sorted(set(zip(cls.jiang[firsts].tolist(), cls.bing[firsts].tolist(),
-                                  cls.style[firsts].tolist(), strict=True)))
-    graph_seconds = sweep_seconds = 0.0
-    compared = differing = 0
-    for key in keys:
-        chosen = np.flatnonzero(searched & (cls.jiang[firsts] == key[0])
-                                & (cls.bing[firsts] == key[1]) & (cls.style[firsts] == key[2]))
-        started = time.perf_counter()
-        jobs = []
-        for group in chosen.tolist():
-            graph = layers.group_graph(int(codes[firsts[group]]))
-            jobs.append((graph, np.ascontiguousarray(graph.sources)))
-        graph_seconds += time.perf_counter() - started
-        started = time.perf_counter()
-        results = gpu.sweep_jobs(jobs)
-        sweep_seconds += time.perf_counter() - started
-        if database is None:
-            continue
-        ids, stored = _stored_figures(database, key)
-        if ids.shape[0] == 0:
-            continue
-        found_codes, figures = joined([
-            layers.expand_mirrors(graph.codes[sources], result,
-                                  _mirror_codes(graph.codes[sources]), graph.self_mirror)
-            for (graph, sources), result in zip(jobs, results, strict=True)])
+    codes = cases.all_codes()
+    for text in classes:
+        jiang, bing = (int(part) for part in text.split("-")[:2])
+        mine = np.isin(seeds, codes[(cls.jiang == jiang) & (cls.bing == bing)])
+        jobs = [build_group_graph(int(seed), int(size))
+                for seed, size in zip(seeds[mine], sizes[mine], strict=True)]
+        found_codes, figures = joined(with_mirrors(jobs, sweep_graphs(jobs, backend="gpu")))
         found_ids = cases.layout_ids(found_codes)
+        ids, stored = _stored_figures(database, jiang, bing)
         order = np.argsort(found_ids)
-        mine = np.isin(found_ids[order], ids)
-        equal = np.array_equal(figures[:, order][:, mine], stored)
-        compared += 1
-        differing += not equal
-        print(f"class {'-'.join(map(str, key))}: {ids.shape[0]:,} layouts compared, "
-              f"{'equal' if equal else 'DIFFER'}", flush=True)
-    print(f"whole space: sweeps {sweep_seconds:.1f} s on the GPU, graphs {graph_seconds:.1f} s "
-          f"on the CPU; {compared} classes compared with the database, {differing} differ")
-
-
-def _mirror_codes(codes: np.ndarray) -> np.ndarray:
-    from huarong._kernels import klotski
-
-    mirrored: np.ndarray = klotski.mirror_codes(codes)
-    return mirrored
+        equal = (np.array_equal(found_ids[order], ids)
+                 and np.array_equal(figures[:, order], stored))
+        _row(f"class {text} on the GPU against the database ({ids.shape[0]:,} layouts)",
+             "equal" if equal else "DIFFERENT")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--sources", type=int, default=16_384)
     parser.add_argument("--db", type=Path, default=None,
-                        help="a database whose CPU-computed classes are compared")
-    parser.add_argument("--skip-whole-space", action="store_true")
-    parser.add_argument("--classes", nargs="+", default=None, metavar="J-B[-S]",
-                        help="only these classes instead of the whole space")
+                        help="a database whose figures of --classes are compared")
+    parser.add_argument("--classes", nargs="+", default=["5-4"], metavar="J-B")
     options = parser.parse_args()
-    problem = gpu.problem()
+    problem = sweeps_gpu.problem()
     if problem is not None:
         print(f"no GPU: {problem}")
         return
-    group_rows(os.cpu_count() or 1)
-    if not options.skip_whole_space:
-        whole_space(options.db, None if options.classes is None else
-                    [key for text in options.classes for key in layers.parse_class(text)])
+    threads = os.cpu_count() or 1
+    from numba import cuda
+
+    _row("card", cuda.get_current_device().name.decode()
+         if isinstance(cuda.get_current_device().name, bytes)
+         else str(cuda.get_current_device().name))
+    fastest = kernel_rows(options.sources, threads)
+    small_rows(threads)
+    if options.db is not None:
+        compare_rows(options.db, options.classes)
+    print(f"fastest kernel: {fastest}")
 
 
 if __name__ == "__main__":

@@ -92,6 +92,15 @@ def test_plan_counts_groups_layouts_and_pairs(small_db: Path) -> None:
         None, None, None)
 
 
+def test_gpu_plan_says_where_its_rates_come_from(small_db: Path) -> None:
+    """Planned without a GPU (the rates are measured figures, not measured now)."""
+    code, out, err = _run("db", "layers", "7-0-3", "--plan", "--gpu", "--db", str(small_db))
+    assert code == 0, err
+    estimate, source = out.splitlines()[-2:]
+    assert estimate.startswith("estimated time on the GPU: ")
+    assert source.startswith("the rates were measured on an NVIDIA ")
+
+
 def _count_computed(monkeypatch: pytest.MonkeyPatch) -> list[layers.Unit]:
     """The units the job computes from now on (not those it takes from checkpoints)."""
     computed: list[layers.Unit] = []

@@ -360,3 +360,21 @@ def test_geometry_decodes_codes_to_boards() -> None:
         grid = format_state(puzzle, code).replace("/", "")
         assert [g == "." for g in grid] == (board == 0).tolist()
         assert [g == "#" for g in grid] == (board == 255).tolist()
+
+
+def test_analyze_figures_agree_with_the_graph() -> None:
+    from huarong.puzzles import analyze
+
+    puzzle = load_puzzle("AB./C..", "..A/...", metric="unit", distinct="A")
+    analysis = analyze(puzzle, threads=1)
+    graph = analysis.graph
+    assert analysis.figures.shape == (5, graph.size)
+    figures = analysis.start_figures()
+    start = puzzle_start_node(puzzle, graph)
+    ref = Reference("AB./C..", "..A/...", "free", "unit", frozenset("A"))
+    far = ref.distances([ref.start])
+    solution = solve(puzzle)
+    assert solution is not None
+    assert figures["min_steps"] == int(graph.min_steps[start]) == solution.length
+    assert figures["farthest_steps"] == max(far.values())
+    assert figures["farthest_count"] == sum(1 for d in far.values() if d == max(far.values()))

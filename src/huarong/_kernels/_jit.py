@@ -53,6 +53,16 @@ def kernel(function: F) -> F:
         return cast(F, numba.njit(cache=False, nogil=True)(function))
 
 
+def inline_kernel(function: F) -> F:
+    """Like :func:`kernel`, inlined into its callers (numba's IR inlining).  A call to a
+    kernel of a cached module stays a call, and in a hot loop it costs more than its body:
+    it keeps the caller's array loads from being hoisted (measured 4x on a decoding loop)."""
+    try:
+        return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+    except RuntimeError:
+        return cast(F, numba.njit(cache=False, nogil=True, inline="always")(function))
+
+
 def parallel_kernel(function: F) -> F:
     """Like :func:`kernel`, for loops written with ``numba.prange``."""
     try:

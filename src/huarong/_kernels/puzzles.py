@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from huarong._kernels._jit import kernel, trailing_zeros
+from huarong._kernels._jit import inline_kernel, kernel, trailing_zeros
 
 Int = int | np.integer[Any]
 
@@ -48,7 +48,7 @@ _ONE = np.int64(1)
 
 
 # ----- codes ------------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def class_rank(places: Int, binom: np.ndarray) -> Int:
     """The rank of one class's placement set among the sets of its size."""
     rank = np.int64(0)
@@ -60,7 +60,7 @@ def class_rank(places: Int, binom: np.ndarray) -> Int:
     return rank
 
 
-@kernel
+@inline_kernel
 def class_unrank(rank: Int, pieces: Int, places: Int, binom: np.ndarray) -> Int:
     """The placement set of a class's ``rank`` (``pieces`` among ``places`` placements)."""
     found = np.int64(0)
@@ -84,7 +84,7 @@ def class_sets(pieces: Int, places: Int, binom: np.ndarray) -> np.ndarray:
     return found
 
 
-@kernel
+@inline_kernel
 def unrank(code: Int, classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray,
            sets: np.ndarray) -> None:
     """Write the placement set of each class of the state ``code`` into ``sets``."""
@@ -141,7 +141,7 @@ def boards(codes: np.ndarray, masks: np.ndarray, classes: np.ndarray, binom: np.
     return result
 
 
-@kernel
+@inline_kernel
 def is_goal(sets: np.ndarray, classes: np.ndarray, info: np.ndarray) -> bool:
     """Whether every goal placement is taken by a piece of its class."""
     if info[HAS_GOAL] == 0:
@@ -227,12 +227,12 @@ def neighbours(code: Int, masks: np.ndarray, moves: np.ndarray, classes: np.ndar
 
 # ----- the set of found states: open addressing, codes as keys, their indices as values ---
 # Codes are never -1, which marks a free slot.
-@kernel
+@inline_kernel
 def _slot(code: Int, bits: Int) -> Int:
     return ((code * _HASH_MULTIPLIER) >> (64 - bits)) & ((_ONE << bits) - 1)
 
 
-@kernel
+@inline_kernel
 def find(keys: np.ndarray, values: np.ndarray, bits: Int, code: Int) -> Int:
     """The index of ``code``, -1 when it is not in the table."""
     mask = (_ONE << bits) - 1
@@ -244,7 +244,7 @@ def find(keys: np.ndarray, values: np.ndarray, bits: Int, code: Int) -> Int:
     return np.int64(FREE)
 
 
-@kernel
+@inline_kernel
 def _insert(keys: np.ndarray, values: np.ndarray, bits: Int, code: Int, index: Int) -> Int:
     """Add ``code`` with ``index`` unless present; returns its index."""
     mask = (_ONE << bits) - 1

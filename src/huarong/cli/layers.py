@@ -148,13 +148,13 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
     if workers is not None and address is not None:
         raise click.UsageError("choose one of --workers and --cluster")
     if gpu:
-        _check_gpu(workers, address)
+        _check_gpu(workers, address, plan_only)
     keys = _class_keys(classes, standard, every)
     database = Path(db_path) if db_path is not None else default_path()
     with machine_faults(database, DB_PLACE):
         plans = _plans(database, keys)
         if plans and plan_only:
-            _print_plan(plans, workers or threads or os.cpu_count() or 1)
+            _print_plan(plans, workers or threads or os.cpu_count() or 1, gpu and not address)
             return
         if plans:
             with writer_lock(database, wait=wait):
@@ -176,15 +176,15 @@ def _plans(database: Path, keys: list[tuple[int, int, int]] | None) -> list[Any]
         raise InputError(str(error)) from None
 
 
-def _check_gpu(workers: int | None, address: str | None) -> None:
-    """--gpu runs here (which then needs the extra and a GPU) or on a cluster (whose GPU
-    workers are checked when the run starts)."""
-    from huarong.space.layers import gpu
+def _check_gpu(workers: int | None, address: str | None, plan_only: bool) -> None:
+    """--gpu runs here (which then needs the extra and a GPU, except for a plan) or on a
+    cluster (whose GPU workers are checked when the run starts)."""
+    from huarong.graph import sweeps_gpu
 
     if workers is not None:
         raise click.UsageError("--gpu runs in this process, or with --cluster on workers "
                                "started with --resources GPU=1; not with --workers")
-    if address is None and (problem := gpu.problem()) is not None:
+    if address is None and not plan_only and (problem := sweeps_gpu.problem()) is not None:
         raise InputError(f"--gpu: {problem}")
 
 
@@ -210,7 +210,7 @@ def _run(database: Path, plans: list[Any], workers: int | None, address: str | N
                f"in {_format_seconds(time.monotonic() - reporter.started)}", err=True)
 
 
-def _print_plan(plans: list[Any], workers: int) -> None:
+def _print_plan(plans: list[Any], workers: int, gpu: bool) -> None:
     from huarong.space import layers as job
 
     header = f"{'class':<8} {'groups':>7} {'layouts':>11} {'units':>6} {'pairs':>10}"
@@ -218,10 +218,25 @@ def _print_plan(plans: list[Any], workers: int) -> None:
     for class_plan in plans:
         click.echo(f"{class_plan.name:<8} {class_plan.groups:>7,} {class_plan.layouts:>11,} "
                    f"{len(class_plan.units):>6,} {class_plan.pairs:>10.3g}")
-    seconds = job.estimate_seconds(plans, workers=workers)
     click.echo(f"{'total':<8} {sum(p.groups for p in plans):>7,} "
                f"{sum(p.layouts for p in plans):>11,} {sum(len(p.units) for p in plans):>6,} "
                f"{sum(p.pairs for p in plans):>10.3g}")
+    if gpu:
+        from huarong.space.layers.job import (
+            GPU_BIG_GROUP,
+            GPU_NS_A_PAIR,
+            GPU_RATES_MEASURED,
+            GPU_SMALL_NS_A_PAIR,
+            estimate_gpu_seconds,
+        )
+
+        click.echo(f"estimated time on the GPU: {_format_seconds(estimate_gpu_seconds(plans))} "
+                   f"at {GPU_NS_A_PAIR} ns a (source, layout) pair in groups of "
+                   f"{GPU_BIG_GROUP:,} layouts or more and {GPU_SMALL_NS_A_PAIR} ns in the "
+                   "smaller ones packed together")
+        click.echo(f"the rates were {GPU_RATES_MEASURED}; another card scales them")
+        return
+    seconds = job.estimate_seconds(plans, workers=workers)
     click.echo(f"estimated time on {workers} core{'s' if workers > 1 else ''} of this machine: "
                f"{_format_seconds(seconds)} (rates measured now on the classes with the most "
                "work)")

@@ -9,12 +9,13 @@ A state's code is a perfect rank of where each class's pieces stand (see
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 import numpy as np
 
@@ -182,11 +183,29 @@ def _placements(shape: Shape, rows: int, columns: int, walls: frozenset[int]
     return found
 
 
+class Board(NamedTuple):
+    """What the tables of a puzzle depend on: all of it but the start and the names."""
+
+    rows: int
+    columns: int
+    walls: frozenset[int]
+    classes: tuple[PieceClass, ...]
+    goal: str | None
+    rules: Rules
+    metric: Metric
+
+
+@functools.lru_cache(maxsize=32)
+def tables_of(board: Board) -> Tables:
+    """The tables of a board, shared by the puzzles that differ only in start or names."""
+    return Tables(board, board.goal or "")
+
+
 class Tables:
     """The kernels' view of a puzzle (see :mod:`huarong._kernels.puzzles`): placements, moves,
     code radices and the goal."""
 
-    def __init__(self, puzzle: Puzzle, text: str) -> None:
+    def __init__(self, puzzle: Board, text: str) -> None:
         rows, columns, walls = puzzle.rows, puzzle.columns, puzzle.walls
         count = len(puzzle.classes)
         self.placements = [_placements(k.shape, rows, columns, walls) for k in puzzle.classes]
@@ -196,8 +215,10 @@ class Tables:
                    for places, k in zip(self.placements, puzzle.classes, strict=True)]
         self.space = math.prod(radices)
         if self.space >= _FIRST_RANK_LIMIT:
-            raise PuzzleError(text, f"its {self.space:,} placements of the pieces cannot be "
-                                    "ranked in 63 bits")
+            letters = "".join(sorted(letter for k in puzzle.classes for letter in k.letters))
+            raise PuzzleError(f"{rows}x{columns} board of pieces {letters}",
+                              f"its {self.space:,} placements of the pieces cannot be "
+                              "ranked in 63 bits")
         self.masks = np.zeros((count, 2 * MAX_CELLS), dtype=np.int64)
         self.moves = np.full((count, MAX_CELLS, 4), -1, dtype=np.int64)
         self.classes = np.zeros((count, 5), dtype=np.int64)
@@ -218,7 +239,6 @@ class Tables:
                         halo.update(moved)
                 self.masks[c, MAX_CELLS + p] = _bits(halo.difference(cells))
         self.binom = _binomials()
-        self.lookup = _lookup(self.classes, self.binom)
         self.info = np.array([_bits(walls),
                               _METRIC_NUMBER[puzzle.metric], puzzle.goal is not None],
                              dtype=np.int64)
@@ -227,6 +247,12 @@ class Tables:
                 self.classes[c, 3] = _bits(places)
         self.most = max(1, sum(k.size * len(places) for k, places in
                                zip(puzzle.classes, self.placements, strict=True)))
+
+    @functools.cached_property
+    def lookup(self) -> np.ndarray:
+        """The decoding lists of the small classes (see :mod:`huarong._kernels.puzzles`);
+        built on first use, so reading a puzzle costs no kernel call."""
+        return _lookup(self.classes, self.binom)
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                    np.ndarray]:
@@ -258,9 +284,9 @@ def _binomials() -> np.ndarray:
     return table
 
 
-_LOOKUP_ENTRIES = 1 << 21
-"""At most this many class sets are listed for decoding (16 MiB); larger classes decode
-with the combinatorial number system's search."""
+_LOOKUP_ENTRIES = 1 << 15
+"""At most this many class sets are listed for decoding (256 KiB, cache-sized, quick to
+build); larger classes decode with the combinatorial number system's search."""
 
 
 def _lookup(classes: np.ndarray, binom: np.ndarray) -> np.ndarray:
@@ -306,7 +332,7 @@ def _moved(cells: tuple[int, ...], direction: int, rows: int, columns: int
     return tuple(moved)
 
 
-def _goal_placements(puzzle: Puzzle, tables: Tables, text: str) -> dict[int, list[int]]:
+def _goal_placements(puzzle: Board, tables: Tables, text: str) -> dict[int, list[int]]:
     """The placements the goal asks each class to fill."""
     grid = Grid.read(text)
     if (grid.rows, grid.columns) != (puzzle.rows, puzzle.columns):
@@ -367,7 +393,9 @@ class Puzzle:
     tables: Tables = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tables", Tables(self, self.goal or ""))
+        object.__setattr__(self, "tables", tables_of(Board(
+            self.rows, self.columns, self.walls, self.classes, self.goal, self.rules,
+            self.metric)))
 
     @property
     def cells(self) -> int:
@@ -386,8 +414,6 @@ class Puzzle:
     def with_options(self, *, goal: str | None = None, metric: str | None = None,
                      rules: str | None = None) -> Puzzle:
         """This puzzle with another goal, metric or rules (None keeps the puzzle's)."""
-        import dataclasses
-
         return dataclasses.replace(
             self, goal=self.goal if goal is None else _goal_text(goal),
             metric=self.metric if metric is None else check_metric(metric),
@@ -436,15 +462,12 @@ def build_puzzle(text: str, *, goal: str | None, rules: Rules, metric: Metric,
     classes = tuple(PieceClass(shape, tuple(letter for _, letter in sorted(members)),
                                bool(mark))
                     for (shape, mark), members in sorted(groups.items()))
-    try:
-        puzzle = Puzzle(grid.rows, grid.columns, grid.walls, classes, 0, None, rules, metric)
-    except PuzzleError as error:
-        raise PuzzleError(text, error.problem) from None
+    goal_text = None if goal is None else _goal_text(goal)
+    puzzle = Puzzle(grid.rows, grid.columns, grid.walls, classes, 0, goal_text, rules, metric)
     start = code_of_pieces(puzzle, [(c, cells) for c, k in enumerate(classes)
                                     for cells in (pieces[letter] for letter in k.letters)],
                            text)
-    return Puzzle(grid.rows, grid.columns, grid.walls, classes, start,
-                  None if goal is None else _goal_text(goal), rules, metric)
+    return dataclasses.replace(puzzle, start=start)
 
 
 def code_of_pieces(puzzle: Puzzle, pieces: Sequence[tuple[int, Sequence[int]]], text: str

@@ -3,7 +3,6 @@ cluster's summary, the verdict of each move from the start and the layer figures
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from typing import Literal
 import numpy as np
 
 from huarong.graph import NO_SOLUTION, StateGraph
+from huarong.graph.sweeps import FIGURE_COLUMNS
 from huarong.puzzles.model import (
     DIRECTIONS,
     Pieces,
@@ -29,8 +29,7 @@ _CHUNK = 1 << 16
 """States expanded between two progress reports (and chances for Ctrl-C)."""
 
 Verdict = Literal["better", "same", "worse"]
-FIGURE_NAMES = ("farthest_steps", "farthest_count", "min_steps", "min_step_solutions",
-                "solution_count")
+FIGURE_NAMES = FIGURE_COLUMNS
 """The rows of :attr:`PuzzleAnalysis.figures`."""
 
 
@@ -161,6 +160,14 @@ def _search(puzzle: Puzzle, *, edges: bool = False, parents: bool = False,
                   targets[:count], found)
 
 
+def cluster(puzzle: Puzzle, *, limit: int | None = None,
+            progress: Progress | None = None) -> np.ndarray:
+    """The codes of every state reachable from the start (int64, breadth-first order, the
+    start first), without the graph's edges: the cheapest search of a whole cluster;
+    :class:`ClusterTooLarge` past ``limit`` states."""
+    return _search(puzzle, limit=limit, progress=progress).codes.copy()
+
+
 def state_graph(puzzle: Puzzle, *, limit: int | None = None,
                 progress: Progress | None = None) -> StateGraph:
     """The state graph of the start's cluster (every state reachable from the start), nodes
@@ -253,7 +260,8 @@ def solve(puzzle: Puzzle) -> PuzzleSolution | None:
     codes = [int(found.codes[node]) for node in reversed(path)]
     walked = _moves_along(puzzle, codes)
     moves = [move for _, move in walked if move is not None]
-    return PuzzleSolution(len(moves), [render(puzzle, pieces) for pieces, _ in walked], moves)
+    return PuzzleSolution(len(moves), [render(puzzle, walked[0][0])] +
+                          [move.grid for move in moves], moves)
 
 
 def group(puzzle: Puzzle, *, limit: int | None = None,
@@ -300,9 +308,14 @@ def next_moves(puzzle: Puzzle) -> list[MoveVerdict]:
 def analyze(puzzle: Puzzle, *, threads: int | None = None,
             progress: Progress | None = None) -> PuzzleAnalysis:
     """The five layer figures of every state of the start's cluster, by the counts-only
-    sweeps of :mod:`huarong.graph.sweeps`."""
+    sweeps of :func:`huarong.graph.sweeps.layer_figures` (CPU)."""
+    from huarong.graph.sweeps import layer_figures
+
     graph = state_graph(puzzle, progress=progress)
-    # Imported by name: the sweeps module arrives with the GPU work on the state graph.
-    sweeps = importlib.import_module("huarong.graph.sweeps")
-    figures = np.asarray(sweeps.layer_figures(graph, threads=threads), dtype=np.int64)
+
+    def swept(sources: int, pairs: int) -> None:
+        if progress is not None:
+            progress("sweeps", sources, graph.size)
+
+    figures = layer_figures(graph, threads=threads, progress=swept)
     return PuzzleAnalysis(graph, figures, puzzle_start_node(puzzle, graph))

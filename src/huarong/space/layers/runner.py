@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from huarong.fileio import writer_lock
 from huarong.space.layers.job import (
     ClassKey,
@@ -59,9 +61,10 @@ def run(database: Path, plans: list[ClassPlan], *, threads: int = 1,
     """Compute every unit of ``plans`` not checkpointed yet, and commit each class once its
     units are all done.  In this process on ``threads`` threads, or on the Dask cluster of
     ``client`` (a ``distributed.Client``: workers compute, this process writes).  ``gpu``:
-    on this process's CUDA GPU, or on a cluster the units of the biggest groups on workers
-    with the ``GPU`` resource (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.
-    Holds the database's writer lock (:func:`huarong.fileio.writer_lock`) throughout."""
+    on this process's CUDA GPU (``threads`` build the graphs meanwhile), or on a cluster the
+    units of the biggest groups on workers with the ``GPU`` resource
+    (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.  Holds the database's
+    writer lock (:func:`huarong.fileio.writer_lock`) throughout."""
     with writer_lock(database):
         _run(database, plans, threads, progress, client, gpu)
 
@@ -74,6 +77,9 @@ def _run(database: Path, plans: list[ClassPlan], threads: int, progress: JobProg
     if client is not None:
         _run_on_cluster(database, directory, plans, tally, client, gpu)
         return
+    if gpu:
+        _run_on_gpu(database, directory, plans, tally, threads)
+        return
     for class_plan in plans:
         for unit in class_plan.units:
             if is_done(directory, unit):
@@ -83,6 +89,106 @@ def _run(database: Path, plans: list[ClassPlan], threads: int, progress: JobProg
             save_unit(directory, unit, codes, figures)
             tally.unit_done(unit, searched=True)
         commit_class(database, directory, class_plan)
+
+
+GPU_BATCH_PAIRS = 1 << 36
+"""(source, layout) pairs of one batch of the GPU run: seconds of sweeping, while the CPU
+threads build the graphs of the batches after it."""
+GPU_BATCH_PIECES = 16_384
+"""Pieces of one GPU batch at most: the small groups of many classes share its launches."""
+
+
+def _gpu_batches(units: list[Unit]) -> list[list[Unit]]:
+    """Consecutive units gathered into batches of about :data:`GPU_BATCH_PAIRS` pairs and at
+    most :data:`GPU_BATCH_PIECES` pieces, whatever their classes."""
+    batches: list[list[Unit]] = []
+    gathered: list[Unit] = []
+    pairs = pieces = 0
+    for unit in units:
+        if gathered and (pairs + unit.pairs > GPU_BATCH_PAIRS
+                         or pieces + len(unit.pieces) > GPU_BATCH_PIECES):
+            batches.append(gathered)
+            gathered, pairs, pieces = [], 0, 0
+        gathered.append(unit)
+        pairs += unit.pairs
+        pieces += len(unit.pieces)
+    if gathered:
+        batches.append(gathered)
+    return batches
+
+
+def _run_on_gpu(database: Path, directory: Path, plans: list[ClassPlan], tally: _Tally,
+                threads: int) -> None:
+    """The units of every class in batches swept on the GPU, small groups of all classes
+    sharing launches; meanwhile ``threads`` threads build the graphs of the next batches and
+    one thread writes checkpoints and commits each class once its last unit is written."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from huarong.graph.scheduler import as_finished
+    from huarong.graph.sweeps import sweep_graphs
+    from huarong.space.layers.graph import build_group_graph, joined, with_mirrors
+
+    by_key = {p.key: p for p in plans}
+    waiting: dict[ClassKey, int] = {}
+    todo: list[Unit] = []
+    for class_plan in plans:
+        pending = [unit for unit in class_plan.units if not is_done(directory, unit)]
+        for unit in class_plan.units:
+            if is_done(directory, unit):
+                tally.unit_done(unit, searched=False)
+        waiting[class_plan.key] = len(pending)
+        todo += pending
+    # Small groups first: their classes are committed while the big groups sweep.
+    todo.sort(key=lambda unit: max(piece.size for piece in unit.pieces))
+    batches = _gpu_batches(todo)
+    groups: list[tuple[int, int]] = []
+    last_batch: dict[tuple[int, int], int] = {}
+    for number, batch in enumerate(batches):
+        for piece in (piece for unit in batch for piece in unit.pieces):
+            if (piece.seed, piece.size) not in last_batch:
+                groups.append((piece.seed, piece.size))
+            last_batch[piece.seed, piece.size] = number
+    ahead = 2 * max((len({(p.seed, p.size) for u in batch for p in u.pieces})
+                     for batch in batches), default=0)
+    built = as_finished(lambda group: build_group_graph(*group), groups, threads=threads,
+                        ahead=ahead)
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="huarong-commit")
+    writes: list[Future[object]] = [writer.submit(commit_class, database, directory,
+                                                  by_key[key])
+                                    for key, count in waiting.items() if count == 0]
+    graphs: dict[tuple[int, int], tuple[Any, Any]] = {}
+    try:
+        for number, batch in enumerate(batches):
+            needed = {(p.seed, p.size) for unit in batch for p in unit.pieces}
+            while not needed <= graphs.keys():
+                index, graph = next(built)
+                graphs[groups[index]] = graph
+            jobs = [(graphs[p.seed, p.size][0],
+                     graphs[p.seed, p.size][1][p.first:p.stop]) for unit in batch
+                    for p in unit.pieces]
+            parts = with_mirrors(jobs, sweep_graphs(jobs, backend="gpu",
+                                                    progress=tally.report))
+            for unit in batch:
+                codes, figures = joined(parts[:len(unit.pieces)])
+                del parts[:len(unit.pieces)]
+                writes.append(writer.submit(save_unit, directory, unit, codes,
+                                            figures.astype(np.int32)))
+                tally.unit_done(unit, searched=True)
+                waiting[unit.key] -= 1
+                if waiting[unit.key] == 0:
+                    writes.append(writer.submit(commit_class, database, directory,
+                                                by_key[unit.key]))
+            for group in needed:
+                if last_batch[group] == number:
+                    del graphs[group]
+            for write in writes:
+                if write.done():
+                    write.result()  # a failed write stops the run here
+    finally:
+        built.close()
+        writer.shutdown(wait=True)
+    for write in writes:
+        write.result()
 
 
 GPU_GROUP_SIZE = 20_000

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The GPU checks of issue 32 on a machine with a CUDA GPU, in one go (about 8 minutes on an
+# H100 or H200), from the repository root:
+#
+#     bash benchmarks/gpu_device_check.sh [WHEELS]
+#
+# WHEELS (default .whl): a folder of wheels the machine lacks, installed into /tmp/site
+# (a lent machine has numpy, numba, numba-cuda, pyarrow, click and rich but no DuckDB and no
+# network: `pip download --no-deps --only-binary=:all: --python-version 3.12 --platform
+# manylinux_2_28_x86_64 -d .whl duckdb`).  Steps: versions and card; `db build` of a fresh
+# database; benchmarks/gpu_whole_space.py (each kernel on the largest group, the small groups
+# of every class packed, the standard classes against the CPU's figures); `db layers --plan
+# --gpu`, then `db layers --all --gpu` whole with the fastest kernel; `analyze-multi-group
+# --gpu` on the class of the largest group, where that option exists; the real-GPU tests.
+# Logs go to $OUT (default ./gpu-check); the table is printed at the end and kept there as
+# table.md.  Each step is cut off where it would overrun BUDGET seconds (default 470).
+set -u
+out=${OUT:-$PWD/gpu-check}
+wheels=${1:-.whl}
+budget=${BUDGET:-470}
+mkdir -p "$out"
+table=$out/table.md
+: >"$table"
+export PYTHONUNBUFFERED=1
+started=$(date +%s)
+took=0
+row() { printf '| %s | %s |\n' "$1" "$2" >>"$table"; }
+left() { echo $((budget - ($(date +%s) - started))); }
+# run NAME LIMIT COMMAND...: COMMAND with its output in $out/NAME.log, cut off after LIMIT
+# seconds or when the budget runs out; sets $took (seconds) and returns its exit status.
+run() {
+    local name=$1 limit=$2 begin rc
+    shift 2
+    if [ "$(left)" -lt "$limit" ]; then limit=$(left); fi
+    if [ "$limit" -le 5 ]; then took=0; row "$name" "skipped: the budget is spent"; return 124; fi
+    begin=$(date +%s%N)
+    timeout "$limit" "$@" >"$out/$name.log" 2>&1
+    rc=$?
+    took=$(python3 -c "print(f'{($(date +%s%N) - $begin) / 1e9:.1f}')")
+    if [ $rc -eq 124 ]; then row "$name" "stopped after $limit s (log: $name.log)"; fi
+    return $rc
+}
+
+if compgen -G "$wheels/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site "$wheels"/*.whl || { echo "cannot install $wheels"; exit 1; }
+    export PYTHONPATH=/tmp/site:$PWD/src:$PWD
+else
+    export PYTHONPATH=$PWD/src:$PWD
+fi
+database=/tmp/huarong-gpu-check.duckdb
+rm -rf "$database" "$database.layers"
+
+row "card" "$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
+row "software" "$(python3 -c 'import sys, numpy, numba, numba_cuda, duckdb
+print(f"Python {sys.version.split()[0]}, numpy {numpy.__version__}, numba {numba.__version__}, "
+      f"numba-cuda {numba_cuda.__version__}, duckdb {duckdb.__version__}")' 2>&1 | tail -1)"
+row "CPU cores" "$(nproc)"
+
+if run db-build 200 python3 -m huarong db build -q --db "$database"; then
+    row "db build" "$took s"
+else
+    row "db build" "FAILED (db-build.log)"; cat "$table"; exit 1
+fi
+
+kernel=
+if run kernels 150 python3 benchmarks/gpu_whole_space.py --db "$database" --classes 5-4; then
+    grep '^|' "$out/kernels.log" >>"$table"
+    kernel=$(sed -n 's/^fastest kernel: //p' "$out/kernels.log")
+    row "benchmarks/gpu_whole_space.py" "$took s in all; fastest kernel: $kernel"
+else
+    row "benchmarks/gpu_whole_space.py" "FAILED: $(tail -1 "$out/kernels.log")"
+fi
+
+run plan 60 python3 -m huarong db layers --all --gpu --plan --db "$database" &&
+    row "db layers --all --gpu --plan" "$(grep '^estimated' "$out/plan.log")"
+if HUARONG_GPU_KERNEL=$kernel run layers 300 \
+        python3 -m huarong db layers --all --gpu --db "$database"; then
+    row "db layers --all --gpu, whole (kernel ${kernel:-default})" \
+        "$took s: $(tail -1 "$out/layers.log")"
+    row "layouts with all five figures after it" "$(python3 -c "import duckdb
+c = duckdb.connect('$database', read_only=True)
+print(c.execute('SELECT count(farthest_steps), count(*) FROM layouts').fetchone())")"
+else
+    row "db layers --all --gpu" "FAILED or stopped after $took s: $(tail -1 "$out/layers.log")"
+fi
+
+if python3 -m huarong analyze-multi-group --help 2>/dev/null | grep -q -- '--gpu'; then
+    python3 -c "import duckdb
+c = duckdb.connect('$database', read_only=True)
+j, b, s = c.execute('SELECT jiang, bing, style FROM groups ORDER BY size DESC LIMIT 1').fetchone()
+seeds = c.execute('SELECT seed FROM groups WHERE jiang = ? AND bing = ? AND style = ?',
+                  [j, b, s]).fetchall()
+open('/tmp/largest-class.txt', 'w').write(''.join(f'{seed:09X}\n' for (seed,) in seeds))
+print(f'{j}-{b}-{s}: {len(seeds)} groups')" >"$out/largest-class.txt"
+    if run analyze 150 python3 -m huarong analyze-multi-group --gpu -q /tmp/largest-class.txt \
+            /tmp/largest-farthest.csv /tmp/largest-solutions.csv; then
+        row "analyze-multi-group --gpu, class $(cat "$out/largest-class.txt")" \
+            "$took s, CSV $(du -sh /tmp/largest-farthest.csv /tmp/largest-solutions.csv |
+                             awk '{print $1}' | paste -sd+)"
+    else
+        row "analyze-multi-group --gpu" "FAILED or stopped: $(tail -1 "$out/analyze.log")"
+    fi
+    rm -f /tmp/largest-farthest.csv /tmp/largest-solutions.csv
+else
+    row "analyze-multi-group --gpu" "not in this version: skipped"
+fi
+
+run tests 120 python3 -m pytest -q -p no:cacheprovider tests/test_layers_gpu.py -k real
+row "pytest tests/test_layers_gpu.py -k real" "$(tail -1 "$out/tests.log") ($took s)"
+row "whole check" "$(($(date +%s) - started)) s"
+cat "$table"

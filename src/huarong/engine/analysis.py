@@ -154,9 +154,14 @@ def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:
     from huarong.engine.state_graph import layered_graph
 
     report = progress or (lambda phase, done, total: None)
+
+    def linking(done: int, total: int) -> None:
+        if done == 0:  # the search is over when the linking starts
+            report("searching the group", 1, 1)
+        report("linking layers", done, total)
+
     report("searching the group", 0, 1)
-    graph, depth = layered_graph(
-        layout, lambda done, total: report("linking layers", done, total))
+    graph, depth = layered_graph(layout, linking)
     solution_mask = group_search.solution_flags(graph.goal, depth, graph.offsets,
                                                 graph.targets)
     layer_offsets = np.searchsorted(depth, np.arange(int(depth[-1]) + 2), side="left")

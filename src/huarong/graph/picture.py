@@ -22,8 +22,11 @@ import numpy as np
 from huarong.graph.state_graph import StateGraph
 
 PictureFormat = Literal["png", "svg"]
+"""The file formats :func:`draw_state_graph` writes."""
 SVG_VECTOR_LIMIT = 60_000
+"""Largest graph drawn as SVG vectors; a bigger one is embedded as a PNG image."""
 LEGEND_HEIGHT = 44
+"""Pixels of the legend strip under the dots."""
 PAD = 12
 """Pixels between the dots and the picture's border."""
 VIRIDIS = np.array([[68, 1, 84], [65, 68, 135], [42, 120, 142], [34, 168, 132],

@@ -22,29 +22,37 @@ from huarong.puzzles import CatalogueEntry, catalogue, group, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "docs" / "puzzle-catalogue.md"
-URL = re.compile(r"https?://[^\s,;()]+[^\s,;().]")
+URL = re.compile(r"https?://[^\s,;()]+[^\s,;().:]")
 COMMAND = "PYTHONPATH=src python tools/catalogue_table.py"
 
 INTRO = f"""# The puzzle catalogue
 
 Named sliding-block puzzles, one TOML file each in `src/huarong/puzzles/catalogue/` (the file
-name is the puzzle's name; `huarong puzzle list` prints them), each with the source that
-published its layout.  Any command that takes a puzzle takes its name:
-`huarong puzzle solve century`.
+name is the puzzle's name), each with the source that published its layout: the West's 4x5
+classics, Rush Hour's hardest starts, N. Bickford's 4x4 records and the viewer's Klotski
+classics.  `huarong.puzzles.load_puzzle` and the `huarong puzzle` commands take a puzzle by
+its name.
 
-The files hold layouts, goals and sources, never an answer.  The lengths and cluster sizes
-below are computed by the engine: this page is the output of `{COMMAND}`, which solves each
-puzzle (`huarong.puzzles.solve`, the length of an optimal solution in the puzzle's metric) and
-searches its cluster (`huarong.puzzles.group`: the states reachable from the start, and the
-length from the cluster's hardest state).  `tests/test_puzzle_catalogue.py` checks the
-computed lengths against the figures the sources publish.
+The files hold layouts, goals and sources, never an answer: every length on this page is
+computed by the engine.  The page is the output of
 
-A board is written as grid text, its rows joined by `/`: `.` an empty cell, `#` a wall, one
-letter per piece.  A goal names the cells that pieces must cover, a letter standing for any
-piece of its piece's shape (distinct pieces excepted); `-` means the notation's own goal.
-Metrics: `step` moves one piece anywhere it can reach (Klotski's step, the West's rectilinear
-move), `slide` one piece any distance in one direction (the straight-line move), `unit` one
-piece one cell.
+```
+{COMMAND}
+```
+
+which, for each entry, solves the puzzle (`huarong.puzzles.solve`: the length of an optimal
+solution in the puzzle's metric) and searches its cluster (`huarong.puzzles.group`: the number
+of states reachable from the start, and the length from the cluster's hardest state to a goal;
+that state need not meet a source's own rules for a start, such as Bickford's piece `A` in the
+upper-left corner).  `tests/test_puzzle_catalogue.py` checks the computed lengths against the
+figures the sources publish, each in the metric its source counts in.
+
+A board is grid text, its rows joined by `/`: `.` an empty cell, `#` a wall, one letter per
+piece.  A goal names the cells that pieces must cover, a letter standing for any piece of its
+shape (except pieces marked distinct).  Metrics: `step` moves one piece anywhere it can reach
+(Klotski's step, the West's rectilinear move), `slide` one piece any distance in one direction
+(the straight-line move), `unit` one piece one cell.  Rules: `free` (every piece moves in all
+four directions) or `length` (Rush Hour: a car moves only along its length).
 
 ## Notes on the entries
 
@@ -53,6 +61,12 @@ piece one cell.
   150 are 149: the sources' solution pages give both counts.
 - **Century and a Half** and **New Century** have full target layouts: Century's start turned
   upside down, and SuperCentury's start turned half a turn.
+- **Century's cluster** of 81,340 states, the engine finds, also holds the starts of
+  SuperCentury, New Century and four Klotski classics (峰回路转, 近在咫尺, 守口如瓶,
+  插翅难飞): its hardest start takes 138 steps, as SuperCentury and 峰回路转 do.
+- **Rush Hour**: the hardest start of Fogleman's database (walls allowed) is counted in moves
+  (slide metric), Collette, Raskin and Servais's hardest start in steps (unit metric); the
+  latter takes 49 moves in Fogleman's count, which the test checks too.
 - **Pennant** and **Dad's Puzzle** are one tray under two names (Hardy 1909, Hayward 1926);
   both move the 2x2 from the upper left to the lower left.
 - **Bickford's 4x4 records** are the hardest "simple simple simple" puzzles of his 2012
@@ -93,10 +107,19 @@ def entry_row(entry: CatalogueEntry) -> tuple[str, str]:
     return row, f"- `{entry.name}`: {citation}"
 
 
+def order(entry: CatalogueEntry) -> tuple[int, str, int]:
+    """The table's order: the West's classics, Rush Hour, Bickford's records by number of
+    pieces, then the Klotski classics (their sources are fayaa.com's table)."""
+    number = re.search(r"\d+$", entry.name)
+    kind = (3 if "fayaa.com" in entry.source else 1 if entry.name.startswith("rush-hour")
+            else 2 if entry.name.startswith("bickford-") else 0)
+    return kind, re.sub(r"\d+$", "", entry.name), int(number.group(0)) if number else 0
+
+
 def page() -> str:
     """The whole page, every figure computed now."""
     rows, citations = [], []
-    for entry in catalogue():
+    for entry in sorted(catalogue(), key=order):
         began = time.perf_counter()
         row, citation = entry_row(entry)
         rows.append(row)

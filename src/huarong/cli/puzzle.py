@@ -7,6 +7,7 @@ row per line).  Bad input ends with one line and exit status 2, no solution with
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ from huarong.cli._common import (
 from huarong.cli.draw import SizeParam
 
 if TYPE_CHECKING:
-    from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis, PuzzleSolution
+    from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis
 
 TABLE_FORMATS = (".csv", ".parquet")
 PICTURE_FORMATS = (".png", ".svg")
@@ -86,23 +87,7 @@ def puzzle() -> None:
     """
 
 
-def solution_json(puzzle: Puzzle, solution: PuzzleSolution | None) -> dict[str, Any]:
-    """``{"start", "solvable", "length", "path", "moves"}``: the start's grid, the length
-    (null without a solution), every grid from the start to the goal, and each move's piece,
-    direction, distance and the grid it leads to."""
-    from huarong.puzzles import format_state
-
-    start = format_state(puzzle, puzzle.start)
-    if solution is None:
-        return {"start": start, "solvable": False, "length": None, "path": [], "moves": []}
-    return {"start": start, "solvable": True, "length": solution.length,
-            "path": list(solution.path),
-            "moves": [{"piece": move.piece, "direction": move.direction,
-                       "distance": move.distance, "grid": move.grid}
-                      for move in solution.moves]}
-
-
-def summary_json(summary: ClusterSummary) -> dict[str, Any]:
+def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
     """``{"states", "solved", "hardest"}``; ``hardest`` (``{"length", "start"}``) is null
     when no state of the cluster is solved."""
     hardest = (None if summary.hardest_length is None else
@@ -128,13 +113,11 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
     chosen = _load(start, goal, metric, rules)
     with _input_errors():
         solution = solve(chosen)
-    if as_json:
-        click.echo(json.dumps(solution_json(chosen, solution), ensure_ascii=False, indent=2))
-    elif solution is None:
-        click.echo(f"{start}: no solution (its cluster holds no goal)")
     if solution is None:
+        click.echo(f"{start}: no solution (its cluster holds no goal)")
         exit_without_solution()
     if as_json:
+        click.echo(json.dumps(dataclasses.asdict(solution), ensure_ascii=False, indent=2))
         return
     click.echo(f"{solution.length} moves ({chosen.metric} metric, {chosen.rules} rules)")
     click.echo(_rows(solution.path[0]))
@@ -157,7 +140,7 @@ def group_command(start: str, goal: str | None, metric: str | None, rules: str |
 
     chosen = _load(start, goal, metric, rules)
     with _input_errors(), progress_bar(not quiet) as progress:
-        summary = summary_json(group(chosen, progress=progress))
+        summary = _summary_json(group(chosen, progress=progress))
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
         return

@@ -50,7 +50,7 @@ Start = Annotated[str, Query(
     description="The puzzle: grid text (rows joined by '/', '.' empty, '#' wall, one letter "
                 "per piece), 'rush:' and a Rush Hour board of 36 characters, a Klotski "
                 "layout (common code, klotski.online id, grid) or a catalogue name.",
-    examples=["century", "AAB./AAB./CC../....", "1A9BF0C00"])]
+    examples=["dads-puzzle", "AAB./AAC./DEE.", "rush-hour-hardest"])]
 Goal = Annotated[str | None, Query(
     max_length=LONGEST_TEXT,
     description="The goal: a grid of the start's size naming the cells its letters' pieces "
@@ -242,18 +242,30 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     @functools.lru_cache(CACHE_SIZE)
     def solution(request: _Request) -> dict[str, Any]:
-        from huarong.cli.puzzle import solution_json
-        from huarong.puzzles import solve
+        from huarong.puzzles import format_state, solve
 
-        # The cluster is known to be within the limit: so is the search.
-        return searched(request, lambda puzzle, graph: solution_json(puzzle, solve(puzzle)))
+        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
+            found = solve(puzzle)  # within the cluster, so within the limit
+            shown = (dataclasses.asdict(found) if found is not None else
+                     {"length": None, "path": [], "moves": []})
+            return {"start": format_state(puzzle, puzzle.start),
+                    "solvable": found is not None, **shown}
+
+        return searched(request, answer)
 
     @functools.lru_cache(CACHE_SIZE)
     def cluster(request: _Request) -> dict[str, Any]:
-        from huarong.cli.puzzle import summary_json
         from huarong.puzzles import group
 
-        return searched(request, lambda puzzle, graph: summary_json(group(puzzle)))
+        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
+            found = group(puzzle)
+            hardest = (Hardest(length=found.hardest_length, start=found.hardest_start)
+                       if found.hardest_length is not None and found.hardest_start is not None
+                       else None)
+            return ClusterAnswer(states=found.states, solved=found.solved,
+                                 hardest=hardest).model_dump()
+
+        return searched(request, answer)
 
     @functools.lru_cache(CACHE_SIZE * 16)
     def moves_from(request: _Request) -> dict[str, Any]:

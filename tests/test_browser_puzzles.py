@@ -88,6 +88,14 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
         assert page.text_content("#verdict") in {"closer", "no closer", "farther"}
         page.keyboard.press("Control+z")
         page.wait_for_function("() => document.querySelector('#moves-made').textContent === '0'")
+        # A move chosen from the list with the keyboard; the focus stays in the list.
+        page.focus("#moves .move")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        assert tiny.read_state(_settled(page)[0]) in set(tiny.moves(tiny.start))
+        assert page.evaluate("() => document.activeElement.matches('#moves .move')")
+        page.click("#restart-button")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '0'")
         # Hints to the goal: every move legal and one closer.
         page.click("#hint-button")
         previous = tiny.start

@@ -216,6 +216,8 @@ function moveText(move) {
 }
 
 function drawMoves(next) {
+  // A move chosen from the list by keyboard keeps the focus in the list.
+  const hadFocus = ui.moves.contains(document.activeElement);
   ui.moves.replaceChildren();
   for (const move of next.moves) {
     const item = document.createElement('li');
@@ -232,6 +234,7 @@ function drawMoves(next) {
     item.textContent = 'No piece can move.';
     ui.moves.append(item);
   }
+  if (hadFocus) ui.moves.querySelector('button')?.focus({ preventScroll: true });
 }
 
 function progressText(next) {

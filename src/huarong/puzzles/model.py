@@ -353,7 +353,8 @@ def _goal_placements(puzzle: Board, tables: Tables, text: str) -> dict[int, list
             row, column = divmod(first, puzzle.columns)
             top, left = row - shape[0][0], column - shape[0][1]
             placed = tuple((top + r) * puzzle.columns + left + k for r, k in shape)
-            p = tables.index[c].get(placed) if left >= 0 else None
+            width = 1 + max(k for _, k in shape)
+            p = tables.index[c].get(placed) if 0 <= left <= puzzle.columns - width else None
             if p is None or not cells.issuperset(placed):
                 raise PuzzleError(text, f"the goal cells of {letter!r} are not whole pieces "
                                         f"of its shape on free cells")

@@ -192,6 +192,8 @@ def test_a_damaged_cache_file_is_placed_again(tmp_path: Path) -> None:
 
 def test_the_cache_keeps_to_its_budget(tmp_path: Path) -> None:
     groups = small_groups(3)
+    older_format = tmp_path / f"group-{groups[0][0]:09X}.v1.npz"
+    older_format.write_bytes(b"a placement in a format no longer read")
     explorer = Explorer(tmp_path / "no.duckdb", tmp_path)
     explorer.cache.max_bytes = 1  # every new file pushes the older ones out
     for seed, _ in groups:

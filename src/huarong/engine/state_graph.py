@@ -16,6 +16,8 @@ Progress = Callable[[int, int], None]
 """``progress(rows linked, rows)``: called as the neighbours are linked."""
 
 _ROWS_PER_CHUNK = 1 << 15
+_FIRST_CAPACITY = 1 << 16
+"""Layouts the search makes room for at first: most groups fit, so few grow their arrays."""
 
 
 def klotski_graph(layout: Layout | int, *, order: NodeOrder = "code",
@@ -60,7 +62,7 @@ def _searched(layout: Layout | int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     from huarong._kernels import group_search
 
     boards, _, depth, _ = group_search.bfs(np.int64(int(layout)), group_search.EXPLORE_ALL,
-                                           np.int64(0), np.int64(1 << 12))
+                                           np.int64(0), np.int64(_FIRST_CAPACITY))
     return boards, group_search.boards_to_codes(boards), depth
 
 

@@ -105,8 +105,11 @@ class PlacementCache:
 
     def _trim(self, keep: Path) -> None:
         entries = []
-        for path in self.directory.glob(f"group-*.{FORMAT}.npz"):
+        for path in self.directory.glob("group-*.npz"):
             with contextlib.suppress(OSError):
+                if not path.name.endswith(f".{FORMAT}.npz"):
+                    path.unlink()  # an older format's: never read again
+                    continue
                 stat = path.stat()
                 entries.append((stat.st_mtime, stat.st_size, path))
         total = sum(size for _, size, _ in entries)

@@ -231,7 +231,9 @@ def test_group_counts_the_cluster_its_goals_and_its_hardest_start(runner: CliRun
     hardest = answer["hardest"]
     assert hardest["length"] == max(steps.values())
     assert steps[puzzle.read_state(hardest["start"])] == hardest["length"]
-    text = run(runner, "group", TINY, "--goal", TINY_GOAL, "--metric", "slide").stdout
+    # START from stdin, one row per line.
+    text = runner.invoke(main, ["puzzle", "group", "-", "--goal", TINY_GOAL, "--metric",
+                                "slide"], input=TINY.replace("/", "\n") + "\n").stdout
     assert f"states: {len(puzzle.cluster()):,}" in text
 
 

@@ -81,7 +81,7 @@ def puzzle() -> None:
     """Any sliding-block puzzle: solve, group, analyze, draw, list.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
-    "AAB./AAB./CC.."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
+    "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
     classic's name, a catalogue name (huarong puzzle list) or a .toml file; "-" reads it
     from stdin.
     """

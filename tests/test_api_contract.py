@@ -29,7 +29,7 @@ ROOT = Path(__file__).parent.parent
 NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
 EXAMPLES_PER_OPERATION = 25
 EXAMPLES_PER_GROUP_SEARCH = 8
-SEARCH_GROUPS = "^/api/(next|analysis|path|groups/)"
+SEARCH_GROUPS = "^/api/(next|analysis|path|groups/|puzzles/)"
 REQUEST_TIMEOUT = 300
 READ_FROM_THE_DATABASE = "^/api/(layout|levels|classes|records)"
 """The operations whose answers the database changes."""
@@ -80,6 +80,9 @@ def _engine_refusals(case: schemathesis.Case) -> Iterator[str]:
     """What the engine says against the request's values: each that is no legal layout, and a
     path between layouts of two groups."""
     values = {**(case.query or {}), **(case.path_parameters or {})}
+    if case.operation.path.startswith("/api/puzzles/"):
+        yield from _puzzle_refusals(values)
+        return
     layouts = {}
     for name, value in values.items():
         if isinstance(value, str):
@@ -92,6 +95,29 @@ def _engine_refusals(case: schemathesis.Case) -> Iterator[str]:
             shortest_path(layouts["start"], layouts["target"])
         except NotInGroupError as error:
             yield str(error)
+
+
+def _puzzle_refusals(values: dict[str, Any]) -> Iterator[str]:
+    """What the puzzle engine says against a puzzle query: the puzzle or the position it
+    refuses, a puzzle without a goal to solve; and a file, which the server never reads."""
+    from huarong.puzzles import PuzzleError, load_puzzle, parse_state
+
+    start = values.get("start")
+    if not isinstance(start, str):
+        return
+    if start.strip().lower().endswith(".toml"):
+        yield "files are not read over HTTP"
+        return
+    try:
+        puzzle = load_puzzle(start, values.get("goal"), metric=values.get("metric"),
+                             rules=values.get("rules"))
+        if isinstance(values.get("position"), str):
+            parse_state(puzzle, values["position"])
+    except PuzzleError as error:
+        yield str(error)
+        return
+    if puzzle.goal is None:
+        yield "the puzzle has no goal"
 
 
 def refusals_are_the_engines(ctx: schemathesis.CheckContext, response: schemathesis.Response,

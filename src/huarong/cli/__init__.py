@@ -40,6 +40,8 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve": ("huarong.cli.web", "serve", "HTTP API and solution viewer."),
     "draw": ("huarong.cli.draw", "draw", "A layout's group drawn as a graph (PNG or SVG)."),
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
+    "puzzle": ("huarong.cli.puzzle", "puzzle",
+               "Any sliding-block puzzle: solve, group, analyze, draw, list."),
 }
 
 # The original spellings write the original engine's files byte for byte.

@@ -479,6 +479,9 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     from huarong.web.explore_api import explore_router
 
     app.include_router(explore_router(database_path))
+    from huarong.web.puzzles_api import puzzles_router
+
+    app.include_router(puzzles_router(max_group_size, heavy_slots))
 
     @app.get("/explore", include_in_schema=False)
     def explore() -> FileResponse:

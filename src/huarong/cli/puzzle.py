@@ -1,0 +1,276 @@
+"""``huarong puzzle``: any sliding-block puzzle (a grid, Rush Hour, a Klotski layout, a
+catalogue name or a TOML file) solved, its cluster counted, analysed layer by layer and drawn.
+
+START is read by :func:`huarong.puzzles.load_puzzle`; ``-`` reads it from stdin (a grid one
+row per line).  Bad input ends with one line and exit status 2, no solution with exit status
+1 (:mod:`huarong.cli._common`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from huarong.cli._common import (
+    OUTPUT,
+    InputError,
+    exit_without_solution,
+    json_option,
+    machine_faults,
+    progress_bar,
+)
+from huarong.cli.draw import SizeParam
+
+if TYPE_CHECKING:
+    from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis
+
+TABLE_FORMATS = (".csv", ".parquet")
+PICTURE_FORMATS = (".png", ".svg")
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    """The engine's refusals of a puzzle (:class:`~huarong.puzzles.PuzzleError`) as one line
+    and exit status 2."""
+    from huarong.puzzles import PuzzleError
+
+    try:
+        yield
+    except PuzzleError as error:
+        raise InputError(str(error)) from None
+
+
+def _load(start: str, goal: str | None, metric: str | None, rules: str | None) -> Puzzle:
+    from huarong.puzzles import load_puzzle
+
+    text = sys.stdin.read() if start == "-" else start
+    with _input_errors():
+        return load_puzzle(text, goal, metric=metric, rules=rules)
+
+
+def _puzzle_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--goal``, ``--metric`` and ``--rules``: what START's notation leaves to choose."""
+    for option in reversed((
+        click.option("--goal", default=None, metavar="GOAL",
+                     help="The goal: a grid of START's size naming the cells its letters' "
+                          "pieces must cover, '.' elsewhere (default: START's own)."),
+        click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
+                     help="What one move is: one cell, any distance in one direction, or "
+                          "anywhere the piece reaches alone (default: START's notation's)."),
+        click.option("--rules", type=click.Choice(["free", "length"]), default=None,
+                     help="free: every piece moves in four directions; length: a 1xk or kx1 "
+                          "piece only along its length, as Rush Hour's cars (default: "
+                          "START's notation's)."),
+    )):
+        function = option(function)
+    return function
+
+
+_start_argument = click.argument("start")
+_quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+
+
+@click.group("puzzle")
+def puzzle() -> None:
+    """Any sliding-block puzzle: solve, group, analyze, draw, list.
+
+    START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
+    "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
+    classic's name, a catalogue name (huarong puzzle list) or a .toml file; "-" reads it
+    from stdin.
+    """
+
+
+def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
+    """``{"states", "solved", "hardest"}``; ``hardest`` (``{"length", "start"}``) is null
+    when no state of the cluster is solved."""
+    hardest = (None if summary.hardest_length is None else
+               {"length": summary.hardest_length, "start": summary.hardest_start})
+    return {"states": summary.states, "solved": summary.solved, "hardest": hardest}
+
+
+def _rows(grid: str) -> str:
+    return grid.replace("/", "\n")
+
+
+@puzzle.command("solve")
+@_start_argument
+@_puzzle_options
+@json_option
+def solve_command(start: str, goal: str | None, metric: str | None, rules: str | None,
+                  as_json: bool) -> None:
+    """An optimal solution of START: its length and every position on the way.
+
+    Exit status 1 when START cannot reach the goal."""
+    from huarong.puzzles import solve
+
+    chosen = _load(start, goal, metric, rules)
+    with _input_errors():
+        solution = solve(chosen)
+    if solution is None:
+        click.echo(f"{start}: no solution (its cluster holds no goal)")
+        exit_without_solution()
+    if as_json:
+        click.echo(json.dumps(dataclasses.asdict(solution), ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{solution.length} moves ({chosen.metric} metric, {chosen.rules} rules)")
+    click.echo(_rows(solution.path[0]))
+    for number, move in enumerate(solution.moves, 1):
+        cells = "" if chosen.metric == "step" else f" {move.distance}"
+        click.echo(f"-- {number}: {move.piece} {move.direction}{cells}")
+        click.echo(_rows(move.grid))
+
+
+@puzzle.command("group")
+@_start_argument
+@_puzzle_options
+@_quiet_option
+@json_option
+def group_command(start: str, goal: str | None, metric: str | None, rules: str | None,
+                  quiet: bool, as_json: bool) -> None:
+    """START's cluster: how many states it holds, how many are solved, and its hardest
+    start (the state farthest from any goal)."""
+    from huarong.puzzles import group
+
+    chosen = _load(start, goal, metric, rules)
+    with _input_errors(), progress_bar(not quiet) as progress:
+        summary = _summary_json(group(chosen, progress=progress))
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"states: {summary['states']:,}")
+    click.echo(f"solved: {summary['solved']:,}")
+    hardest = summary["hardest"]
+    if hardest is None:
+        click.echo("hardest: none (no state of the cluster is solved)")
+    else:
+        click.echo(f"hardest: {hardest['length']} moves from")
+        click.echo(_rows(hardest["start"]))
+
+
+def _analysis_summary(analysis: PuzzleAnalysis) -> dict[str, int]:
+    """The cluster's states, how many can reach a goal, how many are goals, and the most
+    minimum and farthest steps of any state."""
+    import numpy as np
+
+    from huarong.puzzles import FIGURE_NAMES
+
+    figure = dict(zip(FIGURE_NAMES, analysis.figures, strict=True))
+    return {"states": analysis.graph.size,
+            "solvable": int(np.count_nonzero(figure["min_steps"] >= 0)),
+            "solved": int(np.count_nonzero(analysis.graph.goal)),
+            "longest_min_steps": int(figure["min_steps"].max(initial=-1)),
+            "longest_farthest_steps": int(figure["farthest_steps"].max(initial=-1))}
+
+
+def _write_table(chosen: Puzzle, analysis: PuzzleAnalysis, output: str) -> None:
+    """Every state of the cluster, its grid and its five figures, as CSV or Parquet."""
+    import pyarrow as pa
+
+    from huarong.fileio import atomic_writer
+    from huarong.puzzles import FIGURE_NAMES, format_state
+
+    columns = {"state": pa.array([format_state(chosen, code)
+                                  for code in analysis.graph.codes.tolist()], pa.string())}
+    for name, values in zip(FIGURE_NAMES, analysis.figures, strict=True):
+        columns[name] = pa.array(values, pa.int64())
+    table = pa.table(columns)
+    with machine_faults(output, "-o"), atomic_writer(output, "wb") as stream:
+        if output.lower().endswith(".csv"):
+            import pyarrow.csv as arrow_csv
+
+            arrow_csv.write_csv(table, stream)
+        else:
+            import pyarrow.parquet as parquet
+
+            parquet.write_table(table, stream)
+    click.echo(f"written to {output} ({table.num_rows:,} states)", err=True)
+
+
+@puzzle.command("analyze")
+@_start_argument
+@_puzzle_options
+@click.option("-o", "--output", type=OUTPUT, default=None,
+              help="Write every state of the cluster with its figures to FILE.csv or "
+                   "FILE.parquet (atomically).")
+@_quiet_option
+@json_option
+def analyze_command(start: str, goal: str | None, metric: str | None, rules: str | None,
+                    output: str | None, quiet: bool, as_json: bool) -> None:
+    """The layer figures of every state of START's cluster (farthest steps and how many
+    states lie that far, minimum steps, minimum-step solutions, solutions), by the
+    counts-only sweeps of the database; START's figures and the cluster's summary are
+    printed."""
+    from huarong.puzzles import analyze
+
+    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .csv or .parquet")
+    chosen = _load(start, goal, metric, rules)
+    with _input_errors(), progress_bar(not quiet) as progress:
+        analysis = analyze(chosen, progress=progress)
+    if output is not None:
+        _write_table(chosen, analysis, output)
+    start_figures, summary = analysis.start_figures(), _analysis_summary(analysis)
+    if as_json:
+        click.echo(json.dumps({"start": start_figures, "cluster": summary}, indent=2))
+        return
+    click.echo("start:")
+    for name, value in start_figures.items():
+        click.echo(f"  {name}: {value:,}")
+    click.echo("cluster:")
+    for name, value in summary.items():
+        click.echo(f"  {name}: {value:,}")
+
+
+@puzzle.command("list")
+@json_option
+def list_command(as_json: bool) -> None:
+    """The catalogue of named puzzles: name, title and source; any name is a START."""
+    from huarong.puzzles import catalogue
+
+    entries = catalogue()
+    if as_json:
+        click.echo(json.dumps([{"name": entry.name, "title": entry.title,
+                                "source": entry.source} for entry in entries],
+                              ensure_ascii=False, indent=2))
+        return
+    width = max((len(entry.name) for entry in entries), default=0)
+    for entry in entries:
+        click.echo(f"{entry.name:<{width}}  {entry.title}")
+        click.echo(f"{'':<{width}}  source: {entry.source}")
+
+
+@puzzle.command("draw")
+@_start_argument
+@_puzzle_options
+@click.option("-o", "--output", type=OUTPUT, required=True,
+              help="The picture: FILE.png or FILE.svg (written atomically).")
+@click.option("--size", type=SizeParam(), default="1200x800", show_default=True,
+              help="Picture size in pixels.")
+@_quiet_option
+def draw_command(start: str, goal: str | None, metric: str | None, rules: str | None,
+                 output: str, size: tuple[int, int], quiet: bool) -> None:
+    """Draw START's cluster: every state a dot coloured by its minimum moves to a goal,
+    every move a line, START ringed and its shortest solution in red."""
+    from huarong.fileio import atomic_writer
+    from huarong.graph.picture import draw_state_graph
+    from huarong.puzzles import puzzle_start_node, state_graph
+
+    suffix = Path(output).suffix.lower()
+    if suffix not in PICTURE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .png or .svg")
+    chosen = _load(start, goal, metric, rules)
+    with _input_errors(), progress_bar(not quiet) as progress:
+        graph = state_graph(chosen, progress=progress)
+    width, height = size
+    picture = draw_state_graph(graph, "png" if suffix == ".png" else "svg", width, height,
+                               start=puzzle_start_node(chosen, graph))
+    with machine_faults(output, "-o"), atomic_writer(output, "wb") as stream:
+        stream.write(picture)
+    click.echo(f"{output}: {graph.size:,} states, {graph.edge_count:,} moves", err=True)

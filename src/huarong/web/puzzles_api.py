@@ -1,0 +1,360 @@
+"""Any sliding-block puzzle over HTTP (:mod:`huarong.puzzles`): the catalogue, an optimal
+solution, a cluster's summary, the verdict of every move from a position (for the viewer at
+``/puzzles``) and a cluster's placed graph in the explorer's binary form.
+
+A puzzle is named by the query parameters ``start`` (grid text, ``rush:`` and a Rush Hour
+board, a Klotski layout or a catalogue name; never a file), ``goal``, ``metric`` and
+``rules``, as the command ``huarong puzzle`` reads them.  Errors answer the app's JSON shape
+``{"error", "input"}``: 400 for a puzzle the engine refuses, 413 for a cluster larger than the
+server searches (``max_states``), 503 (with ``Retry-After``) while every slot for cluster
+searches is taken.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+
+from fastapi import APIRouter, Query
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, Field
+
+from huarong.web.app import BadQuery, ServerBusy
+from huarong.web.schema import answers, error_responses
+
+if TYPE_CHECKING:
+    from huarong.graph import StateGraph
+    from huarong.puzzles import Puzzle
+
+MAX_STATES = 200_000
+"""The largest cluster a request searches (Klotski's largest group holds 964,656 layouts)."""
+SLOTS = 2
+"""Requests that may search clusters at once; more answer 503."""
+CACHE_SIZE = 16
+"""Clusters kept: a game asks for the moves of position after position of one cluster."""
+LONGEST_TEXT = 400
+"""The longest ``start`` or ``goal`` (an 8x8 grid with a space between its cells fits)."""
+RETRY_AFTER_SECONDS = 2
+
+_T = TypeVar("_T")
+
+Start = Annotated[str, Query(
+    min_length=1, max_length=LONGEST_TEXT,
+    description="The puzzle: grid text (rows joined by '/', '.' empty, '#' wall, one letter "
+                "per piece), 'rush:' and a Rush Hour board of 36 characters, a Klotski "
+                "layout (common code, klotski.online id, grid) or a catalogue name.",
+    examples=["dads-puzzle", "AAB./AAC./DEE.", "rush-hour-hardest"])]
+Goal = Annotated[str | None, Query(
+    max_length=LONGEST_TEXT,
+    description="The goal: a grid of the start's size naming the cells its letters' pieces "
+                "must cover, '.' elsewhere; default the start's own.")]
+MetricQuery = Annotated[Literal["unit", "slide", "step"] | None, Query(
+    description="One move: one cell, any distance in one direction, or anywhere the piece "
+                "reaches alone; default by notation.")]
+RulesQuery = Annotated[Literal["free", "length"] | None, Query(
+    description="free: pieces move in four directions; length: 1xk and kx1 pieces only "
+                "along their length (Rush Hour); default by notation.")]
+Position = Annotated[str | None, Query(
+    max_length=LONGEST_TEXT,
+    description="A position of the puzzle to start from instead of its start, as grid text "
+                "(the puzzle's board and pieces; interchangeable pieces by any of their "
+                "letters).")]
+
+
+class CatalogueItem(BaseModel):
+    name: str
+    title: str
+    source: str
+    start: str = Field(description="The start position as grid text.")
+    rows: int
+    columns: int
+    rules: Literal["free", "length"]
+    metric: Literal["unit", "slide", "step"]
+
+
+class PuzzleMove(BaseModel):
+    piece: str
+    direction: str = Field(description="up, down, left or right; for the step metric the "
+                                       "directions of the piece's path, comma-separated.")
+    distance: int = Field(ge=1)
+    grid: str = Field(description="The position the move leads to.")
+
+
+class PuzzleSolution(BaseModel):
+    start: str
+    solvable: bool
+    length: int | None = Field(description="Null without a solution.")
+    path: list[str] = Field(description="Every position from the start to a goal.")
+    moves: list[PuzzleMove]
+
+
+class Hardest(BaseModel):
+    length: int
+    start: str
+
+
+class ClusterAnswer(BaseModel):
+    states: int = Field(description="The positions reachable from the start.")
+    solved: int = Field(description="How many of them are goals.")
+    hardest: Hardest | None = Field(description="The position farthest from any goal; null "
+                                                "without one.")
+
+
+class MoveVerdict(BaseModel):
+    to: str
+    piece: str
+    direction: str
+    distance: int = Field(ge=1, description="Cells the piece travels.")
+    verdict: Literal["better", "same", "worse"] | None = Field(
+        description="Whether the move brings a goal closer; null without a goal.")
+    min_steps: int | None
+
+
+class NextMoves(BaseModel):
+    start: str
+    rows: int
+    columns: int
+    metric: Literal["unit", "slide", "step"]
+    rules: Literal["free", "length"]
+    goal: str | None = Field(description="The goal as grid text; null without one.")
+    solved: bool
+    min_steps: int | None = Field(description="Null when no goal can be reached.")
+    moves: list[MoveVerdict]
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A puzzle as the query names it: the cache's key."""
+
+    start: str
+    goal: str | None
+    metric: str | None
+    rules: str | None
+    position: str | None = None
+
+
+def _refuse_files(value: str, name: str) -> None:
+    # load_puzzle reads a .toml path: a request must not make the server open its files.
+    if value.strip().lower().endswith(".toml"):
+        raise BadQuery(f"parameter {name!r}: {value!r}: files are not read over HTTP; send "
+                       "the puzzle's board as grid text", value)
+
+
+def _load(request: _Request) -> Puzzle:
+    from huarong.puzzles import PuzzleError, load_puzzle, parse_state
+
+    _refuse_files(request.start, "start")
+    try:
+        puzzle = load_puzzle(request.start, request.goal, metric=request.metric,
+                             rules=request.rules)
+    except PuzzleError as error:
+        raise BadQuery(str(error), request.start) from None
+    if request.position is None:
+        return puzzle
+    try:
+        return dataclasses.replace(puzzle, start=parse_state(puzzle, request.position))
+    except PuzzleError as error:
+        raise BadQuery(f"parameter 'position': {error}", request.position) from None
+
+
+def _static(name: str) -> str:
+    return str(resources.files("huarong.web") / "static" / name)
+
+
+class _Clusters:
+    """The graphs of the clusters searched last, so that a game's position after position
+    of one cluster is searched once and checked against the size limit once."""
+
+    def __init__(self, max_states: int) -> None:
+        self._max_states = max_states
+        self._graphs: OrderedDict[tuple[_Request, int], StateGraph] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, puzzle: Puzzle, request: _Request) -> StateGraph:
+        """The graph of ``puzzle``'s start's cluster; 413 past the size limit."""
+        from huarong.puzzles import ClusterTooLarge, state_graph
+
+        # A position is read as a state of the puzzle the other parameters name.
+        named = dataclasses.replace(request, position=None)
+        with self._lock:
+            known = next((key for key, graph in self._graphs.items()
+                          if key[0] == named and _holds(graph, puzzle.start)), None)
+            if known is not None:
+                self._graphs.move_to_end(known)
+                return self._graphs[known]
+        try:
+            graph = state_graph(puzzle, limit=self._max_states)
+        except ClusterTooLarge:
+            raise BadQuery(f"the cluster of {request.position or request.start!r} holds more "
+                           f"than {self._max_states:,} positions, the most this server "
+                           "searches", request.position or request.start, 413) from None
+        with self._lock:
+            self._graphs[(named, int(graph.codes[0]))] = graph
+            while len(self._graphs) > CACHE_SIZE:
+                self._graphs.popitem(last=False)
+        return graph
+
+
+def _holds(graph: StateGraph, code: int) -> bool:
+    try:
+        graph.index_of(code)
+    except ValueError:
+        return False
+    return True
+
+
+def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRouter:
+    """The routes: ``/api/puzzles`` and below, and the viewer page ``/puzzles``.
+    ``slots`` requests may search clusters of at most ``max_states`` positions at once."""
+    router = APIRouter(tags=["puzzles"])
+    free = threading.BoundedSemaphore(slots)
+
+    @contextlib.contextmanager
+    def slot(value: str) -> Iterator[None]:
+        if not free.acquire(blocking=False):
+            raise ServerBusy(f"the server is busy with {slots} cluster searches: try again "
+                             f"in {RETRY_AFTER_SECONDS} s", value)
+        try:
+            yield
+        finally:
+            free.release()
+
+    clusters = _Clusters(max_states)
+
+    def searched(request: _Request, work: Callable[[Puzzle, StateGraph], _T]) -> _T:
+        """``work`` on the puzzle and its cluster's graph, refused past ``max_states``."""
+        from huarong.puzzles import PuzzleError
+
+        puzzle = _load(request)
+        with slot(request.start):
+            graph = clusters.of(puzzle, request)
+            try:
+                return work(puzzle, graph)
+            except PuzzleError as error:
+                raise BadQuery(str(error), request.start) from None
+
+    @functools.lru_cache(CACHE_SIZE)
+    def solution(request: _Request) -> dict[str, Any]:
+        from huarong.puzzles import format_state, solve
+
+        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
+            found = solve(puzzle)  # within the cluster, so within the limit
+            shown = (dataclasses.asdict(found) if found is not None else
+                     {"length": None, "path": [], "moves": []})
+            return {"start": format_state(puzzle, puzzle.start),
+                    "solvable": found is not None, **shown}
+
+        return searched(request, answer)
+
+    @functools.lru_cache(CACHE_SIZE)
+    def cluster(request: _Request) -> dict[str, Any]:
+        from huarong.puzzles import group
+
+        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
+            found = group(puzzle)
+            hardest = (Hardest(length=found.hardest_length, start=found.hardest_start)
+                       if found.hardest_length is not None and found.hardest_start is not None
+                       else None)
+            return ClusterAnswer(states=found.states, solved=found.solved,
+                                 hardest=hardest).model_dump()
+
+        return searched(request, answer)
+
+    @functools.lru_cache(CACHE_SIZE * 16)
+    def moves_from(request: _Request) -> dict[str, Any]:
+        from huarong.puzzles import format_state, next_moves, puzzle_start_node
+
+        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
+            node = puzzle_start_node(puzzle, graph)
+            steps = int(graph.min_steps[node])
+            return {"start": format_state(puzzle, puzzle.start), "rows": puzzle.rows,
+                    "columns": puzzle.columns, "metric": puzzle.metric, "rules": puzzle.rules,
+                    "goal": puzzle.goal, "solved": bool(graph.goal[node]),
+                    "min_steps": steps if steps >= 0 else None,
+                    "moves": [{"to": move.to, "piece": move.piece,
+                               "direction": move.direction, "distance": move.distance,
+                               "verdict": move.verdict, "min_steps": move.min_steps}
+                              for move in next_moves(puzzle)]}
+
+        return searched(request, answer)
+
+    @functools.lru_cache(CACHE_SIZE)
+    def graph_bytes(request: _Request) -> bytes:
+        from huarong.graph.binary import graph_binary
+        from huarong.graph.placement import place
+        from huarong.puzzles import puzzle_start_node
+
+        return searched(request, lambda puzzle, graph: graph_binary(
+            graph, place(graph), puzzle_start_node(puzzle, graph)))
+
+    @functools.lru_cache(1)
+    def catalogue_json() -> list[dict[str, Any]]:
+        from huarong.puzzles import catalogue, format_state
+
+        return [{"name": entry.name, "title": entry.title, "source": entry.source,
+                 "start": format_state(entry.puzzle, entry.puzzle.start),
+                 "rows": entry.puzzle.rows, "columns": entry.puzzle.columns,
+                 "rules": entry.puzzle.rules, "metric": entry.puzzle.metric}
+                for entry in catalogue()]
+
+    too_large = {"e413": f"The cluster holds more than {max_states:,} positions."}
+    refused = {"e400": "A bad query: a parameter is missing or malformed, or the engine "
+                       "refuses the puzzle (its message says why)."}
+
+    @router.get("/api/puzzles", summary="The catalogue of named puzzles", response_model=None,
+                responses=answers(list[CatalogueItem]))
+    def puzzles() -> list[dict[str, Any]]:
+        """Every named puzzle with its source and start; a name is a ``start``."""
+        return catalogue_json()
+
+    @router.get("/api/puzzles/solve", summary="An optimal solution of any puzzle",
+                response_model=None,
+                responses=answers(PuzzleSolution, 400, 413, 503, **refused, **too_large))
+    def solve(start: Start, goal: Goal = None, metric: MetricQuery = None,
+              rules: RulesQuery = None, position: Position = None) -> dict[str, Any]:
+        """The length and every position of an optimal solution; ``solvable`` false (and
+        ``length`` null) when no goal can be reached."""
+        return solution(_Request(start, goal, metric, rules, position))
+
+    @router.get("/api/puzzles/group", summary="A puzzle's cluster: size, goals, hardest start",
+                response_model=None,
+                responses=answers(ClusterAnswer, 400, 413, 503, **refused, **too_large))
+    def group(start: Start, goal: Goal = None, metric: MetricQuery = None,
+              rules: RulesQuery = None) -> dict[str, Any]:
+        """How many positions the start reaches, how many are solved, and the one farthest
+        from any goal."""
+        return cluster(_Request(start, goal, metric, rules))
+
+    @router.get("/api/puzzles/next", summary="Every move from a position, with its verdict",
+                response_model=None,
+                responses=answers(NextMoves, 400, 413, 503, **refused, **too_large))
+    def next_(start: Start, goal: Goal = None, metric: MetricQuery = None,
+              rules: RulesQuery = None, position: Position = None) -> dict[str, Any]:
+        """The position (its board, goal, rules and metric), its minimum moves to a goal,
+        and each legal move: where it leads, and whether it brings a goal closer."""
+        return moves_from(_Request(start, goal, metric, rules, position))
+
+    @router.get("/api/puzzles/graph", summary="A puzzle's cluster as a placed graph",
+                responses={200: {"content": {"application/octet-stream": {}},
+                                 "description": "The graph in the explorer's binary form."},
+                           **error_responses(400, 413, 503, **refused, **too_large)})
+    def graph(start: Start, goal: Goal = None, metric: MetricQuery = None,
+              rules: RulesQuery = None, position: Position = None) -> Response:
+        """Every position a node placed in [0, 1]², every move an edge, with minimum moves
+        and distances from the start, in the explorer's binary form (``HRG2``), as the
+        explorer's group graphs."""
+        return Response(graph_bytes(_Request(start, goal, metric, rules, position)),
+                        media_type="application/octet-stream")
+
+    @router.get("/puzzles", include_in_schema=False)
+    def viewer() -> FileResponse:
+        return FileResponse(_static("puzzle.html"))
+
+    return router

@@ -1,0 +1,499 @@
+// The viewer of any sliding-block puzzle (/puzzles): a catalogue puzzle or any grid pasted
+// in, played move by move with the server's verdict on every move (/api/puzzles/next),
+// undo, hints and an optimal solution played back (/api/puzzles/solve).
+
+import { ApiError, api } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  name: $('puzzle-name'), board: $('puzzle-board'), goalBoard: $('goal-board'),
+  announce: $('announce'), remaining: $('remaining'), movesMade: $('moves-made'),
+  verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
+  undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
+  hint: $('hint-button'), solve: $('solve-button'), form: $('load-form'),
+  start: $('start-input'), goal: $('goal-input'), metric: $('metric-input'),
+  rules: $('rules-input'), error: $('error'), catalogue: $('catalogue'),
+};
+
+const STEP_MS = 450;
+const DIRECTIONS = {
+  up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1],
+};
+const KEYS = {
+  ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
+};
+const VERDICT_WORD = { better: 'closer', same: 'no closer', worse: 'farther' };
+
+const state = {
+  spec: null, // the query parameters that loaded the puzzle
+  rules: null, // {goal, metric, rules} of the loaded puzzle, as the server read them
+  title: '',
+  history: [], // grids from the loaded start, one move apart; the board shows history[at]
+  at: 0,
+  lastVerdict: null,
+  playing: null, // the timer of a solution being played back
+  loading: 0, // a counter: answers to an older load are dropped
+};
+
+const answers = new Map(); // grid -> promise of /api/puzzles/next
+
+// ---- positions ----------------------------------------------------------------------------
+
+function rowsOf(grid) {
+  return grid.split('/').map((row) => [...row]);
+}
+
+function pieceCells(grid) {
+  const cells = new Map(); // letter -> [[row, col], ...] in reading order
+  rowsOf(grid).forEach((row, r) => row.forEach((glyph, c) => {
+    if (glyph === '.' || glyph === '#') return;
+    if (!cells.has(glyph)) cells.set(glyph, []);
+    cells.get(glyph).push([r, c]);
+  }));
+  return cells;
+}
+
+function span(values) {
+  const low = Math.min(...values) + 1;
+  const high = Math.max(...values) + 1;
+  return low === high ? `${low}` : `${low}-${high}`;
+}
+
+function pieceLabel(letter, cells) {
+  return `piece ${letter}, rows ${span(cells.map(([r]) => r))}, `
+    + `columns ${span(cells.map(([, c]) => c))}`;
+}
+
+// A hue per letter, the same on every board of a game; goal pieces are drawn warm.
+function colourOf(letter, isGoalPiece) {
+  const code = letter.charCodeAt(0);
+  const hue = isGoalPiece ? 6 : (code * 47) % 300 + 40;
+  const light = isGoalPiece ? 38 : 30 + (code % 3) * 6;
+  return `hsl(${hue} 45% ${light}%)`;
+}
+
+// Where a move takes the piece: the directions of its path added up, times the distance of
+// a slide.
+function displacement(move) {
+  const parts = move.direction.split(',').map((word) => DIRECTIONS[word.trim()] ?? [0, 0]);
+  const times = parts.length === 1 ? move.distance : 1;
+  return parts.reduce(([r, c], [dr, dc]) => [r + dr * times, c + dc * times], [0, 0]);
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+
+function goalLetters() {
+  const goal = state.rules?.goal;
+  return new Set(goal ? [...goal].filter((glyph) => /[^./#\s]/.test(glyph)) : []);
+}
+
+function drawBoard(grid) {
+  const rows = rowsOf(grid);
+  const pieces = pieceCells(grid);
+  const targets = state.rules?.goal ? rowsOf(state.rules.goal) : null;
+  const shapes = goalLetters();
+  const focusedLetter = document.activeElement?.dataset?.piece;
+  ui.board.replaceChildren();
+  ui.board.dataset.grid = grid;
+  ui.board.style.setProperty('--rows', rows.length);
+  ui.board.style.setProperty('--columns', rows[0].length);
+  ui.board.setAttribute('aria-rowcount', String(rows.length));
+  ui.board.setAttribute('aria-colcount', String(rows[0].length));
+  ui.board.setAttribute('aria-label', `Puzzle board, ${rows.length} rows by `
+    + `${rows[0].length} columns`);
+  rows.forEach((row, r) => {
+    const line = document.createElement('div');
+    line.setAttribute('role', 'row');
+    line.className = 'prow';
+    row.forEach((glyph, c) => {
+      const cell = document.createElement('div');
+      cell.setAttribute('role', 'gridcell');
+      cell.className = 'pcell';
+      if (targets && targets[r]?.[c] && targets[r][c] !== '.') cell.classList.add('target');
+      if (glyph === '#') {
+        cell.classList.add('wall');
+        cell.setAttribute('aria-label', 'wall');
+      } else if (glyph !== '.') {
+        const cells = pieces.get(glyph);
+        cell.classList.add('filled');
+        cell.dataset.piece = glyph;
+        cell.style.background = colourOf(glyph, shapes.has(glyph));
+        for (const [dr, dc, side] of [[-1, 0, 'top'], [1, 0, 'bottom'], [0, -1, 'left'],
+          [0, 1, 'right']]) {
+          if (rows[r + dr]?.[c + dc] !== glyph) cell.classList.add(`edge-${side}`);
+        }
+        if (cells[0][0] === r && cells[0][1] === c) {
+          const handle = document.createElement('span');
+          handle.className = 'handle';
+          handle.tabIndex = 0;
+          handle.setAttribute('role', 'button');
+          handle.dataset.piece = glyph;
+          handle.setAttribute('aria-label', pieceLabel(glyph, cells));
+          handle.textContent = glyph;
+          cell.append(handle);
+        }
+      }
+      line.append(cell);
+    });
+    ui.board.append(line);
+  });
+  if (focusedLetter) focusPiece(focusedLetter);
+}
+
+function drawGoal() {
+  const goal = state.rules?.goal;
+  ui.goalBoard.replaceChildren();
+  if (!goal) {
+    ui.goalBoard.setAttribute('aria-label', 'No goal: every position is free play');
+    return;
+  }
+  const rows = rowsOf(goal);
+  ui.goalBoard.style.setProperty('--rows', rows.length);
+  ui.goalBoard.style.setProperty('--columns', rows[0].length);
+  const described = [...pieceCells(goal)].map(
+    ([letter, cells]) => `a piece shaped as ${letter} at rows ${span(cells.map(([r]) => r))}, `
+      + `columns ${span(cells.map(([, c]) => c))}`);
+  ui.goalBoard.setAttribute('aria-label', `Goal: ${described.join('; ')}`);
+  for (const row of rows) {
+    for (const glyph of row) {
+      const cell = document.createElement('div');
+      cell.className = 'pcell';
+      if (glyph === '#') cell.classList.add('wall');
+      else if (glyph !== '.') cell.style.background = colourOf(glyph, true);
+      ui.goalBoard.append(cell);
+    }
+  }
+}
+
+function focusPiece(letter) {
+  ui.board.querySelector(`.handle[data-piece="${CSS.escape(letter)}"]`)
+    ?.focus({ preventScroll: true });
+}
+
+function say(text) {
+  ui.announce.textContent = text;
+}
+
+function showError(text) {
+  ui.error.textContent = text;
+  ui.error.hidden = !text;
+}
+
+// ---- the server ---------------------------------------------------------------------------
+
+// The puzzle as loaded (its catalogue name or text, goal, metric, rules) and the position:
+// the server keeps the puzzle's own pieces (a distinct piece stays distinct).
+function query(grid) {
+  return { ...state.spec, position: grid };
+}
+
+function nextOf(grid) {
+  if (!answers.has(grid)) {
+    const request = api('/api/puzzles/next', query(grid));
+    request.catch(() => answers.delete(grid));
+    answers.set(grid, request);
+  }
+  return answers.get(grid);
+}
+
+// ---- the game -----------------------------------------------------------------------------
+
+const current = () => state.history[state.at];
+
+function stopPlaying() {
+  if (state.playing !== null) clearTimeout(state.playing);
+  state.playing = null;
+  ui.solve.textContent = 'Solve';
+}
+
+function moveText(move) {
+  const far = move.direction.includes(',') || move.distance === 1 ? ''
+    : ` ${move.distance} cells`;
+  const verdict = move.verdict ? `, ${VERDICT_WORD[move.verdict]}` : '';
+  const togo = move.min_steps === null || move.min_steps === undefined ? ''
+    : ` (${move.min_steps} to go)`;
+  return `${move.piece} ${move.direction.replaceAll(',', ' then ')}${far}${verdict}${togo}`;
+}
+
+function drawMoves(next) {
+  // A move chosen from the list by keyboard keeps the focus in the list.
+  const hadFocus = ui.moves.contains(document.activeElement);
+  ui.moves.replaceChildren();
+  for (const move of next.moves) {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = `move ${move.verdict ?? 'unknown'}`;
+    button.textContent = moveText(move);
+    button.addEventListener('click', () => play(move));
+    item.append(button);
+    ui.moves.append(item);
+  }
+  if (!next.moves.length) {
+    const item = document.createElement('li');
+    item.textContent = 'No piece can move.';
+    ui.moves.append(item);
+  }
+  if (hadFocus) ui.moves.querySelector('button')?.focus({ preventScroll: true });
+}
+
+function progressText(next) {
+  const made = `${state.at} move${state.at === 1 ? '' : 's'}`;
+  if (next.solved) return state.at > 0 ? `Solved in ${made}!` : 'This position is solved.';
+  if (next.min_steps === null) return next.goal ? `${made} · no solution from here` : made;
+  return `${made} · ${next.min_steps} to go at best`;
+}
+
+async function refresh() {
+  const grid = current();
+  const loading = state.loading;
+  drawBoard(grid);
+  ui.movesMade.textContent = String(state.at);
+  ui.undo.disabled = state.at === 0;
+  ui.redo.disabled = state.at >= state.history.length - 1;
+  ui.restart.disabled = state.at === 0;
+  ui.verdict.textContent = state.lastVerdict ? VERDICT_WORD[state.lastVerdict] : '–';
+  ui.remaining.textContent = '…';
+  let next;
+  try {
+    next = await nextOf(grid);
+  } catch (error) {
+    if (loading === state.loading) ui.message.textContent = error.message;
+    return;
+  }
+  if (loading !== state.loading || grid !== current()) return;
+  ui.remaining.textContent = next.min_steps === null ? '–' : String(next.min_steps);
+  ui.hint.disabled = !next.moves.some((move) => move.verdict === 'better');
+  ui.solve.disabled = next.min_steps === null || next.solved;
+  ui.progress.textContent = progressText(next);
+  ui.board.classList.toggle('won', next.solved);
+  drawMoves(next);
+}
+
+function reach(grid, verdict) {
+  state.history = [...state.history.slice(0, state.at + 1), grid];
+  state.at += 1;
+  state.lastVerdict = verdict;
+  ui.message.textContent = '';
+}
+
+function play(move) {
+  stopPlaying();
+  const before = current();
+  const letter = move.piece;
+  const moved = pieceCells(before).get(letter);
+  reach(move.to, move.verdict);
+  say(`${letter} moved ${move.direction.replaceAll(',', ' then ')}`
+    + `${move.verdict ? `: ${VERDICT_WORD[move.verdict]}` : ''}.`);
+  // Pieces of one shape are interchangeable, so the moved piece may have a new letter.
+  if (moved && document.activeElement?.classList?.contains('handle')) {
+    const [dr, dc] = displacement(move);
+    const [r, c] = moved[0];
+    const landed = rowsOf(move.to)[r + dr]?.[c + dc];
+    refresh(); // draws the board at once, before it asks the server
+    if (landed) focusPiece(landed);
+  } else {
+    refresh();
+  }
+}
+
+async function keyMove(letter, direction) {
+  const next = await nextOf(current());
+  const mine = next.moves.filter((move) => move.piece === letter
+    && move.direction.split(',')[0] === direction);
+  const exact = mine.find((move) => move.direction === direction && move.distance === 1)
+    ?? mine.find((move) => move.direction === direction) ?? mine[0];
+  if (exact) play(exact);
+  else say(`${letter} cannot move ${direction}.`);
+}
+
+function undo() {
+  stopPlaying();
+  if (state.at === 0) return;
+  state.at -= 1;
+  state.lastVerdict = null;
+  refresh();
+}
+
+function redo() {
+  stopPlaying();
+  if (state.at >= state.history.length - 1) return;
+  state.at += 1;
+  state.lastVerdict = null;
+  refresh();
+}
+
+function restart() {
+  stopPlaying();
+  state.at = 0;
+  state.lastVerdict = null;
+  refresh();
+}
+
+async function hint() {
+  const next = await nextOf(current());
+  const best = next.moves.find((move) => move.verdict === 'better');
+  if (best) play(best);
+}
+
+async function solve() {
+  if (state.playing !== null) {
+    stopPlaying();
+    return;
+  }
+  const from = current();
+  let solution;
+  try {
+    solution = await api('/api/puzzles/solve', query(from));
+  } catch (error) {
+    ui.message.textContent = error.message;
+    return;
+  }
+  if (from !== current() || !solution.solvable) return;
+  ui.message.textContent = `An optimal solution: ${solution.length} moves.`;
+  ui.solve.textContent = 'Stop';
+  const step = (index) => {
+    if (index >= solution.moves.length) {
+      stopPlaying();
+      return;
+    }
+    reach(solution.moves[index].grid, 'better');
+    refresh();
+    state.playing = setTimeout(() => step(index + 1), STEP_MS);
+  };
+  state.playing = setTimeout(() => step(0), 0);
+}
+
+async function load(params, title) {
+  stopPlaying();
+  showError('');
+  state.loading += 1;
+  const loading = state.loading;
+  let first;
+  try {
+    first = await api('/api/puzzles/next', params);
+  } catch (error) {
+    if (loading === state.loading) {
+      showError(error instanceof ApiError ? error.message : String(error));
+    }
+    return;
+  }
+  if (loading !== state.loading) return;
+  state.spec = params;
+  state.rules = { goal: first.goal, metric: first.metric, rules: first.rules };
+  state.title = title;
+  state.history = [first.start];
+  state.at = 0;
+  state.lastVerdict = null;
+  answers.clear();
+  answers.set(first.start, Promise.resolve(first));
+  ui.name.textContent = `${title} · ${first.rows}×${first.columns}, ${first.rules} rules, `
+    + `${first.metric} metric`;
+  history.replaceState(null, '', `#${new URLSearchParams(params)}`);
+  drawGoal();
+  refresh();
+}
+
+function formParams() {
+  const params = { start: ui.start.value.trim().split(/\s*\n\s*/).join('/') };
+  const goal = ui.goal.value.trim();
+  if (goal) params.goal = goal.split(/\s*\n\s*/).join('/');
+  if (ui.metric.value) params.metric = ui.metric.value;
+  if (ui.rules.value) params.rules = ui.rules.value;
+  return params;
+}
+
+const titles = new Map(); // catalogue name -> title
+
+function loadFromHash() {
+  const params = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+  if (!params.start) return false;
+  ui.start.value = params.start;
+  ui.goal.value = params.goal ?? '';
+  ui.metric.value = params.metric ?? '';
+  ui.rules.value = params.rules ?? '';
+  load(params, titles.get(params.start) ?? params.start);
+  return true;
+}
+
+async function drawCatalogue() {
+  let entries;
+  try {
+    entries = await api('/api/puzzles', {});
+  } catch (error) {
+    showError(error.message);
+    return [];
+  }
+  for (const entry of entries) {
+    titles.set(entry.name, entry.title);
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'catalogue-entry';
+    button.dataset.name = entry.name;
+    button.textContent = entry.title;
+    button.title = entry.source;
+    button.addEventListener('click', () => {
+      ui.start.value = entry.name;
+      ui.goal.value = '';
+      ui.metric.value = '';
+      ui.rules.value = '';
+      load({ start: entry.name }, entry.title);
+    });
+    const note = document.createElement('span');
+    note.className = 'catalogue-note';
+    note.textContent = ` ${entry.rows}×${entry.columns}, ${entry.metric}`;
+    item.append(button, note);
+    ui.catalogue.append(item);
+  }
+  return entries;
+}
+
+// ---- events -------------------------------------------------------------------------------
+
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const params = formParams();
+  if (!params.start) {
+    showError('Write a board, a Rush Hour string, a Klotski code or a catalogue name.');
+    return;
+  }
+  load(params, params.start);
+});
+ui.undo.addEventListener('click', undo);
+ui.redo.addEventListener('click', redo);
+ui.restart.addEventListener('click', restart);
+ui.hint.addEventListener('click', hint);
+ui.solve.addEventListener('click', solve);
+
+ui.board.addEventListener('click', (event) => {
+  const letter = event.target.closest('[data-piece]')?.dataset.piece;
+  if (letter) focusPiece(letter);
+});
+ui.board.addEventListener('keydown', (event) => {
+  const letter = event.target.dataset?.piece;
+  const direction = KEYS[event.key];
+  if (!letter || !direction) return;
+  event.preventDefault();
+  keyMove(letter, direction);
+});
+
+document.addEventListener('keydown', (event) => {
+  const typing = event.target.closest?.('input, textarea, select');
+  if (typing || event.altKey || event.metaKey) return;
+  const key = event.key.toLowerCase();
+  if (event.ctrlKey && key === 'z' && !event.shiftKey) undo();
+  else if (event.ctrlKey && (key === 'y' || (key === 'z' && event.shiftKey))) redo();
+  else if (!event.ctrlKey && key === 'h') hint();
+  else if (!event.ctrlKey && key === 'r') restart();
+  else return;
+  event.preventDefault();
+});
+window.addEventListener('hashchange', loadFromHash);
+
+const entries = await drawCatalogue();
+const first = entries.find((entry) => entry.name === 'century') ?? entries[0];
+if (!loadFromHash() && first) {
+  ui.start.value = first.name;
+  load({ start: first.name }, first.title);
+}

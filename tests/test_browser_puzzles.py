@@ -1,0 +1,156 @@
+"""The viewer of any puzzle (/puzzles), driven in Debian's chromium through Playwright.
+
+Expected values come from the plain-Python breadth-first search of ``test_puzzles_cli``: the
+minimum moves the page shows, the moves it lists, and that every move the page makes is a
+legal move of the puzzle. The page's board is read back from its ``data-grid``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+import pytest
+
+from .test_browser import TIMEOUT_MS, _screenshot, _serve, launch_chromium
+from .test_puzzles_cli import TINY, TINY_GOAL, Reference, reference
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+TINY_HASH = urlencode({"start": TINY, "goal": TINY_GOAL, "metric": "slide"})
+HENG_DAO_LI_MA_STEPS = 81  # the task's figure for 横刀立马, as in test_browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def tiny() -> Reference:
+    return reference(TINY, TINY_GOAL, "slide")
+
+
+@contextlib.contextmanager
+def _viewer(browser: Browser, url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1240, "height": 940})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
+    page.goto(url)
+    yield page
+    context.close()
+    assert not script_errors, f"the page threw: {script_errors}"
+
+
+def _settled(page: Page) -> tuple[str, int | None]:
+    """The board's grid and the minimum moves shown, once the server has answered."""
+    page.wait_for_function("() => !['…', ''].includes("
+                           "document.querySelector('#remaining').textContent)")
+    grid = page.get_attribute("#puzzle-board", "data-grid")
+    remaining = page.text_content("#remaining")
+    assert grid is not None and remaining is not None
+    return grid, None if remaining == "–" else int(remaining)
+
+
+def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
+        browser: Browser, server_url: str, tiny: Reference) -> None:
+    steps = tiny.min_steps()
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        grid, remaining = _settled(page)
+        assert tiny.read_state(grid) == tiny.start and remaining == steps[tiny.start]
+        assert page.locator("#puzzle-board [role=row]").count() == 3
+        assert page.locator("#puzzle-board [role=gridcell]").count() == 12
+        assert page.locator("#puzzle-board .pcell.target").count() == 4
+        assert page.locator("#goal-board .pcell").count() == 12
+        assert page.locator("#moves .move").count() == len(set(tiny.moves(tiny.start)))
+        # A key on a focused piece: B (top right of the 2x2) slides right.
+        page.focus("#puzzle-board .handle[data-piece=B]")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        moved, after = _settled(page)
+        assert tiny.read_state(moved) in set(tiny.moves(tiny.start))
+        assert after == steps[tiny.read_state(moved)]
+        assert page.text_content("#verdict") in {"closer", "no closer", "farther"}
+        page.keyboard.press("Control+z")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '0'")
+        # A move chosen from the list with the keyboard; the focus stays in the list.
+        page.focus("#moves .move")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        assert tiny.read_state(_settled(page)[0]) in set(tiny.moves(tiny.start))
+        assert page.evaluate("() => document.activeElement.matches('#moves .move')")
+        page.click("#restart-button")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '0'")
+        # Hints to the goal: every move legal and one closer.
+        page.click("#hint-button")
+        previous = tiny.start
+        for move in range(1, steps[tiny.start] + 1):
+            page.wait_for_function(
+                "n => document.querySelector('#moves-made').textContent === String(n)", arg=move)
+            grid, remaining = _settled(page)
+            state = tiny.read_state(grid)
+            assert state in set(tiny.moves(previous)) and remaining == steps[state]
+            previous = state
+            if remaining:
+                page.keyboard.press("h")
+        assert tiny.solved(previous)
+        assert "Solved" in (page.text_content("#progress") or "")
+        _screenshot(page, "puzzle-solved.png")
+
+
+def test_the_form_and_the_catalogue_load_puzzles_and_bad_input_is_told(
+        browser: Browser, server_url: str) -> None:
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        page.fill("#start-input", "AB./C")
+        page.click("#load-button")
+        error = page.locator("#error[role=alert]")
+        error.wait_for()
+        assert "ragged" in (error.text_content() or "")
+        page.fill("#start-input", "AB\nCB\n.D")
+        page.fill("#goal-input", "..\n..\nA.")
+        page.select_option("#metric-input", "unit")
+        page.click("#load-button")
+        page.wait_for_function(
+            "() => document.querySelector('#puzzle-board').dataset.grid === 'AB/CB/.D'")
+        _, remaining = _settled(page)
+        small = reference("AB/CB/.D", "../../A.", "unit")
+        assert remaining == small.min_steps()[small.start]
+        assert error.is_hidden()
+        # A catalogue entry: 横刀立马, a Klotski classic, on the 4x5 board.
+        page.click("#catalogue button[data-name=heng-dao-li-ma]")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#puzzle-board [role=gridcell]').length === 20")
+        assert _settled(page)[1] == HENG_DAO_LI_MA_STEPS
+        assert "heng-dao-li-ma" in page.url
+
+
+def test_axe_finds_no_serious_accessibility_problem(browser: Browser, server_url: str
+                                                    ) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        results = Axe().run(page)
+        serious = [(violation["id"], violation["help"]) for violation in
+                   results.response["violations"]
+                   if violation["impact"] in {"critical", "serious"}]
+        assert not serious
+        handle = page.locator("#puzzle-board .handle[data-piece=A]")
+        assert handle.get_attribute("aria-label") == "piece A, rows 1-2, columns 1-2"
+        assert handle.get_attribute("tabindex") == "0"

@@ -1,0 +1,141 @@
+"""The puzzle routes (``/api/puzzles`` and below, the ``/puzzles`` page) through the app's
+TestClient: answers checked against the plain-Python breadth-first search of
+``test_puzzles_cli`` and against the Klotski engine, the explorer's binary form read here
+byte by byte, errors in the app's JSON shape, and the cluster limit (413)."""
+
+from __future__ import annotations
+
+import itertools
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from huarong.web.app import create_app
+
+from .test_puzzles_cli import HENG_DAO_LI_MA, ROOMY, TINY, TINY_GOAL, reference
+
+NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
+SMALL_LIMIT = 1000
+"""The cluster limit of the test's server: 横刀立马's group (25,955 layouts) is past it."""
+TINY_QUERY = {"start": TINY, "goal": TINY_GOAL, "metric": "slide"}
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(NO_DATABASE, max_group_size=SMALL_LIMIT))
+
+
+def get(client: TestClient, path: str, status: int = 200, **params: str) -> Any:
+    answer = client.get(path, params=params)
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+def test_solve_is_as_short_as_the_reference_and_says_when_there_is_none(
+        client: TestClient) -> None:
+    puzzle = reference(TINY, TINY_GOAL, "slide")
+    answer = get(client, "/api/puzzles/solve", **TINY_QUERY)
+    assert answer["solvable"] and answer["length"] == puzzle.min_steps()[puzzle.start]
+    assert puzzle.read_state(answer["start"]) == puzzle.start
+    path = [puzzle.read_state(grid) for grid in answer["path"]]
+    assert all(after in set(puzzle.moves(before))
+               for before, after in itertools.pairwise(path))
+    assert puzzle.solved(path[-1])
+    stuck = get(client, "/api/puzzles/solve", **TINY_QUERY, rules="length")
+    assert (stuck["solvable"], stuck["length"], stuck["path"]) == (False, None, [])
+
+
+def test_group_counts_the_cluster_as_the_reference_does(client: TestClient) -> None:
+    puzzle = reference(ROOMY, TINY_GOAL, "unit", "length")
+    answer = get(client, "/api/puzzles/group", start=ROOMY, goal=TINY_GOAL, metric="unit",
+                 rules="length")
+    cluster = puzzle.cluster()
+    assert answer["states"] == len(cluster)
+    assert answer["solved"] == sum(map(puzzle.solved, cluster))
+    assert answer["hardest"]["length"] == max(puzzle.min_steps().values())
+
+
+def test_next_gives_every_move_with_its_verdict(client: TestClient) -> None:
+    puzzle = reference(TINY, TINY_GOAL, "slide")
+    steps = puzzle.min_steps()
+    answer = get(client, "/api/puzzles/next", **TINY_QUERY)
+    here = steps[puzzle.start]
+    assert (answer["rows"], answer["columns"], answer["goal"]) == (3, 4, TINY_GOAL)
+    assert answer["min_steps"] == here and not answer["solved"]
+    reached = {puzzle.read_state(move["to"]): move for move in answer["moves"]}
+    assert set(reached) == set(puzzle.moves(puzzle.start))
+    for state, move in reached.items():
+        assert move["min_steps"] == steps[state]
+        assert move["verdict"] == ("better" if steps[state] < here else
+                                   "same" if steps[state] == here else "worse")
+    # From a later position of the same puzzle, as the viewer asks.
+    onward = next(move for move in answer["moves"] if move["verdict"] == "better")
+    later = get(client, "/api/puzzles/next", **TINY_QUERY, position=onward["to"])
+    assert later["min_steps"] == here - 1
+    assert puzzle.read_state(later["start"]) == puzzle.read_state(onward["to"])
+
+
+def test_next_on_a_klotski_layout_agrees_with_the_klotski_engine() -> None:
+    from huarong.engine.layout import Layout
+    from huarong.engine.solver import solve
+
+    client = TestClient(create_app(NO_DATABASE))
+    answer = get(client, "/api/puzzles/next", start=HENG_DAO_LI_MA)
+    layout = Layout.parse(HENG_DAO_LI_MA)
+    assert answer["min_steps"] == len(solve(layout).path) - 1
+    assert len(answer["moves"]) == len(layout.children())
+    assert {move["min_steps"] for move in answer["moves"]} == {
+        len(solve(child).path) - 1 for child in layout.children()}
+
+
+def test_graph_is_the_cluster_in_the_explorers_binary_form(client: TestClient) -> None:
+    puzzle = reference(TINY, TINY_GOAL, "slide")
+    cluster = puzzle.cluster()
+    answer = client.get("/api/puzzles/graph", params=TINY_QUERY)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "application/octet-stream"
+    data = answer.content
+    # HRG2, then uint32 nodes, edges, start, flags, rows, columns, name length.
+    assert data[:4] == b"HRG2"
+    nodes, edges, start, _, rows, columns, _ = struct.unpack_from("<7I", data, 4)
+    assert nodes == len(cluster) and start < nodes and (rows, columns) == (3, 4)
+    assert edges == sum(len(children) for children in cluster.values()) // 2
+
+
+@pytest.mark.parametrize(("path", "params", "status", "told"), [
+    ("/api/puzzles/solve", {"start": "AB./C", "goal": "A../."}, 400, "ragged"),
+    ("/api/puzzles/solve", {"start": TINY}, 400, "no goal"),
+    ("/api/puzzles/group", {"start": "puzzle.toml"}, 400, "not read over HTTP"),
+    ("/api/puzzles/next", {**TINY_QUERY, "position": "AAB./AAC./D.EE/...."}, 400,
+     "position"),
+    ("/api/puzzles/solve", {"start": TINY, "metric": "diagonal"}, 400, "metric"),
+    ("/api/puzzles/group", {"start": HENG_DAO_LI_MA}, 413, f"{SMALL_LIMIT:,}"),
+    ("/api/puzzles/graph", {"start": HENG_DAO_LI_MA}, 413, f"{SMALL_LIMIT:,}"),
+])
+def test_refusals_answer_one_line_of_json(client: TestClient, path: str,
+                                          params: dict[str, str], status: int,
+                                          told: str) -> None:
+    answer = client.get(path, params=params)
+    assert answer.status_code == status
+    body = answer.json()
+    assert set(body) == {"error", "input"} and told in body["error"]
+    assert "\n" not in body["error"]
+
+
+def test_a_busy_server_answers_503_with_retry_after() -> None:
+    busy = TestClient(create_app(NO_DATABASE, heavy_slots=0))
+    answer = busy.get("/api/puzzles/solve", params=TINY_QUERY)
+    assert answer.status_code == 503 and "Retry-After" in answer.headers
+
+
+def test_catalogue_and_viewer_page(client: TestClient) -> None:
+    entries = get(client, "/api/puzzles")
+    names = {entry["name"] for entry in entries}
+    assert {"century", "dads-puzzle", "pennant"} <= names
+    century = next(entry for entry in entries if entry["name"] == "century")
+    assert (century["rows"], century["columns"]) == (5, 4)
+    page = client.get("/puzzles")
+    assert page.status_code == 200 and 'src="/static/puzzle.js"' in page.text

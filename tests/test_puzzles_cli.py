@@ -1,0 +1,309 @@
+"""``huarong puzzle``: solve, group, analyze, draw and list, checked against a plain-Python
+breadth-first search written here from issue 30's model alone (pieces of one shape
+interchangeable, the three metrics, the two rules) and against the Klotski engine on a Klotski
+layout; bad input answers one line and exit status 2, no solution exit status 1."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import xml.etree.ElementTree as ElementTree
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from huarong.cli import main
+
+Cell = tuple[int, int]
+Shape = tuple[Cell, ...]
+Piece = tuple[Shape, tuple[Cell, ...]]
+State = frozenset[Piece]
+STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+TINY = "AAB./AAC./DEE."
+"""A 3x4 puzzle: a 2x2 A, 1x1 B, C and D, a 1x2 E; its goal: the 2x2 at the right edge
+(17 unit moves, 13 slides, 12 steps; no solution when E moves only along its length)."""
+TINY_GOAL = "..../..AA/..AA"
+ROOMY = "AABC/AAD./E..."
+"""A puzzle that is solved under both rules."""
+HENG_DAO_LI_MA = "1A9BF0C00"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A puzzle as the reference reads it: its board, its start, its goal pieces."""
+
+    rows: int
+    columns: int
+    walls: frozenset[Cell]
+    start: State
+    goal: State
+    metric: str
+    rules: str
+
+    def moves(self, state: State) -> Iterator[State]:
+        """Every state one move from ``state``."""
+        for piece in state:
+            shape, cells = piece
+            taken = self.walls | {cell for other in state if other != piece
+                                  for cell in other[1]}
+            for places in self._reach(shape, cells, taken):
+                yield (state - {piece}) | {(shape, places)}
+
+    def _directions(self, shape: Shape) -> list[Cell]:
+        rows = {r for r, _ in shape}
+        columns = {c for _, c in shape}
+        if self.rules == "length" and len(shape) >= 2 and len(rows) == 1:
+            return [STEPS["left"], STEPS["right"]]
+        if self.rules == "length" and len(shape) >= 2 and len(columns) == 1:
+            return [STEPS["up"], STEPS["down"]]
+        return list(STEPS.values())
+
+    def _shifted(self, cells: tuple[Cell, ...], step: Cell, taken: frozenset[Cell] | set[Cell]
+                 ) -> tuple[Cell, ...] | None:
+        moved = tuple((r + step[0], c + step[1]) for r, c in cells)
+        inside = all(0 <= r < self.rows and 0 <= c < self.columns for r, c in moved)
+        return moved if inside and not taken.intersection(moved) else None
+
+    def _reach(self, shape: Shape, cells: tuple[Cell, ...], taken: set[Cell]
+               ) -> set[tuple[Cell, ...]]:
+        directions = self._directions(shape)
+        found: set[tuple[Cell, ...]] = set()
+        if self.metric == "step":
+            frontier = [cells]
+            while frontier:
+                here = frontier.pop()
+                for step in directions:
+                    there = self._shifted(here, step, taken)
+                    if there is not None and there != cells and there not in found:
+                        found.add(there)
+                        frontier.append(there)
+            return found
+        for step in directions:
+            here: tuple[Cell, ...] | None = cells
+            while (here := self._shifted(here, step, taken)) is not None:
+                found.add(here)
+                if self.metric == "unit":
+                    break
+        return found
+
+    def solved(self, state: State) -> bool:
+        return self.goal <= state
+
+    def cluster(self) -> dict[State, list[State]]:
+        """Every state reachable from the start, with its neighbours."""
+        graph: dict[State, list[State]] = {}
+        frontier = deque([self.start])
+        while frontier:
+            state = frontier.popleft()
+            if state in graph:
+                continue
+            graph[state] = list(set(self.moves(state)))
+            frontier.extend(child for child in graph[state] if child not in graph)
+        return graph
+
+    def distances(self, sources: list[State]) -> dict[State, int]:
+        graph = self.cluster()
+        distance = dict.fromkeys(sources, 0)
+        frontier = deque(sources)
+        while frontier:
+            state = frontier.popleft()
+            for child in graph[state]:
+                if child not in distance:
+                    distance[child] = distance[state] + 1
+                    frontier.append(child)
+        return distance
+
+    def min_steps(self) -> dict[State, int]:
+        """Moves from every state of the cluster to its nearest goal."""
+        return self.distances([state for state in self.cluster() if self.solved(state)])
+
+    def read_state(self, grid: str) -> State:
+        rows, columns, walls, state = read_grid(grid)
+        assert (rows, columns, walls) == (self.rows, self.columns, self.walls), grid
+        return state
+
+
+def _piece(cells: list[Cell]) -> Piece:
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    return tuple(sorted((r - top, c - left) for r, c in cells)), tuple(sorted(cells))
+
+
+def read_grid(text: str) -> tuple[int, int, frozenset[Cell], State]:
+    """Grid text ("/"-joined rows, "." empty, "#" wall, a letter per piece) as the board and
+    the state of its pieces."""
+    rows = text.strip().split("/")
+    letters: dict[str, list[Cell]] = {}
+    walls = set()
+    for r, row in enumerate(rows):
+        for c, glyph in enumerate(row):
+            if glyph == "#":
+                walls.add((r, c))
+            elif glyph != ".":
+                letters.setdefault(glyph, []).append((r, c))
+    return len(rows), len(rows[0]), frozenset(walls), frozenset(map(_piece, letters.values()))
+
+
+def reference(start: str, goal: str, metric: str, rules: str = "free") -> Reference:
+    rows, columns, walls, state = read_grid(start)
+    return Reference(rows, columns, walls, state, read_grid(goal)[3], metric, rules)
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> Result:
+    result = runner.invoke(main, ["puzzle", *args])
+    assert result.exit_code == code, result.output
+    return result
+
+
+def solve_json(runner: CliRunner, *args: str) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(run(runner, "solve", *args, "--json").stdout)
+    return answer
+
+
+@pytest.mark.parametrize(("start", "metric", "rules"), [
+    (TINY, "unit", "free"), (TINY, "slide", "free"), (TINY, "step", "free"),
+    (ROOMY, "unit", "length"), (ROOMY, "slide", "length")])
+def test_solve_is_as_short_as_the_reference_and_every_move_is_legal(
+        runner: CliRunner, start: str, metric: str, rules: str) -> None:
+    puzzle = reference(start, TINY_GOAL, metric, rules)
+    answer = solve_json(runner, start, "--goal", TINY_GOAL, "--metric", metric,
+                        "--rules", rules)
+    path = [puzzle.read_state(grid) for grid in answer["path"]]
+    assert answer["length"] == puzzle.min_steps()[puzzle.start] == len(path) - 1
+    assert path[0] == puzzle.start and puzzle.solved(path[-1])
+    for before, after in itertools.pairwise(path):
+        assert after in set(puzzle.moves(before))
+    moves = answer["moves"]
+    assert [move["grid"] for move in moves] == answer["path"][1:]
+
+
+def test_solve_prints_every_position_and_a_klotski_layout_takes_its_engines_steps(
+        runner: CliRunner) -> None:
+    from huarong.engine.layout import Layout
+    from huarong.engine.solver import solve
+
+    steps = len(solve(Layout.parse(HENG_DAO_LI_MA)).path) - 1
+    assert solve_json(runner, HENG_DAO_LI_MA)["length"] == steps == 81
+    text = run(runner, "solve", TINY, "--goal", TINY_GOAL, "--metric", "unit").stdout
+    length = reference(TINY, TINY_GOAL, "unit").min_steps()[read_grid(TINY)[3]]
+    assert text.splitlines()[0].startswith(f"{length} moves")
+    assert text.count("-- ") == length
+
+
+def test_no_solution_is_one_line_and_exit_status_1(runner: CliRunner) -> None:
+    assert reference(TINY, TINY_GOAL, "slide", "length").min_steps() == {}
+    result = run(runner, "solve", TINY, "--goal", TINY_GOAL, "--rules", "length", code=1)
+    assert len(result.stdout.splitlines()) == 1 and "no solution" in result.stdout
+    assert run(runner, "solve", TINY, "--goal", TINY_GOAL, "--rules", "length", "--json",
+               code=1).stdout == result.stdout
+
+
+@pytest.mark.parametrize("bad", [["solve", "AB./C", "--goal", "..A/."],  # ragged
+                                 ["solve", "AB.A/....", "--goal", "...A/...."],  # two parts
+                                 ["solve", TINY, "--goal", "..../..../..../..ZZ"],  # no Z
+                                 ["group", "no-such-puzzle-name"],
+                                 ["analyze", TINY, "-o", "figures.txt"]])
+def test_bad_input_is_one_line_and_exit_status_2(runner: CliRunner, bad: list[str]) -> None:
+    result = run(runner, *bad, code=2)
+    assert result.stderr.startswith("huarong: error: ") and len(result.stderr.splitlines()) == 1
+    assert result.stdout == ""
+
+
+def test_group_counts_the_cluster_its_goals_and_its_hardest_start(runner: CliRunner) -> None:
+    puzzle = reference(TINY, TINY_GOAL, "slide")
+    steps = puzzle.min_steps()
+    answer = json.loads(run(runner, "group", TINY, "--goal", TINY_GOAL, "--metric", "slide",
+                            "--json").stdout)
+    assert answer["states"] == len(puzzle.cluster())
+    assert answer["solved"] == sum(map(puzzle.solved, puzzle.cluster()))
+    hardest = answer["hardest"]
+    assert hardest["length"] == max(steps.values())
+    assert steps[puzzle.read_state(hardest["start"])] == hardest["length"]
+    # START from stdin, one row per line.
+    text = runner.invoke(main, ["puzzle", "group", "-", "--goal", TINY_GOAL, "--metric",
+                                "slide"], input=TINY.replace("/", "\n") + "\n").stdout
+    assert f"states: {len(puzzle.cluster()):,}" in text
+
+
+def test_group_of_a_klotski_layout_is_its_engines_group(runner: CliRunner) -> None:
+    from huarong.engine.layout import Layout
+    from huarong.engine.solver import group_size
+
+    answer = json.loads(run(runner, "group", HENG_DAO_LI_MA, "--json").stdout)
+    assert answer["states"] == group_size(Layout.parse(HENG_DAO_LI_MA))
+
+
+def test_analyze_gives_the_layer_figures_of_every_state(runner: CliRunner,
+                                                        tmp_path: Path) -> None:
+    pytest.importorskip("huarong.graph.sweeps", reason="the layer sweeps of issue 30's graph")
+    puzzle = reference(TINY, TINY_GOAL, "step")
+    graph = puzzle.cluster()
+    steps = puzzle.min_steps()
+    table = tmp_path / "figures.csv"
+    answer = json.loads(run(runner, "analyze", TINY, "--goal", TINY_GOAL, "-q", "--json",
+                            "-o", str(table)).stdout)
+    away = puzzle.distances([puzzle.start])
+    farthest = max(away.values())
+    # Docs §5: a solution is a goal that no shortest path from the start reaches through
+    # another goal.
+    through_goal: dict[State, bool] = {}
+    for state in sorted(graph, key=away.__getitem__):
+        through_goal[state] = any(puzzle.solved(parent) or through_goal[parent]
+                                  for parent in graph[state] if away[parent] == away[state] - 1)
+    solutions = [state for state in graph if puzzle.solved(state) and not through_goal[state]]
+    nearest = min(away[state] for state in solutions)
+    assert answer["start"] == {
+        "farthest_steps": farthest,
+        "farthest_count": sum(1 for value in away.values() if value == farthest),
+        "min_steps": steps[puzzle.start],
+        "min_step_solutions": sum(1 for state in solutions if away[state] == nearest),
+        "solution_count": len(solutions)}
+    assert answer["cluster"]["states"] == len(graph)
+    with table.open(newline="") as stream:
+        rows = list(csv.DictReader(stream))
+    assert len(rows) == len(graph)
+    assert {puzzle.read_state(row["state"]): int(row["min_steps"]) for row in rows} == steps
+
+
+def test_analyze_writes_parquet(runner: CliRunner, tmp_path: Path) -> None:
+    import pyarrow.parquet as parquet
+
+    pytest.importorskip("huarong.graph.sweeps", reason="the layer sweeps of issue 30's graph")
+    table = tmp_path / "figures.parquet"
+    run(runner, "analyze", TINY, "--goal", TINY_GOAL, "-q", "-o", str(table))
+    assert parquet.read_table(table).num_rows == len(reference(TINY, TINY_GOAL, "step").cluster())
+
+
+def test_list_names_the_catalogue_with_sources(runner: CliRunner) -> None:
+    entries = json.loads(run(runner, "list", "--json").stdout)
+    names = {entry["name"] for entry in entries}
+    assert {"century", "dads-puzzle", "pennant"} <= names
+    assert all(entry["title"] and entry["source"] for entry in entries)
+    assert "century" in run(runner, "list").stdout
+
+
+def test_draw_writes_a_png_and_an_svg_of_the_cluster(runner: CliRunner, tmp_path: Path) -> None:
+    from PIL import Image
+
+    picture = tmp_path / "tiny.png"
+    result = run(runner, "draw", TINY, "--goal", TINY_GOAL, "-o", str(picture))
+    states = len(reference(TINY, TINY_GOAL, "step").cluster())
+    assert f"{states:,} states" in result.stderr
+    with Image.open(picture) as image:
+        assert image.format == "PNG" and image.size == (1200, 800)
+    drawing = tmp_path / "tiny.svg"
+    run(runner, "draw", TINY, "--goal", TINY_GOAL, "-o", str(drawing), "--size", "400x300")
+    assert ElementTree.parse(drawing).getroot().tag.endswith("svg")
+    run(runner, "draw", TINY, "-o", str(tmp_path / "tiny.gif"), code=2)

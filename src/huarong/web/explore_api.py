@@ -28,7 +28,7 @@ from huarong.space.explorer import (
     UnknownClassError,
     parse_class,
 )
-from huarong.web.app import BadQuery, ServerBusy
+from huarong.web.errors import BadQuery, ServerBusy
 from huarong.web.schema import PATH_LAYOUT_PATTERN, error_responses
 
 JSON_GRAPH_LIMIT = 50_000

@@ -52,7 +52,7 @@ def _igraph(code: str) -> dict[str, float]:
     from huarong.space.graph_files import group_bottlenecks
 
     start = time.perf_counter()
-    graph, found = group_bottlenecks(Layout.parse(code))
+    _, found = group_bottlenecks(Layout.parse(code))
     return {"seconds": time.perf_counter() - start,
             "articulation": len(found.articulation_points), "bridges": len(found.bridges),
             "basins": len(found.basins)}

@@ -64,7 +64,7 @@ the whole of a large graph at once would cost a gigabyte for a moment."""
 def igraph_of(graph: StateGraph) -> Any:
     """The graph as an undirected ``igraph.Graph`` (node ``i`` is vertex ``i``, edge ``k``
     the ``k``-th row of :meth:`StateGraph.edge_pairs`)."""
-    import igraph
+    import igraph  # type: ignore[import-untyped]  # igraph ships no type stubs
 
     pairs = np.ascontiguousarray(graph.edge_pairs(), dtype=np.int64)
     linked = igraph.Graph(n=graph.size)

@@ -12,8 +12,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from huarong.engine.hints import direction_of
 from huarong.engine.board import CELLS
+from huarong.engine.hints import direction_of
 from huarong.engine.layout import Layout, PieceKind
 from huarong.graph import StateGraph
 from huarong.graph.bottlenecks import Bottlenecks, bottlenecks

@@ -45,6 +45,29 @@ def error_response(message: str, value: str, status: int,
                         headers=headers)
 
 
+def path_layout(code: str) -> Layout:
+    """The layout a URL path names (``/api/groups/{code}``); :class:`BadQuery` (400)."""
+    try:
+        return Layout.parse(code)
+    except LayoutError as error:
+        raise BadQuery(f"layout {code!r}: {error}", code) from None
+
+
+@contextlib.contextmanager
+def database_answers(value: str) -> Iterator[None]:
+    """A database that cannot answer: 503 while another program holds it (a moment's
+    fault), else 404 naming the file and what to do (a damaged or partial database)."""
+    from huarong.space.database import DatabaseError, DatabaseInUseError
+    from huarong.space.explorer import MissingFromDatabaseError
+
+    try:
+        yield
+    except DatabaseInUseError as error:
+        raise ServerBusy(str(error), value) from None
+    except (DatabaseError, MissingFromDatabaseError) as error:
+        raise BadQuery(str(error), value, 404) from None
+
+
 def parse_layout(value: str, name: str) -> Layout:
     """The layout a parameter ``name`` names; :class:`BadQuery` (400) naming it otherwise."""
     try:

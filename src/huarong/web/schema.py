@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query
+from fastapi import Path as PathParameter
 from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
 LONGEST_INPUT = 200
@@ -36,6 +37,11 @@ foresee."""
 
 PATH_LAYOUT_PATTERN = rf"^(?:{_COMMON_CODE}|{_SHORT_CODE}|{_ONLINE_ID})$"
 """A layout in a URL path: as :data:`LAYOUT_PATTERN` but for a grid (its ``/``) and blanks."""
+
+GroupCode = Annotated[str, PathParameter(pattern=PATH_LAYOUT_PATTERN, max_length=23,
+                                         description="any layout of the group: common "
+                                         "code, short code or klotski.online id")]
+"""A layout in a URL path, standing for its group."""
 
 LAYOUT_DESCRIPTION = ("A layout: a common code (1-9 hex digits, trailing zeros optional), a "
                       "5-character short code, a 20-digit klotski.online id, or a grid of 5 "

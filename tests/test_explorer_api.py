@@ -242,3 +242,60 @@ def test_a_short_code_that_reads_both_ways_is_taken_with_its_at_sign(
     answer = bare_client.get("/api/groups/@1A9BF")
     assert answer.status_code == 200, answer.text
     assert bare_client.get("/api/layout", params={"code": "@1A9BF"}).json()["code"] == code
+
+
+def test_bottlenecks_of_a_group(bare_client: TestClient, client: TestClient,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = solvable_small_group()
+    answer = bare_client.get(f"/api/groups/{seed:09X}/bottlenecks", params={"nodes": 1}).json()
+    states = reference.distances(reference.from_grid(Layout(seed).grid()))
+    assert answer["states"] == len(states) == len(answer["basin"])
+    for key in ("articulation_points", "bridges", "dead_ends", "basins"):
+        assert answer[key]["count"] == len(answer[key]["list"])
+    dead = {Layout.from_grid(reference.to_grid(state)).code for state in states
+            if len(reference.steps_from(state)) == 1}
+    assert set(answer["dead_ends"]["list"]) == dead
+    assert sum(basin["size"] for basin in answer["basins"]["list"]) == sum(
+        number >= 0 for number in answer["basin"])
+    assert "basin" not in bare_client.get(f"/api/groups/{seed:09X}/bottlenecks").json()
+    monkeypatch.setattr(explore_api, "JSON_GRAPH_LIMIT", 10)
+    too_big = bare_client.get(f"/api/groups/{seed:09X}/bottlenecks", params={"nodes": 1})
+    assert too_big.status_code == 413
+    missing = client.get("/api/groups/1A9BF0C00/bottlenecks")
+    assert missing.status_code == 404 and "missing from the database" in missing.json()["error"]
+
+
+@pytest.mark.parametrize("suffix", ["graphml", "gexf", "json", "parquet"])
+def test_a_group_as_a_file_streamed(bare_client: TestClient, suffix: str) -> None:
+    import io
+
+    import networkx as nx
+    import pyarrow.parquet as pq
+
+    seed = solvable_small_group()
+    response = bare_client.get(f"/api/groups/{seed:09X}/graph.{suffix}",
+                          headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers.get("content-encoding") == (None if suffix == "parquet"
+                                                        else "gzip")
+    summary = bare_client.get(f"/api/groups/{seed:09X}").json()
+    if suffix == "parquet":
+        edges = pq.read_table(io.BytesIO(response.content))
+        nodes = pq.read_table(io.BytesIO(bare_client.get(
+            f"/api/groups/{seed:09X}/graph.parquet", params={"part": "nodes"}).content))
+        assert (nodes.num_rows, edges.num_rows) == (summary["size"], summary["edges"])
+        return
+    graph = (nx.parse_graphml(response.text) if suffix == "graphml"
+             else nx.read_gexf(io.BytesIO(response.content)) if suffix == "gexf"
+             else nx.node_link_graph(response.json(), edges="links"))
+    assert (graph.number_of_nodes(), graph.number_of_edges()) == (summary["size"],
+                                                                  summary["edges"])
+
+
+def test_graph_tools_are_in_the_openapi_schema(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    bottlenecks = paths["/api/groups/{code}/bottlenecks"]["get"]
+    assert {"400", "404", "413", "503"} <= set(bottlenecks["responses"])
+    files = paths["/api/groups/{code}/graph.{suffix}"]["get"]
+    assert {"400", "404"} <= set(files["responses"])
+    assert "application/graphml+xml" in files["responses"]["200"]["content"]

@@ -5,11 +5,12 @@ The graph algorithms are python-igraph's (its C core): articulation points, brid
 biconnected components of a million states and eight million moves take seconds there and
 tens of seconds and gigabytes in networkx (``benchmarks/bench_graph_export.py``).
 
-A *basin* is a part of the graph that one cut vertex (its *entrance*) separates from the
-*home* states, by default the goals: every way from a basin to a goal passes through its
-entrance.  Seen from the goals, the graph is its *home block* (the biconnected blocks that
-hold the goals, joined to them through a virtual root) and the basins hanging off it: each
-basin is one connected part of what is left when the home block is taken away.  A basin
+A *basin* is a part of the graph that one cut vertex (its *entrance*, not a home state)
+separates from the *home* states, by default the goals: every way from a basin to a goal
+passes through its entrance.  Seen from the goals, the graph is its *home region* (every
+biconnected block that holds a home state, once a virtual root is joined to all of them)
+and the basins hanging off it: each basin is one connected part of what is left when the
+home region is taken away.  A basin
 joined to its entrance by a single move has that move, a bridge, as its ``bridge``; its
 ``depth`` is how many moves one can stray into it, past the entrance.
 """
@@ -40,7 +41,7 @@ class Bottlenecks:
     """The narrow places of one graph, as node numbers: ``articulation_points`` and
     ``dead_ends`` ascending (int64), ``bridges`` (k, 2) rows (smaller node first,
     ascending), ``basins`` largest first and ``basin``, for every node, the basin it lies in
-    (int32, -1 in the home block)."""
+    (int32, -1 in the home region)."""
 
     articulation_points: np.ndarray
     bridges: np.ndarray
@@ -105,19 +106,18 @@ def _bridges(graph: StateGraph, linked: Any) -> np.ndarray:
 
 
 def _basin_labels(graph: StateGraph, linked: Any, homes: np.ndarray) -> np.ndarray:
-    """For every node, a label of the part of the graph outside the home block it lies in
-    (-1 in the home block)."""
+    """For every node, a label of the part of the graph outside the home region it lies in
+    (-1 in the home region)."""
     root = graph.size
     linked.add_vertices(1)
     linked.add_edges([(root, int(node)) for node in homes])
-    blocks = [np.asarray(block, dtype=np.int64) for block in linked.biconnected_components()]
-    # With one home node the root's block is that single move: the home is then every
-    # block around the home node.
-    anchor = root if homes.size > 1 else int(homes[0])
+    homeward = np.zeros(root + 1, dtype=bool)
+    homeward[homes] = homeward[root] = True
     at_home = np.zeros(root + 1, dtype=bool)
-    for block in blocks:
-        if bool(np.any(block == anchor)):
-            at_home[block] = True
+    for block in linked.biconnected_components():
+        members = np.asarray(block, dtype=np.int64)
+        if bool(homeward[members].any()):
+            at_home[members] = True
     linked.delete_vertices([root])
     outside = np.flatnonzero(~at_home[:root])
     labels = np.full(root, -1, dtype=np.int32)
@@ -135,7 +135,7 @@ def _describe(graph: StateGraph, labels: np.ndarray, distance: np.ndarray
     if count == 0:
         return (), labels
     pairs = graph.edge_pairs().astype(np.int64)
-    # The moves from a basin to the home block: each basin has one entrance node there.
+    # The moves from a basin to the home region: each basin has one entrance node there.
     inside = labels[pairs]
     crossing = (inside[:, 0] < 0) != (inside[:, 1] < 0)
     ends = pairs[crossing]

@@ -58,7 +58,7 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
     explorer = Explorer(database, cache_directory)
     router = APIRouter(prefix="/api", tags=["explore"])
     router.explorer = explorer  # type: ignore[attr-defined]  # for tests and benchmarks
-    router.include_router(graph_router(explorer, JSON_GRAPH_LIMIT))
+    router.include_router(graph_router(explorer, lambda: JSON_GRAPH_LIMIT))
 
     def view(request: Request, code: str) -> GroupView:
         layout = path_layout(code)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -37,9 +37,10 @@ def _takes_gzip(request: Request) -> bool:
                for part in request.headers.get("accept-encoding", "").split(","))
 
 
-def graph_router(explorer: Explorer, json_limit: int) -> APIRouter:
+def graph_router(explorer: Explorer, json_limit: Callable[[], int]) -> APIRouter:
     """The routes, finding groups with ``explorer`` (404 for a layout its database lacks);
-    ``json_limit``: the most nodes whose basins the bottlenecks list node by node."""
+    ``json_limit()``: the most nodes whose basins the bottlenecks list node by node (the
+    explorer's limit for JSON graphs)."""
     router = APIRouter(prefix="/groups", tags=["explore"])
 
     def located(request: Request, code: str) -> Layout:
@@ -59,8 +60,8 @@ def graph_router(explorer: Explorer, json_limit: int) -> APIRouter:
                 responses=error_responses(400, 404, 413, 503, e400="Not a legal layout.",
                                           e404="A layout the database lacks, or a database "
                                                "that cannot answer.",
-                                          e413="nodes=1 for a group of over "
-                                               f"{json_limit:,} layouts."))
+                                          e413="nodes=1 for a group larger than "
+                                               "the explorer answers as JSON."))
     def group_bottlenecks(request: Request, code: GroupCode,
                           nodes: Annotated[bool, Query(
                               description="Also the basin of every node, in code order "
@@ -76,9 +77,9 @@ def graph_router(explorer: Explorer, json_limit: int) -> APIRouter:
         layout = located(request, code)
         with request.app.state.heavy.slot(layout, sized=False):
             graph, found = bottlenecks_of(int(layout))
-        if nodes and graph.size > json_limit:
+        if nodes and graph.size > json_limit():
             raise BadQuery(f"the group of {code} holds {graph.size:,} layouts: the basin of "
-                           f"every node is answered up to {json_limit:,}", code, 413)
+                           f"every node is answered up to {json_limit():,}", code, 413)
         return bottlenecks_json(layout, graph, found, nodes)
 
     @router.get("/{code}/graph.{suffix}", summary="A group's graph as a file",

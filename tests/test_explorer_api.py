@@ -299,3 +299,36 @@ def test_graph_tools_are_in_the_openapi_schema(client: TestClient) -> None:
     files = paths["/api/groups/{code}/graph.{suffix}"]["get"]
     assert {"400", "404"} <= set(files["responses"])
     assert "application/graphml+xml" in files["responses"]["200"]["content"]
+
+
+def test_a_summary_from_the_database_places_nothing(small_database: Path,
+                                                   tmp_path: Path) -> None:
+    from huarong.space.database import Database
+    from huarong.space.explorer import Explorer
+    from tests.test_explorer_data import FIGURES_STYLE
+
+    with Database.open(small_database) as database:
+        code = database.query(f"SELECT code FROM layouts WHERE style = {FIGURES_STYLE} AND "
+                              "min_steps >= 0 ORDER BY group_size DESC, code LIMIT 1").rows[0][0]
+    layout = Layout(code)
+    explorer = Explorer(small_database, tmp_path / "cache")
+    fast = explorer.summary(layout)
+    assert explorer.placements == 0
+    view = explorer.view(layout)
+    slow = view.summary()
+    path = fast.pop("shortest_path")
+    assert fast == {key: value for key, value in slow.items() if key != "shortest_path"}
+    steps = view.graph.min_steps
+    assert path[0] == slow["start_index"] and len(path) == slow["start_min_steps"] + 1
+    assert [int(steps[node]) for node in path] == list(range(len(path) - 1, -1, -1))
+    for before, after in itertools.pairwise(path):
+        around = view.graph.targets[view.graph.offsets[before]:view.graph.offsets[before + 1]]
+        assert after in around.tolist()
+    # Without the farthest steps of the layout the summary needs the group's graph.
+    with Database.open(small_database) as database:
+        other = database.query("SELECT code FROM layouts WHERE farthest_steps IS NULL AND "
+                               "min_steps > 2 ORDER BY code LIMIT 1").rows[0][0]
+    fresh = Explorer(small_database, tmp_path / "cache")
+    summary = fresh.summary(Layout(other))
+    assert fresh.placements == 1 and summary["start_min_steps"] == len(
+        summary["shortest_path"]) - 1

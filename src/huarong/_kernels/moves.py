@@ -21,6 +21,7 @@ from huarong._kernels.klotski import (
     SOLDIER,
     VERTICAL,
     Int,
+    board_neighbours,
     code_to_board,
     occupied_cells,
 )
@@ -151,3 +152,14 @@ def solution_pairs(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
                 unit_index -= 1
             count += 1
     return addresses[:count], digits[:count], -1
+
+
+@kernel
+def step_count(codes: np.ndarray) -> Int:
+    """The steps joining the layouts of ``codes`` (a whole group), each counted once."""
+    out = np.empty(68, dtype=np.int64)  # the most steps any layout has
+    scratch = np.empty(CELLS, dtype=np.int64)
+    total = 0
+    for index in range(codes.shape[0]):
+        total += board_neighbours(code_to_board(codes[index]), out, scratch)
+    return total // 2

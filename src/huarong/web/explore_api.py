@@ -112,7 +112,9 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         """Class, ``group_num``, size, steps, seed, the layout's node (``start_index``) and
         ``shortest_path``: the nodes of a minimum-step path from it to a goal (empty
         without one)."""
-        return view(request, code).summary()
+        layout = path_layout(code)
+        with request.app.state.heavy.slot(layout, sized=False), database_answers(code):
+            return explorer.summary(layout)
 
     @router.get("/groups/{code}/graph", summary="A group's placed graph and figures",
                 responses={200: {"content": {"application/octet-stream": {}}},

@@ -26,7 +26,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
-from huarong.web.app import BadQuery, ServerBusy
+from huarong.web.errors import BadQuery, ServerBusy
 from huarong.web.schema import answers, error_responses
 
 if TYPE_CHECKING:

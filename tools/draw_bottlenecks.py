@@ -13,11 +13,11 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from huarong.space.explorer.graph import step_graph
+from huarong.space.explorer.placement import place
 from PIL import Image, ImageDraw
 
 from huarong.engine.layout import Layout
-from huarong.space.explorer.graph import step_graph
-from huarong.space.explorer.placement import place
 from huarong.space.graph_files import group_bottlenecks
 
 ROOT = Path(__file__).resolve().parents[1]

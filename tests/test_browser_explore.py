@@ -69,10 +69,13 @@ def heng_dao_li_ma_group() -> tuple[set[reference.State], int]:
 
 
 @contextlib.contextmanager
-def _explore(browser: Browser, url: str, **options: Any) -> Iterator[Page]:
+def _explore(browser: Browser, url: str, script: str | None = None,
+             **options: Any) -> Iterator[Page]:
     context = browser.new_context(**{"viewport": DESKTOP, **options})
     context.set_default_timeout(TIMEOUT_MS * 4)
     page = context.new_page()
+    if script:
+        page.add_init_script(script)
     script_errors: list[str] = []
     page.on("pageerror", lambda error: script_errors.append(str(error)))
     page.goto(url)
@@ -281,3 +284,63 @@ def test_records_are_one_click_from_play(browser: Browser, standard_database: Pa
         page.locator("#records .play-link").first.click()
         _wait_ready(page, first)
         assert page.text_content("#remaining") == str(LONGEST_MIN_STEPS)
+
+
+# Holds back the page's requests whose address matches a pattern until window.release() is
+# called; window.settled counts the held answers that have since arrived.
+HOLD_REQUESTS = """
+window.held = [];
+window.settled = 0;
+const realFetch = window.fetch;
+window.fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (!window.holdPattern || !new RegExp(window.holdPattern).test(url)) {
+        return realFetch(input, init);
+    }
+    return new Promise(resolve => window.held.push(() => resolve(
+        realFetch(input, init).finally(() => { window.settled += 1; }))));
+};
+window.release = () => { window.held.splice(0).forEach(go => go()); };
+"""
+ALONE = "000000000"  # the 2x2 alone at the top left: class 0-0-0, a group of 12 (3 x 4 places)
+WITH_A_SOLDIER = "0C0000000"  # and one 1x1 in the first free cell: class 0-1-0
+CLASS_DRAWN = """() => !document.querySelector('#page-class').hidden
+    && document.querySelector('#class-title').textContent.startsWith('Class 0-1-0')
+    && document.querySelector('#groups-range').textContent.includes('of')"""
+GROUP_DRAWN = """() => !document.querySelector('#page-group').hidden
+    && document.querySelector('#group-title').textContent.includes('class 0-1-0')
+    && document.querySelector('#graph-status').hidden"""
+
+
+def _late_answer_is_ignored(page: Page, pattern: str, first: str, second: str,
+                            drawn: str) -> str:
+    """Opens page ``first`` with its answers matching ``pattern`` held back, moves on to
+    ``second`` until ``drawn`` (a script) holds, then lets the held answers arrive: the page
+    must still show ``second``."""
+    page.evaluate("p => { window.holdPattern = p; }", pattern)
+    page.evaluate("h => { location.hash = h; }", first)
+    page.wait_for_function("() => window.held.length > 0")
+    held: int = page.evaluate("() => window.settled + window.held.length")
+    page.evaluate("h => { location.hash = h; }", second)
+    page.wait_for_function(drawn)
+    before = page.inner_text("main")
+    page.evaluate("() => window.release()")
+    page.wait_for_function("n => window.settled === n", arg=held)
+    page.wait_for_timeout(300)  # the late answer's own drawing, were it to happen
+    after = page.inner_text("main")
+    assert after == before
+    return after
+
+
+def test_a_late_answer_for_an_earlier_page_does_not_overwrite_the_current_one(
+        browser: Browser, explore_url: str) -> None:
+    with _explore(browser, f"{explore_url}/explore#/class/0-1-0", script=HOLD_REQUESTS) as page:
+        page.wait_for_function(CLASS_DRAWN)
+        shown = _late_answer_is_ignored(page, r"/api/classes/0-0-0\?", "#/class/0-0-0",
+                                        "#/class/0-1-0", CLASS_DRAWN)
+        assert "Class 0-1-0" in shown and "Class 0-0-0" not in shown
+        shown = _late_answer_is_ignored(page, rf"/api/groups/{ALONE}[/?]",
+                                        f"#/group/{ALONE}", f"#/group/{WITH_A_SOLDIER}",
+                                        GROUP_DRAWN)
+        assert "of class 0-1-0" in shown
+        assert _drawn(page)["nodes"] != "12"

@@ -217,13 +217,16 @@ async function fetchGraph(code) {
   return parseGraph(await response.arrayBuffer());
 }
 
-export async function showGroup(code) {
+// Draws the group only while current() holds (the router's page may have changed while the
+// answers were on their way); resolves to the crumbs' trail, or null when not drawn.
+export async function showGroup(code, current) {
   $('graph-status').hidden = false;
   $('graph-status').textContent = 'Placing the group (the first time takes a while)…';
   $('graph-card').hidden = true;
   touched = -1;
   const [summary, graph] = await Promise.all([
     api(`/api/groups/${encodeURIComponent(code)}`, {}), fetchGraph(code)]);
+  if (!current()) return null;
   group = { summary, graph, mode: $('group-colour').value };
   if (group.mode === 'farthest' && !graph.farthestKnown) $('group-colour').value = 'min';
   drawSummary(summary, graph);

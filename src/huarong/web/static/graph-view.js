@@ -78,6 +78,9 @@ export class GraphView {
     this.path = [];
     this.start = -1;
     this.hovered = -1;
+    this.board = -1; // the layout on the playable board, and the trail of its steps
+    this.trail = [];
+    this.bridges = []; // node index pairs, drawn over the lines
     this.pointers = new Map();
     this.gesture = null;
     this.wire();
@@ -130,6 +133,9 @@ export class GraphView {
     this.pointInfo = null;
     this.lineInfo = null;
     this.hovered = -1;
+    this.board = -1;
+    this.trail = [];
+    this.bridges = [];
   }
 
   setColours(colours) {
@@ -146,6 +152,18 @@ export class GraphView {
   setMarks(path, start) {
     this.path = path;
     this.start = start;
+    this.drawMarks();
+  }
+
+  // The layout on the board (node index, -1 for none) and the steps that led there.
+  setBoard(index, trail) {
+    this.board = index;
+    this.trail = trail;
+    this.drawMarks();
+  }
+
+  setBridges(pairs) {
+    this.bridges = pairs;
     this.drawMarks();
   }
 
@@ -268,12 +286,21 @@ export class GraphView {
     const { width, height } = this.size();
     this.marks.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const shapes = [];
-    if (this.path.length > 1) {
+    const polyline = (indices, className) => {
       const line = document.createElementNS(SVG, 'polyline');
-      line.setAttribute('points', this.path.map((i) => this.screenOf(i).join(',')).join(' '));
-      line.setAttribute('class', 'path');
-      shapes.push(line);
+      line.setAttribute('points', indices.map((i) => this.screenOf(i).join(',')).join(' '));
+      line.setAttribute('class', className);
+      return line;
+    };
+    if (this.bridges.length) {
+      const bridges = document.createElementNS(SVG, 'path');
+      bridges.setAttribute('d', this.bridges.map(([a, b]) => `M${this.screenOf(a).join(',')}`
+        + `L${this.screenOf(b).join(',')}`).join(''));
+      bridges.setAttribute('class', 'bridge');
+      shapes.push(bridges);
     }
+    if (this.path.length > 1) shapes.push(polyline(this.path, 'path'));
+    if (this.trail.length > 1) shapes.push(polyline(this.trail, 'trail'));
     const ring = (index, className) => {
       const circle = document.createElementNS(SVG, 'circle');
       const [x, y] = this.screenOf(index);
@@ -285,6 +312,7 @@ export class GraphView {
     };
     if (this.path.length) shapes.push(ring(this.path[this.path.length - 1], 'goal'));
     if (this.start >= 0) shapes.push(ring(this.start, 'start'));
+    if (this.board >= 0) shapes.push(ring(this.board, 'board-at'));
     if (this.hovered >= 0) shapes.push(ring(this.hovered, 'hovered'));
     this.marks.replaceChildren(...shapes);
   }

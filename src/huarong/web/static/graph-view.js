@@ -315,6 +315,9 @@ export class GraphView {
     if (this.board >= 0) shapes.push(ring(this.board, 'board-at'));
     if (this.hovered >= 0) shapes.push(ring(this.hovered, 'hovered'));
     this.marks.replaceChildren(...shapes);
+    // for tools and tests: the board's layout, its trail and the bridges, as node indices
+    Object.assign(this.marks.dataset, { board: this.board, trail: this.trail.join(' '),
+      bridges: this.bridges.length });
   }
 
   // ---- finding the point under the pointer ------------------------------------------------

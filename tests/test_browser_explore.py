@@ -111,20 +111,21 @@ def _drawn(page: Page) -> dict[str, str]:
 
 
 class Graph:
-    """The server's binary graph (issue 20's layout), read here without the page's code."""
+    """The server's binary graph (HRG2, docs/explorer.md), read here without the page's code."""
 
     def __init__(self, data: bytes) -> None:
-        assert data[:4] == b"HRG1"
-        self.nodes, self.edges, self.start, self.flags = struct.unpack_from("<4I", data, 4)
-        at = 20
+        assert data[:4] == b"HRG2"
+        self.nodes, self.edges, self.start, self.flags, _, _, name_length = \
+            struct.unpack_from("<7I", data, 4)
+        at = 32 + name_length + -name_length % 8
+        words = struct.unpack_from(f"<{self.nodes}q", data, at)
+        self.codes = [f"{code:09X}" for code in words]
+        at += 8 * self.nodes
         self.positions = struct.unpack_from(f"<{2 * self.nodes}f", data, at)
         at += 8 * self.nodes
         self.edge_words = struct.unpack_from(f"<{2 * self.edges}I", data, at)
-        at += 8 * self.edges
-        words = struct.unpack_from(f"<{2 * self.nodes}I", data, at)
-        self.codes = [f"{words[2 * i + 1]:X}{words[2 * i]:08X}" for i in range(self.nodes)]
-        at += 8 * self.nodes
-        self.min_steps = struct.unpack_from(f"<{self.nodes}h", data, at)
+        at += 8 * self.edges  # two uint32 per edge: a multiple of 8
+        self.min_steps = struct.unpack_from(f"<{self.nodes}i", data, at)
 
     def pairs(self) -> list[tuple[int, int]]:
         """The steps, as pairs of node indices."""

@@ -13,8 +13,8 @@ from PIL import Image
 
 from huarong.cli import main
 from huarong.engine.layout import Layout
+from huarong.graph.picture import pixel_positions
 from huarong.space.explorer import Explorer
-from huarong.space.explorer.picture import pixel_positions
 from tests import klotski_reference as reference
 from tests.test_explorer_data import reference_min_steps, solvable_small_group
 
@@ -56,7 +56,7 @@ def start_colour(pixels: np.ndarray, code: str, cache: Path) -> tuple[int, ...]:
     """The colour of the start's own dot, inside its red ring."""
     view = Explorer(None, cache).view(Layout.parse(code))
     height, width, _ = pixels.shape
-    x, y = pixel_positions(view, width, height)[view.start].tolist()
+    x, y = pixel_positions(view.placed.positions, width, height)[view.start].tolist()
     ring = pixels[int(y) - 12:int(y) + 13, int(x) - 12:int(x) + 13]
     assert (ring == RED).all(axis=2).sum() >= 8  # the ring is there
     return tuple(pixels[int(y), int(x)].tolist())

@@ -45,24 +45,29 @@ def bare_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tes
 
 
 def parse_binary(data: bytes) -> dict[str, Any]:
-    """The HRG1 form read by the contract alone."""
-    assert data[:4] == b"HRG1"
-    nodes, edges, start, flags = struct.unpack_from("<4I", data, 4)
-    at = 20
+    """The HRG2 form read by the contract alone (docs/explorer.md)."""
+    assert data[:4] == b"HRG2"
+    nodes, edges, start, flags, rows, columns, name_length = struct.unpack_from("<7I", data, 4)
+    at = 32
 
     def take(dtype: str, count: int) -> np.ndarray:
         nonlocal at
+        assert at % 8 == 0
         array = np.frombuffer(data, dtype=dtype, count=count, offset=at)
         at += array.nbytes
-        at += -at % 4
+        at += -at % 8
         return array
 
     parsed = {"nodes": nodes, "edges": edges, "start": start, "flags": flags,
+              "rows": rows, "columns": columns,
+              "puzzle": take("u1", name_length).tobytes().decode("utf-8"),
+              "codes": take("<i8", nodes),
               "positions": take("<f4", 2 * nodes).reshape(-1, 2),
               "pairs": take("<u4", 2 * edges).reshape(-1, 2),
-              "codes": take("<u4", 2 * nodes).reshape(-1, 2),
-              "min_steps": take("<i2", nodes), "farthest": take("<i2", nodes),
-              "distance": take("<i2", nodes)}
+              "min_steps": take("<i4", nodes), "farthest": take("<i4", nodes),
+              "distance": take("<i4", nodes)}
+    if flags & 2:
+        parsed["cells"] = take("u1", nodes * rows * columns).reshape(nodes, rows * columns)
     assert at == len(data)
     return parsed
 
@@ -78,7 +83,8 @@ def test_binary_graph_round_trips_against_the_reference(bare_client: TestClient)
     graph = parse_binary(response.content)
     assert graph["nodes"] == len(states)
     assert graph["edges"] == sum(len(reference.steps_from(s)) for s in states) // 2
-    codes = graph["codes"][:, 0].astype(np.int64) | (graph["codes"][:, 1].astype(np.int64) << 32)
+    assert (graph["puzzle"], graph["rows"], graph["columns"]) == ("klotski", 5, 4)
+    codes = graph["codes"]
     by_code = {int(Layout.from_grid(reference.to_grid(s))): s for s in states}
     assert sorted(by_code) == codes.tolist()
     assert codes[graph["start"]] == int(code, 16) and graph["flags"] == 0

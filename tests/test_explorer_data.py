@@ -15,6 +15,8 @@ import pyarrow as pa
 import pytest
 
 from huarong.engine.layout import Layout
+from huarong.engine.state_graph import klotski_graph
+from huarong.graph.placement import place
 from huarong.space import cases, database, layers
 from huarong.space.explorer import (
     Catalog,
@@ -26,8 +28,6 @@ from huarong.space.explorer import (
     all_classes,
     default_directory,
     parse_class,
-    place,
-    step_graph,
 )
 from tests import klotski_reference as reference
 
@@ -102,7 +102,7 @@ def test_a_class_that_does_not_exist_is_refused(name: str) -> None:
 @pytest.mark.parametrize("index", range(3))
 def test_group_graph_matches_the_reference_engine(index: int) -> None:
     seed, size = [*small_groups(2), (solvable_small_group(), 0)][index]
-    graph = step_graph(seed)
+    graph = klotski_graph(seed)
     states = reference.distances(_state(seed))
     assert graph.size == len(states) == (size or len(states))
     assert graph.codes.tolist() == sorted(_code(state) for state in states)
@@ -114,7 +114,7 @@ def test_group_graph_matches_the_reference_engine(index: int) -> None:
 
 
 def test_shortest_path_steps_to_a_goal_in_min_steps() -> None:
-    graph = step_graph(solvable_small_group())
+    graph = klotski_graph(solvable_small_group())
     assert graph.solvable
     start = int(np.argmax(graph.min_steps))
     path = graph.shortest_path(start)
@@ -126,7 +126,7 @@ def test_shortest_path_steps_to_a_goal_in_min_steps() -> None:
 
 def test_distances_from_a_node_match_the_reference() -> None:
     seed, _ = small_groups(2)[1]
-    graph = step_graph(seed)
+    graph = klotski_graph(seed)
     start = graph.size // 2
     found = graph.distances(np.array([start]))
     expected = reference.distances(_state(int(graph.codes[start])))
@@ -138,7 +138,7 @@ def test_a_group_without_goals_has_no_minimum_steps() -> None:
     # 7-0 has groups with no goal layout: pick one from the enumeration's minimum steps.
     codes, steps, _ = cases.min_steps_of_class(*SMALL_CLASS)
     code = int(codes[np.flatnonzero(steps == -1)[0]])
-    graph = step_graph(code)
+    graph = klotski_graph(code)
     assert not graph.solvable and (graph.min_steps == -1).all()
     assert graph.shortest_path(0) == []
     assert np.isfinite(place(graph)).all()
@@ -146,15 +146,15 @@ def test_a_group_without_goals_has_no_minimum_steps() -> None:
 
 def test_placement_is_deterministic_inside_the_unit_square() -> None:
     seed, _ = small_groups(1, 300, 2000)[0]
-    first, second = place(step_graph(seed)), place(step_graph(seed))
-    assert first.dtype == np.float32 and first.shape == (step_graph(seed).size, 2)
+    first, second = place(klotski_graph(seed)), place(klotski_graph(seed))
+    assert first.dtype == np.float32 and first.shape == (klotski_graph(seed).size, 2)
     assert np.array_equal(first, second)
     assert first.min() >= 0 and first.max() <= 1
     assert len({tuple(point) for point in first.tolist()}) > first.shape[0] // 4
 
 
 def test_placement_keeps_steps_shorter_than_random_pairs() -> None:
-    graph = step_graph(int(Layout.parse("1A9BF0C00")))  # 横刀立马: 25,955 layouts
+    graph = klotski_graph(int(Layout.parse("1A9BF0C00")))  # 横刀立马: 25,955 layouts
     positions = place(graph)
     pairs = graph.edge_pairs()
     step = np.linalg.norm(positions[pairs[:, 0]] - positions[pairs[:, 1]], axis=1).mean()
@@ -192,6 +192,8 @@ def test_a_damaged_cache_file_is_placed_again(tmp_path: Path) -> None:
 
 def test_the_cache_keeps_to_its_budget(tmp_path: Path) -> None:
     groups = small_groups(3)
+    older_format = tmp_path / f"group-{groups[0][0]:09X}.v1.npz"
+    older_format.write_bytes(b"a placement in a format no longer read")
     explorer = Explorer(tmp_path / "no.duckdb", tmp_path)
     explorer.cache.max_bytes = 1  # every new file pushes the older ones out
     for seed, _ in groups:
@@ -241,8 +243,8 @@ def test_class_summary_without_a_database_has_the_histogram(tmp_path: Path) -> N
     sizes = [group["size"] for group in page["groups"]]
     assert sizes == sorted(sizes, reverse=True)
     for group in page["groups"][:3]:
-        graph = step_graph(int(group["seed"], 16))
-        assert graph.size == group["size"] and f"{graph.seed:09X}" == group["seed"]
+        graph = klotski_graph(int(group["seed"], 16))
+        assert graph.size == group["size"] and f"{int(graph.codes[0]):09X}" == group["seed"]
         assert group["min_steps"] == (int(graph.min_steps.min()) if graph.solvable else None)
 
 
@@ -324,9 +326,9 @@ def test_catalog_groups_and_locate_from_the_database(small_database: Path) -> No
     with pytest.raises(PageError):
         catalog.groups(key, 10_000, 2)
     for group in page["groups"]:
-        graph = step_graph(int(group["seed"], 16))
+        graph = klotski_graph(int(group["seed"], 16))
         located = catalog.locate(Layout(int(graph.codes[-1])))
-        assert (located.seed, located.size, located.key) == (graph.seed, graph.size, key)
+        assert (located.seed, located.size, located.key) == (int(graph.codes[0]), graph.size, key)
         assert group["min_steps"] == (int(graph.min_steps.min()) if graph.solvable else None)
         assert group["longest_min_steps"] == (int(graph.min_steps.max()) if graph.solvable
                                               else None)

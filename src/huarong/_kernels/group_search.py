@@ -316,13 +316,14 @@ def adjacency(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @kernel
-def solution_flags(boards: np.ndarray, depth: np.ndarray, offsets: np.ndarray,
+def solution_flags(goal: np.ndarray, depth: np.ndarray, offsets: np.ndarray,
                    targets: np.ndarray) -> np.ndarray:
-    """For a BFS order from one start: whether each layout is a *solution* (docs §5): a goal
-    layout that no shortest path from the start reaches through another goal layout.
+    """For nodes in breadth-first order from one start (``depth``: steps from it) over the
+    CSR graph ``offsets``/``targets`` with ``goal`` flags: whether each node is a *solution*
+    (docs §5), a goal that no shortest path from the start reaches through another goal.
 
     ``blocked[v]``: some shortest path to ``v`` passes through a goal at or before ``v``."""
-    size = boards.shape[0]
+    size = goal.shape[0]
     blocked = np.zeros(size, dtype=np.bool_)
     solution = np.zeros(size, dtype=np.bool_)
     for index in range(size):
@@ -332,7 +333,6 @@ def solution_flags(boards: np.ndarray, depth: np.ndarray, offsets: np.ndarray,
             if depth[parent] == depth[index] - 1 and blocked[parent]:
                 through_goal = True
                 break
-        goal = is_goal_board(boards[index])
-        solution[index] = goal and not through_goal
-        blocked[index] = goal or through_goal
+        solution[index] = goal[index] and not through_goal
+        blocked[index] = goal[index] or through_goal
     return solution

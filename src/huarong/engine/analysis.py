@@ -18,8 +18,6 @@ from huarong.engine.layout import GOAL_ADDRESS, Layout, layouts_of_codes
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: called as a long analysis advances."""
 
-_ROWS_PER_CHUNK = 1 << 15
-
 
 @dataclass(frozen=True, eq=False)
 class Analysis:
@@ -150,36 +148,23 @@ class Analysis:
 
 
 def analyze(layout: Layout, progress: Progress | None = None) -> Analysis:
-    """Build the layer model of ``layout``'s group (docs §5)."""
+    """Build the layer model of ``layout``'s group (docs §5) on its
+    :class:`~huarong.graph.StateGraph`, nodes by layer then code."""
     from huarong._kernels import group_search
+    from huarong.engine.state_graph import layered_graph
 
     report = progress or (lambda phase, done, total: None)
+
+    def linking(done: int, total: int) -> None:
+        if done == 0:  # the search is over when the linking starts
+            report("searching the group", 1, 1)
+        report("linking layers", done, total)
+
     report("searching the group", 0, 1)
-    boards, _, depth, _ = group_search.bfs(np.int64(int(layout)), group_search.EXPLORE_ALL,
-                                           np.int64(0), np.int64(1 << 16))
-    codes = group_search.boards_to_codes(boards)
-    order = np.lexsort((codes, depth))
-    boards, codes, depth = boards[order], codes[order], depth[order]
-    size = int(codes.shape[0])
-    report("searching the group", 1, 1)
-
-    keys, values, bits = group_search.index_table(boards)
-    counts: list[np.ndarray] = []
-    targets: list[np.ndarray] = []
-    for first in range(0, size, _ROWS_PER_CHUNK):
-        report("linking layers", first, size)
-        stop = min(size, first + _ROWS_PER_CHUNK)
-        chunk_counts, chunk_targets = group_search.adjacency_rows(
-            boards, keys, values, bits, np.int64(first), np.int64(stop))
-        counts.append(chunk_counts)
-        targets.append(chunk_targets)
-    report("linking layers", size, size)
-    edge_offsets = np.zeros(size + 1, dtype=np.int64)
-    np.cumsum(np.concatenate(counts), out=edge_offsets[1:])
-    edge_targets = np.concatenate(targets)
-
-    solution_mask = group_search.solution_flags(boards, depth, edge_offsets, edge_targets)
+    graph, depth = layered_graph(layout, linking)
+    solution_mask = group_search.solution_flags(graph.goal, depth, graph.offsets,
+                                                graph.targets)
     layer_offsets = np.searchsorted(depth, np.arange(int(depth[-1]) + 2), side="left")
-    return Analysis(start=layout, codes=codes, layer_offsets=layer_offsets.astype(np.int64),
-                    edge_offsets=edge_offsets, edge_targets=edge_targets,
-                    solution_mask=solution_mask)
+    return Analysis(start=layout, codes=graph.codes,
+                    layer_offsets=layer_offsets.astype(np.int64), edge_offsets=graph.offsets,
+                    edge_targets=graph.targets, solution_mask=solution_mask)

@@ -62,8 +62,16 @@ class StateGraph:
             raise ValueError(f"a state graph of {size} codes needs {size + 1} offsets and "
                              f"{size} goal flags, not {self.offsets.shape[0]} and "
                              f"{self.goal.shape[0]}")
+        if int(self.offsets[0]) != 0 or int(self.offsets[-1]) != self.targets.shape[0]:
+            raise ValueError(f"offsets must run from 0 to the {self.targets.shape[0]} targets, "
+                             f"not from {int(self.offsets[0])} to {int(self.offsets[-1])}")
         if self.mirror is not None and self.mirror.shape[0] != size:
             raise ValueError(f"{self.mirror.shape[0]} mirror nodes for {size} states")
+
+    def _node(self, node: int) -> int:
+        if not 0 <= node < self.size:
+            raise ValueError(f"node {node} is not in 0..{self.size - 1}")
+        return int(node)
 
     @property
     def size(self) -> int:
@@ -82,6 +90,7 @@ class StateGraph:
 
     def neighbours(self, node: int) -> np.ndarray:
         """The nodes one move from ``node``."""
+        node = self._node(node)
         found: np.ndarray = self.targets[self.offsets[node]:self.offsets[node + 1]]
         return found
 
@@ -135,28 +144,24 @@ class StateGraph:
         """Nodes of a minimum-move path from node ``start`` to a nearest goal (start first;
         at each move the smallest-numbered neighbour one move closer); empty when the graph
         holds no goal."""
-        min_steps = self.min_steps
-        steps = int(min_steps[start])
+        return self._descend(self._node(start), self.min_steps)
+
+    def path_between(self, start: int, end: int) -> list[int]:
+        """Nodes of a minimum-move path from node ``start`` to node ``end`` (both included; at
+        each move the smallest-numbered neighbour one move closer); empty when ``end`` cannot
+        be reached from ``start``."""
+        return self._descend(self._node(start), self.distances([self._node(end)]))
+
+    def _descend(self, start: int, distance: np.ndarray) -> list[int]:
+        """From ``start`` down ``distance`` (moves to the chosen ends) to a node at 0."""
+        steps = int(distance[start])
         if steps == NO_SOLUTION:
             return []
         path = [start]
         node = start
         while steps > 0:
-            around = self.neighbours(node)
-            node = int(around[min_steps[around] == steps - 1].min())
-            path.append(node)
-            steps -= 1
-        return path
-
-    def path_between(self, start: int, end: int) -> list[int]:
-        """Nodes of a minimum-move path from node ``start`` to node ``end`` (both included)."""
-        to_end = self.distances([end])
-        steps = int(to_end[start])
-        path = [start]
-        node = start
-        while steps > 0:
-            around = self.neighbours(node)
-            node = int(around[to_end[around] == steps - 1].min())
+            around = self.targets[self.offsets[node]:self.offsets[node + 1]]
+            node = int(around[distance[around] == steps - 1].min())
             path.append(node)
             steps -= 1
         return path

@@ -158,24 +158,9 @@ class GroupMinSteps:
 
 def group_min_steps(layout: Layout) -> GroupMinSteps:
     """Minimum steps of every layout of ``layout``'s group: one breadth-first search from all
-    its goal layouts at once, so a whole game's hints cost one search."""
-    from huarong._kernels import group_search
+    its goal layouts at once over its :class:`~huarong.graph.StateGraph`, so a whole game's
+    hints cost one search."""
+    from huarong.engine.state_graph import klotski_graph
 
-    boards, _, _, _ = group_search.bfs(np.int64(int(layout)),
-                                       np.int64(group_search.EXPLORE_ALL), np.int64(0),
-                                       np.int64(1 << 16))
-    codes = group_search.boards_to_codes(boards)
-    offsets, targets = group_search.adjacency(boards)
-    min_steps = np.full(codes.shape, -1, dtype=np.int64)
-    frontier = np.flatnonzero((codes >> 32) == GOAL_ADDRESS)
-    level = 0
-    while frontier.size:
-        min_steps[frontier] = level
-        starts = offsets[frontier]
-        counts = offsets[frontier + 1] - starts
-        within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        reached = targets[np.repeat(starts, counts) + within]
-        frontier = np.unique(reached[min_steps[reached] < 0])
-        level += 1
-    order = np.argsort(codes)
-    return GroupMinSteps(codes=codes[order], min_steps=min_steps[order])
+    graph = klotski_graph(layout)
+    return GroupMinSteps(codes=graph.codes, min_steps=graph.min_steps)

@@ -1,5 +1,6 @@
-"""The explorer of the space (``/explore``, ``huarong draw``): any group's step graph with the
-figures of its layouts, a deterministic placement cached on disk, the classes and their
+"""The explorer of the space (``/explore``, ``huarong draw``): any group's step graph (a
+:class:`~huarong.graph.StateGraph`) with the figures of its layouts, its placement
+(:mod:`huarong.graph.placement`) cached on disk, the classes and their
 groups, and the records of the space."""
 
 from huarong.space.explorer.cache import PlacedGroup, PlacementCache, default_directory
@@ -15,14 +16,12 @@ from huarong.space.explorer.catalog import (
     all_classes,
     parse_class,
 )
-from huarong.space.explorer.graph import NO_SOLUTION, StepGraph, step_graph
 from huarong.space.explorer.picture import COLOURINGS, render_png, render_svg
-from huarong.space.explorer.placement import place
-from huarong.space.explorer.view import MAGIC, Explorer, GroupView
+from huarong.space.explorer.view import Explorer, GroupView
 
 __all__ = [
-    "CLASS_PATTERN", "COLOURINGS", "FILL_COMMAND", "MAGIC", "NO_SOLUTION", "Catalog", "ClassKey",
-    "Explorer", "GroupRef", "GroupView", "MissingFromDatabaseError", "PageError", "PlacedGroup",
-    "PlacementCache", "StepGraph", "UnknownClassError", "all_classes", "default_directory",
-    "parse_class", "place", "render_png", "render_svg", "step_graph",
+    "CLASS_PATTERN", "COLOURINGS", "FILL_COMMAND", "Catalog", "ClassKey", "Explorer",
+    "GroupRef", "GroupView", "MissingFromDatabaseError", "PageError", "PlacedGroup",
+    "PlacementCache", "UnknownClassError", "all_classes", "default_directory", "parse_class",
+    "render_png", "render_svg",
 ]

@@ -1,4 +1,4 @@
-"""The placement cache on disk: one ``.npz`` file per group (its graph, minimum steps and
+"""The placement cache on disk: one ``.npz`` file per group (its graph, goal flags and
 placement), written atomically, the least recently used removed beyond a byte budget."""
 
 from __future__ import annotations
@@ -12,21 +12,27 @@ from pathlib import Path
 import numpy as np
 
 from huarong.fileio import atomic_writer
-from huarong.space.explorer.graph import StepGraph
+from huarong.graph import KLOTSKI, StateGraph
 
-FORMAT = "v1"
+FORMAT = "v2"
 """Part of every file name: a change of graph or placement makes new names."""
 DEFAULT_MAX_BYTES = 2 << 30
 """The cache's budget: the largest group takes 90 MB, 横刀立马's 0.9 MB."""
-_ARRAYS = ("codes", "offsets", "targets", "min_steps", "positions")
+_ARRAYS = ("codes", "offsets", "targets", "goal", "positions")
 
 
 @dataclass(frozen=True, eq=False)
 class PlacedGroup:
-    """A group's step graph and the position of each node (float32 (n, 2) in [0, 1])."""
+    """A group's step graph (nodes in code order) and the position of each node (float32
+    (n, 2) in [0, 1])."""
 
-    graph: StepGraph
+    graph: StateGraph
     positions: np.ndarray
+
+    @property
+    def seed(self) -> int:
+        """The group's smallest code."""
+        return int(self.graph.codes[0])
 
 
 def default_directory(database: Path | None) -> Path:
@@ -68,14 +74,19 @@ class PlacementCache:
             with contextlib.suppress(OSError):
                 path.unlink()
             return None
-        graph = StepGraph(arrays["codes"], arrays["offsets"], arrays["targets"],
-                          arrays["min_steps"])
-        if graph.size == 0 or graph.seed != seed or arrays["positions"].shape != (graph.size, 2):
+        try:
+            placed = PlacedGroup(StateGraph(arrays["codes"], arrays["offsets"],
+                                            arrays["targets"], arrays["goal"], KLOTSKI),
+                                 arrays["positions"])
+        except ValueError:
+            return None
+        if placed.graph.size == 0 or placed.seed != seed or \
+                placed.positions.shape != (placed.graph.size, 2):
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # recently used: removed last
         self.reads += 1
-        return PlacedGroup(graph, arrays["positions"])
+        return placed
 
     def store(self, placed: PlacedGroup) -> bool:
         """Write ``placed`` (atomically) and trim the cache to its budget; False when the
@@ -83,20 +94,22 @@ class PlacementCache:
         graph = placed.graph
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            with atomic_writer(self.path(graph.seed), "wb") as stream:
+            with atomic_writer(self.path(placed.seed), "wb") as stream:
                 np.savez(stream, codes=graph.codes, offsets=graph.offsets,
-                         targets=graph.targets, min_steps=graph.min_steps,
-                         positions=placed.positions)
+                         targets=graph.targets, goal=graph.goal, positions=placed.positions)
         except OSError:
             return False
         self.writes += 1
-        self._trim(keep=self.path(graph.seed))
+        self._trim(keep=self.path(placed.seed))
         return True
 
     def _trim(self, keep: Path) -> None:
         entries = []
-        for path in self.directory.glob(f"group-*.{FORMAT}.npz"):
+        for path in self.directory.glob("group-*.npz"):
             with contextlib.suppress(OSError):
+                if not path.name.endswith(f".{FORMAT}.npz"):
+                    path.unlink()  # an older format's: never read again
+                    continue
                 stat = path.stat()
                 entries.append((stat.st_mtime, stat.st_size, path))
         total = sum(size for _, size, _ in entries)

@@ -1,222 +1,45 @@
-"""A group's picture (``huarong draw``): every layout a dot coloured by a figure, every step a
-line, the chosen layout's shortest path in red, and a legend.
-
-PNG: lines and dots are rasterised by numba kernels into a float array (millions of steps in
-seconds) and Pillow writes the legend and encodes the file.  SVG: vector lines and dots up to
-:data:`SVG_VECTOR_LIMIT` layouts; a bigger group's dots and lines are embedded as a PNG image
-under a vector legend (millions of SVG elements open in no viewer).
-"""
+"""A group's picture (``huarong draw``): :mod:`huarong.graph.picture` with the explorer's
+figures (minimum steps, distance from the chosen layout, farthest steps from the database)
+and a caption naming the group."""
 
 from __future__ import annotations
 
-import base64
-import io
-from dataclasses import dataclass
-from html import escape
-from typing import Any
-
-import numpy as np
-
+from huarong.graph import picture
 from huarong.space.explorer.view import GroupView
 
 COLOURINGS = ("min-steps", "distance", "farthest")
-SVG_VECTOR_LIMIT = 60_000
-LEGEND_HEIGHT = 44
-PAD = 12
-"""Pixels between the dots and the picture's border."""
-VIRIDIS = np.array([[68, 1, 84], [65, 68, 135], [42, 120, 142], [34, 168, 132],
-                    [122, 209, 81], [253, 231, 37]], dtype=np.float32)
-"""The viridis colour map at six even stops (low figures dark blue, high ones yellow)."""
-UNKNOWN_COLOUR = (187, 187, 187)
-LINE_COLOUR = (120, 120, 120)
-PATH_COLOUR = (228, 0, 43)
-BACKGROUND = (255, 255, 255)
-TEXT_COLOUR = (34, 34, 34)
 
 
-def colour_of(values: np.ndarray, top: int) -> np.ndarray:
-    """The viridis colour (uint8 (n, 3)) of each value in 0..top; grey for -1."""
-    share = np.clip(values.astype(np.float32) / max(top, 1), 0, 1) * (len(VIRIDIS) - 1)
-    low = np.minimum(share.astype(np.int64), len(VIRIDIS) - 2)
-    part = (share - low)[:, None]
-    colours = VIRIDIS[low] * (1 - part) + VIRIDIS[low + 1] * part
-    colours[values < 0] = UNKNOWN_COLOUR
-    result: np.ndarray = np.rint(colours).astype(np.uint8)
-    return result
-
-
-@dataclass(frozen=True)
-class Colouring:
-    values: np.ndarray
-    title: str
-    unknown: str
-
-
-def colouring(view: GroupView, name: str) -> Colouring:
+def colouring(view: GroupView, name: str) -> picture.Colouring:
     """The figure each dot shows: ``min-steps``, ``distance`` (from the chosen layout) or
     ``farthest`` (farthest steps, grey where the database lacks them)."""
     if name == "min-steps":
-        return Colouring(view.graph.min_steps, "minimum steps to a goal", "no solution")
+        return picture.Colouring(view.graph.min_steps, "minimum steps to a goal", "no solution")
     if name == "distance":
-        return Colouring(view.distance, f"steps from {view.graph.codes[view.start]:09X}", "")
+        return picture.Colouring(view.distance,
+                                 f"steps from {view.graph.codes[view.start]:09X}")
     if name == "farthest":
-        return Colouring(view.farthest_or_unknown(), "farthest steps",
-                         "unknown (huarong db layers)")
+        return picture.Colouring(view.farthest_or_unknown(), "farthest steps",
+                                 "unknown (huarong db layers)")
     raise ValueError(f"colouring {name!r} is not one of {', '.join(COLOURINGS)}")
 
 
-def pixel_positions(view: GroupView, width: int, height: int) -> np.ndarray:
-    """Dot centres in pixels (float32 (n, 2)) inside the area above the legend."""
-    area = np.array([width - 2 * PAD, height - LEGEND_HEIGHT - 2 * PAD], dtype=np.float32)
-    pixels: np.ndarray = (view.placed.positions * area + PAD).astype(np.float32)
-    return pixels
-
-
-def _dot_radius(count: int, width: int, height: int) -> float:
-    return float(np.clip(np.sqrt(width * height / max(count, 1)) / 3, 0.5, 4.0))
-
-
-def _raster(view: GroupView, paint: Colouring, width: int, height: int) -> np.ndarray:
-    """Lines, dots, path and start marker as uint8 (height, width, 3), legend strip blank."""
-    from huarong._kernels import placement
-
-    graph = view.graph
-    canvas = np.empty((height, width, 3), dtype=np.float32)
-    canvas[:] = BACKGROUND
-    pixels = pixel_positions(view, width, height)
-    pairs = graph.edge_pairs().astype(np.int64)
-    alpha = np.float32(np.clip(width * height / (4 * max(pairs.shape[0], 1)), 0.03, 0.5))
-    placement.draw_lines(canvas, pixels, pairs, np.array(LINE_COLOUR, dtype=np.float32), alpha)
-    top = max(int(paint.values.max()), 1)
-    colours = colour_of(paint.values, top).astype(np.float32)
-    # High figures first, so the goals (or the start's neighbourhood) stay on top.
-    order = np.argsort(-paint.values.astype(np.int32), kind="stable")
-    radius = _dot_radius(graph.size, width, height)
-    placement.draw_dots(canvas, pixels, order, colours, np.float32(radius))
-    path = np.array(view.shortest_path, dtype=np.int64)
-    red = np.array(PATH_COLOUR, dtype=np.float32)
-    if path.size > 1:
-        steps = np.stack([path[:-1], path[1:]], axis=1)
-        for shift in ((0, 0), (0.7, 0), (0, 0.7)):
-            placement.draw_lines(canvas, pixels + np.array(shift, dtype=np.float32), steps, red,
-                                 np.float32(1.0))
-    start = np.array([view.start], dtype=np.int64)
-    placement.draw_dots(canvas, pixels, start, _one_colour(graph.size, view.start, red),
-                        np.float32(radius + 3))
-    placement.draw_dots(canvas, pixels, start, colours, np.float32(radius + 1))
-    canvas[height - LEGEND_HEIGHT:] = BACKGROUND
-    image: np.ndarray = np.rint(canvas).astype(np.uint8)
-    return image
-
-
-def _one_colour(size: int, node: int, colour: np.ndarray) -> np.ndarray:
-    colours = np.zeros((size, 3), dtype=np.float32)
-    colours[node] = colour
-    return colours
-
-
-@dataclass(frozen=True)
-class _Legend:
-    """What the legend strip holds, in pixels, for both PNG and SVG."""
-
-    caption: str
-    title: str
-    top_value: int
-    unknown: str
-    bar: tuple[int, int, int, int]
-    """x, y, width, height of the colour bar."""
-
-
-def _legend(view: GroupView, paint: Colouring, width: int, height: int) -> _Legend:
+def group_picture(view: GroupView, colouring_name: str) -> picture.Picture:
+    """What ``huarong draw`` shows of ``view``: its placement, the chosen colouring, the
+    chosen layout ringed with its shortest path."""
     graph = view.graph
     caption = (f"group {view.group.key.name}-{view.group.group_num} of "
                f"{graph.codes[view.start]:09X}: {graph.size:,} layouts, "
                f"{graph.edge_count:,} steps; red: shortest path to a goal")
-    bar_width = min(240, width // 3)
-    return _Legend(caption, paint.title, max(int(paint.values.max()), 0),
-                   paint.unknown if (paint.values < 0).any() else "",
-                   (PAD, height - LEGEND_HEIGHT + 20, bar_width, 10))
-
-
-def _font(size: int) -> Any:
-    from PIL import ImageFont
-
-    return ImageFont.load_default(size=size)
+    return picture.Picture(graph, view.placed.positions, colouring(view, colouring_name),
+                           caption, view.start, view.shortest_path)
 
 
 def render_png(view: GroupView, colouring_name: str, width: int, height: int) -> bytes:
-    """The picture as PNG bytes."""
-    from PIL import Image, ImageDraw
-
-    paint = colouring(view, colouring_name)
-    image = Image.fromarray(_raster(view, paint, width, height), "RGB")
-    legend = _legend(view, paint, width, height)
-    draw = ImageDraw.Draw(image)
-    font = _font(12)
-    x, y, bar_width, bar_height = legend.bar
-    draw.text((x, y - 17), legend.caption, fill=TEXT_COLOUR, font=font)
-    ramp = colour_of(np.linspace(0, legend.top_value, bar_width), legend.top_value)
-    image.paste(Image.fromarray(np.repeat(ramp[None], bar_height, axis=0), "RGB"), (x, y))
-    draw.text((x + bar_width + 6, y - 2), f"0 .. {legend.top_value}  {legend.title}",
-              fill=TEXT_COLOUR, font=font)
-    if legend.unknown:
-        at = x + bar_width + 6 + int(draw.textlength(
-            f"0 .. {legend.top_value}  {legend.title}", font=font)) + 16
-        draw.rectangle((at, y, at + bar_height, y + bar_height), fill=UNKNOWN_COLOUR)
-        draw.text((at + bar_height + 6, y - 2), legend.unknown, fill=TEXT_COLOUR, font=font)
-    output = io.BytesIO()
-    image.save(output, "PNG", optimize=False)
-    return output.getvalue()
+    """The group's picture as PNG bytes."""
+    return picture.render_png(group_picture(view, colouring_name), width, height)
 
 
 def render_svg(view: GroupView, colouring_name: str, width: int, height: int) -> str:
-    """The picture as an SVG document."""
-    from PIL import Image
-
-    paint = colouring(view, colouring_name)
-    legend = _legend(view, paint, width, height)
-    graph = view.graph
-    body: list[str] = []
-    if graph.size <= SVG_VECTOR_LIMIT:
-        pixels = pixel_positions(view, width, height).astype(np.float64).round(1)
-        pairs = graph.edge_pairs()
-        lines = "".join(f"M{pixels[a, 0]} {pixels[a, 1]}L{pixels[b, 0]} {pixels[b, 1]}"
-                        for a, b in pairs.tolist())
-        body.append(f'<path d="{lines}" stroke="rgb{LINE_COLOUR}" stroke-opacity="0.4" '
-                    'stroke-width="0.6" fill="none"/>')
-        colours = colour_of(paint.values, max(int(paint.values.max()), 1))
-        radius = _dot_radius(graph.size, width, height)
-        order = np.argsort(-paint.values.astype(np.int32), kind="stable")
-        body += [f'<circle cx="{pixels[n, 0]}" cy="{pixels[n, 1]}" r="{radius:.2f}" '
-                 f'fill="#{colours[n, 0]:02x}{colours[n, 1]:02x}{colours[n, 2]:02x}"/>'
-                 for n in order.tolist()]
-        path = view.shortest_path
-        if len(path) > 1:
-            points = " ".join(f"{pixels[n, 0]},{pixels[n, 1]}" for n in path)
-            body.append(f'<polyline points="{points}" stroke="rgb{PATH_COLOUR}" '
-                        'stroke-width="2" fill="none"/>')
-        start = pixels[view.start]
-        body.append(f'<circle cx="{start[0]}" cy="{start[1]}" r="{radius + 3:.2f}" '
-                    f'fill="none" stroke="rgb{PATH_COLOUR}" stroke-width="2"/>')
-    else:
-        raster = io.BytesIO()
-        Image.fromarray(_raster(view, paint, width, height), "RGB").save(raster, "PNG")
-        data = base64.b64encode(raster.getvalue()).decode("ascii")
-        body.append(f'<image x="0" y="0" width="{width}" height="{height}" '
-                    f'href="data:image/png;base64,{data}"/>')
-    x, y, bar_width, bar_height = legend.bar
-    stops = "".join(f'<stop offset="{i / (len(VIRIDIS) - 1):.2f}" '
-                    f'stop-color="rgb{tuple(int(v) for v in colour)}"/>'
-                    for i, colour in enumerate(VIRIDIS))
-    body += [
-        f'<defs><linearGradient id="ramp">{stops}</linearGradient></defs>',
-        f'<text x="{x}" y="{y - 6}" font-size="12" fill="rgb{TEXT_COLOUR}">'
-        f'{escape(legend.caption)}</text>',
-        f'<rect x="{x}" y="{y}" width="{bar_width}" height="{bar_height}" fill="url(#ramp)"/>',
-        f'<text x="{x + bar_width + 6}" y="{y + bar_height}" font-size="12" '
-        f'fill="rgb{TEXT_COLOUR}">0 .. {legend.top_value}  {escape(legend.title)}'
-        + (f'  (grey: {escape(legend.unknown)})' if legend.unknown else "") + "</text>",
-    ]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="sans-serif">'
-            f'<rect width="100%" height="100%" fill="white"/>' + "".join(body) + "</svg>\n")
+    """The group's picture as an SVG document."""
+    return picture.render_svg(group_picture(view, colouring_name), width, height)

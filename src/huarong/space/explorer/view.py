@@ -14,15 +14,13 @@ from typing import Any
 import numpy as np
 
 from huarong.engine.layout import Layout
+from huarong.engine.state_graph import klotski_graph
+from huarong.graph import NO_SOLUTION, StateGraph
+from huarong.graph.binary import graph_binary
+from huarong.graph.placement import place
 from huarong.space.explorer.cache import PlacedGroup, PlacementCache, default_directory
 from huarong.space.explorer.catalog import Catalog, GroupRef
-from huarong.space.explorer.graph import StepGraph, step_graph
-from huarong.space.explorer.placement import place
 
-MAGIC = b"HRG1"
-FLAG_FARTHEST = 1
-"""Bit 0 of the binary form's flags: farthest steps are present."""
-UNKNOWN = -1
 MEMORY_GROUPS = 2
 """Placed groups kept in memory (the largest takes about 200 MB there)."""
 
@@ -38,32 +36,33 @@ class GroupView:
     """Farthest steps of every node (int16) when the database holds them all."""
 
     @property
-    def graph(self) -> StepGraph:
+    def graph(self) -> StateGraph:
+        """The group's step graph, nodes in code order."""
         return self.placed.graph
 
     @cached_property
     def distance(self) -> np.ndarray:
-        """Steps from the chosen layout to every node (int16)."""
-        distance: np.ndarray = self.graph.distances(np.array([self.start])).astype(np.int16)
-        return distance
+        """Steps from the chosen layout to every node (int32)."""
+        return self.graph.distances([self.start])
 
     @cached_property
     def shortest_path(self) -> list[int]:
-        path: list[int] = self.graph.shortest_path(self.start)
-        return path
+        """The chosen layout's shortest path to a goal (nodes; empty without a goal)."""
+        return self.graph.shortest_path(self.start)
 
     def summary(self) -> dict[str, Any]:
+        """The group's figures as the explorer's API gives them."""
         graph = self.graph
         key = self.group.key
         solvable = graph.solvable
         return {
             "class": key.name, "jiang": key.jiang, "bing": key.bing, "style": key.style,
             "group_num": self.group.group_num, "size": graph.size, "edges": graph.edge_count,
-            "seed": f"{graph.seed:09X}", "start": f"{int(graph.codes[self.start]):09X}",
+            "seed": f"{self.placed.seed:09X}", "start": f"{int(graph.codes[self.start]):09X}",
             "start_index": self.start,
             "start_min_steps": int(graph.min_steps[self.start]) if solvable else None,
             "shortest_path": self.shortest_path,
-            "goals": int(np.count_nonzero(graph.min_steps == 0)),
+            "goals": int(np.count_nonzero(graph.goal)),
             "min_steps_max": int(graph.min_steps.max()) if solvable else None,
             "distance_max": int(self.distance.max()),
             "farthest_present": self.farthest is not None,
@@ -72,32 +71,18 @@ class GroupView:
         }
 
     def farthest_or_unknown(self) -> np.ndarray:
+        """Farthest steps of every node, -1 where the database lacks them."""
         if self.farthest is not None:
             return self.farthest
-        return np.full(self.graph.size, UNKNOWN, dtype=np.int16)
+        return np.full(self.graph.size, NO_SOLUTION, dtype=np.int16)
 
     def to_binary(self) -> bytes:
-        """The compact form (little-endian): ``HRG1``, node count, edge count, start index,
-        flags (uint32 each); float32 positions (x, y); uint32 edge pairs; uint32 codes as
-        (low 32 bits, high 4 bits); int16 minimum steps, farthest steps and distance from
-        the start; each section padded to 4 bytes."""
-        graph = self.graph
-        codes = graph.codes.astype(np.uint64)
-        header = np.array([graph.size, graph.edge_count, self.start,
-                           FLAG_FARTHEST if self.farthest is not None else 0], dtype="<u4")
-        sections = [
-            self.placed.positions.astype("<f4"), graph.edge_pairs().astype("<u4"),
-            np.stack([codes & 0xFFFFFFFF, codes >> 32], axis=1).astype("<u4"),
-            graph.min_steps.astype("<i2"), self.farthest_or_unknown().astype("<i2"),
-            self.distance.astype("<i2"),
-        ]
-        parts = [MAGIC, header.tobytes()]
-        for section in sections:
-            data = section.tobytes()
-            parts += [data, bytes(-len(data) % 4)]
-        return b"".join(parts)
+        """The compact form: :func:`huarong.graph.binary.graph_binary` (``HRG2``)."""
+        return graph_binary(self.graph, self.placed.positions, self.start,
+                            farthest=self.farthest, distance=self.distance)
 
     def to_json(self) -> dict[str, Any]:
+        """The same figures as :meth:`to_binary`, in JSON."""
         graph = self.graph
         return {
             "nodes": graph.size, "edges": graph.edge_count, "start": self.start,
@@ -137,7 +122,7 @@ class Explorer:
                     return self._recent[seed]
             found = self.cache.load(seed)
             if found is None:
-                graph = step_graph(seed)
+                graph = klotski_graph(seed)
                 found = PlacedGroup(graph, place(graph))
                 self.placements += 1
                 self.cache.store(found)
@@ -151,5 +136,5 @@ class Explorer:
         """The group of ``layout`` seen from it."""
         group = self.catalog.locate(layout)
         placed = self.placed(group.seed)
-        return GroupView(group, placed, placed.graph.index_of(layout),
+        return GroupView(group, placed, placed.graph.index_of(int(layout)),
                          self.catalog.farthest_steps(group, placed.graph.codes))

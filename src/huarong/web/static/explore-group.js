@@ -10,13 +10,12 @@ import {
   bottleneckColours, bridgePairs, drawBottleneckLegend, loadBottlenecks,
 } from './explore-bottlenecks.js';
 import { putOnBoard, startPlay, wirePlay } from './explore-play.js';
+import { codeText, parseGraph } from './graph-format.js';
 import { GraphView } from './graph-view.js';
 import { miniBoard } from './miniboard.js';
 
-const MAGIC = 'HRG1';
 // Without a GPU, more steps than this are left undrawn until asked for.
 const SOFTWARE_LINES = 500000;
-const FLAG_FARTHEST = 1;
 // The colour of a figure from 0 (a goal, the chosen layout) to its largest value.
 const STOPS = ['#3fb68b', '#e9c46a', '#f4a259', '#e76f51', '#9b5de5'];
 const UNKNOWN_COLOUR = '#6b5a4a';
@@ -29,36 +28,7 @@ const MODES = {
 let view = null;
 let group = null; // {code, summary, graph, mode, index (code -> node, built on demand), bottlenecks}
 
-// ---- the binary form --------------------------------------------------------------------
-
-// HRG1; uint32 nodes, edges, start, flags; float32 positions; uint32 edge pairs; uint32 codes
-// (low 32 bits, high 4); int16 minimum steps, farthest steps, distance; sections padded to 4.
-export function parseGraph(buffer) {
-  const head = new DataView(buffer);
-  const magic = String.fromCharCode(...new Uint8Array(buffer, 0, 4));
-  if (magic !== MAGIC) throw new Error(`The server sent a graph in an unknown form (${magic}).`);
-  const [nodes, edges, start, flags] = [4, 8, 12, 16].map((at) => head.getUint32(at, true));
-  let at = 20;
-  const take = (Type, length) => {
-    const array = new Type(buffer, at, length);
-    at += Math.ceil((length * Type.BYTES_PER_ELEMENT) / 4) * 4;
-    return array;
-  };
-  const graph = {
-    nodes, edges, start, farthestKnown: (flags & FLAG_FARTHEST) !== 0,
-    positions: take(Float32Array, 2 * nodes), pairs: take(Uint32Array, 2 * edges),
-    codes: take(Uint32Array, 2 * nodes), min: take(Int16Array, nodes),
-    farthest: take(Int16Array, nodes), distance: take(Int16Array, nodes),
-  };
-  if (at !== buffer.byteLength) {
-    throw new Error(`The server's graph is ${buffer.byteLength} bytes, not the ${at} its `
-      + 'header announces.');
-  }
-  return graph;
-}
-
-const codeOf = (graph, index) => graph.codes[2 * index + 1].toString(16).toUpperCase()
-  + graph.codes[2 * index].toString(16).toUpperCase().padStart(8, '0');
+const codeOf = codeText;
 
 // ---- colours ------------------------------------------------------------------------------
 
@@ -163,7 +133,7 @@ function showCard(index, x, y, touch) {
 // A click or tap on a point puts its layout on the board; a touch has no hover, so the tap
 // also shows the point's card.
 function pick(index, pointerType) {
-  putOnBoard(index);
+  if (!$('board-panel').hidden) putOnBoard(index);
   if (pointerType === 'mouse') return;
   view.hovered = index;
   view.drawMarks();
@@ -280,7 +250,11 @@ export async function showGroup(code, current) {
   $('lines-note').hidden = lines;
   view.setData(graph.positions, graph.pairs, colourBy($('group-colour').value));
   view.setMarks(summary.shortest_path, summary.start_index);
-  startPlay(graph, view, (index) => codeOf(graph, index), indexOf, summary.start_index);
+  // the board plays Klotski: other puzzles' groups are drawn without it
+  $('board-panel').hidden = graph.geometry.puzzle !== 'klotski';
+  if (!$('board-panel').hidden) {
+    startPlay(graph, view, (index) => codeOf(graph, index), indexOf, summary.start_index);
+  }
   if ($('group-bottlenecks').checked) markBottlenecks();
   else $('bottleneck-note').hidden = true;
   $('graph-status').hidden = true;

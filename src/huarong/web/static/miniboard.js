@@ -1,23 +1,75 @@
-// A small picture of a layout, for lists of layouts and the explorer's hover card.
+// A small picture of a layout, for lists of layouts and the explorer's hover card: Klotski's
+// from its code, any puzzle's from its board cells.
 
+import { cellsOf, codeText } from './graph-format.js';
 import { SHAPE, colOf, decode, rowOf } from './rules.js';
 
-export function miniBoard(code) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 4 5');
+const NS = 'http://www.w3.org/2000/svg';
+const WALL = 255;
+// Piece colours by piece number (pieces of one shape share a number).
+const PIECE_COLOURS = ['#c0392b', '#3f7a68', '#3b5f8c', '#e0b57a', '#8e5ea2', '#d9822b',
+  '#5b8c3b', '#b5557a'];
+const WALL_COLOUR = '#6b5a4a';
+const INSET = 0.07;
+
+function frame(columns, rows) {
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${columns} ${rows}`);
   svg.setAttribute('class', 'mini');
   svg.setAttribute('aria-hidden', 'true');
+  return svg;
+}
+
+function rect(x, y, width, height) {
+  const shape = document.createElementNS(NS, 'rect');
+  shape.setAttribute('x', String(x));
+  shape.setAttribute('y', String(y));
+  shape.setAttribute('width', String(width));
+  shape.setAttribute('height', String(height));
+  return shape;
+}
+
+export function miniBoard(code) {
+  const svg = frame(4, 5);
   for (const piece of decode(code)) {
     const [width, height] = SHAPE[piece.kind];
-    const rect = document.createElementNS(ns, 'rect');
-    rect.setAttribute('x', String(colOf(piece.address) + 0.07));
-    rect.setAttribute('y', String(rowOf(piece.address) + 0.07));
-    rect.setAttribute('width', String(width - 0.14));
-    rect.setAttribute('height', String(height - 0.14));
-    rect.setAttribute('rx', '0.15');
-    rect.setAttribute('class', piece.kind);
-    svg.append(rect);
+    const shape = rect(colOf(piece.address) + INSET, rowOf(piece.address) + INSET,
+      width - 2 * INSET, height - 2 * INSET);
+    shape.setAttribute('rx', '0.15');
+    shape.setAttribute('class', piece.kind);
+    svg.append(shape);
   }
   return svg;
+}
+
+// A board from its cells (uint8, row by row: 0 empty, 255 wall, else a piece number): each
+// cell a square, inset only where its neighbour holds something else, so a piece of any shape
+// shows as one block (two touching pieces of one shape merge: the cells do not tell them apart).
+export function cellBoard(cells, rows, columns) {
+  const svg = frame(columns, rows);
+  const at = (row, column) => (row >= 0 && row < rows && column >= 0 && column < columns
+    ? cells[row * columns + column] : -1);
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      const value = at(row, column);
+      if (value === 0) continue;
+      const left = at(row, column - 1) === value ? 0 : INSET;
+      const top = at(row - 1, column) === value ? 0 : INSET;
+      const right = at(row, column + 1) === value ? 0 : INSET;
+      const bottom = at(row + 1, column) === value ? 0 : INSET;
+      const shape = rect(column + left, row + top, 1 - left - right, 1 - top - bottom);
+      shape.setAttribute('fill', value === WALL ? WALL_COLOUR
+        : PIECE_COLOURS[(value - 1) % PIECE_COLOURS.length]);
+      svg.append(shape);
+    }
+  }
+  return svg;
+}
+
+// The board of a graph's node (graph-format.js): from its cells when the graph has them,
+// else Klotski's from its code.
+export function graphBoard(graph, index) {
+  const cells = cellsOf(graph, index);
+  if (cells) return cellBoard(cells, graph.geometry.rows, graph.geometry.columns);
+  return miniBoard(codeText(graph, index));
 }

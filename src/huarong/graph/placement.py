@@ -1,22 +1,22 @@
-"""Where each layout of a group is drawn: pivot MDS (Brandes and Pich, "Eigensolver methods
+"""Where each state of a graph is drawn: pivot MDS (Brandes and Pich, "Eigensolver methods
 for progressive multidimensional scaling of large data", 2006).
 
-Steps between layouts are the distances to preserve: breadth-first distances from a few
-pivots spread over the group (each the node farthest from the pivots so far, the first a
+Moves between states are the distances to preserve: breadth-first distances from a few
+pivots spread over the graph (each the node farthest from the pivots so far, the first a
 goal) give every node a vector, and the two main axes of those vectors, double-centred as
-classical scaling does, are its x and y.  Layouts a few steps apart land close together, so a
-step is a short line (software renderers spend their time on line length: measured on
-横刀立马's group, lines average a fifth of the length a layered drawing by minimum steps gives),
-and the big shapes of the group (its arms, its dense cores) show.  Everything is a fixed
-computation on the graph in code order, each axis's sign fixed by the first pivot: the same
-group always gets the same picture.
+classical scaling does, are its x and y.  States a few moves apart land close together, so a
+move is a short line (software renderers spend their time on line length: measured on
+横刀立马's Klotski group, lines average a fifth of the length a layered drawing by minimum
+steps gives), and the big shapes of the graph (its arms, its dense cores) show.  Everything
+is a fixed computation on the graph in its node order, each axis's sign fixed by the first
+pivot: the same graph always gets the same picture.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from huarong.space.explorer.graph import StepGraph
+from huarong.graph.state_graph import StateGraph
 
 PIVOTS = 32
 """Breadth-first searches per group; more barely change the picture of a big group."""
@@ -24,7 +24,7 @@ MARGIN = 0.02
 """Blank border, as a share of the picture, so dots on the edge are drawn whole."""
 
 
-def pivot_distances(graph: StepGraph, count: int = PIVOTS) -> np.ndarray:
+def pivot_distances(graph: StateGraph, count: int = PIVOTS) -> np.ndarray:
     """Squared distances (float32 (n, count)) from ``count`` pivots chosen max-min: the
     first is the smallest goal node (node 0 without a goal), each next the node farthest from
     all chosen so far (the smallest such)."""
@@ -41,7 +41,7 @@ def pivot_distances(graph: StepGraph, count: int = PIVOTS) -> np.ndarray:
     return squared
 
 
-def place(graph: StepGraph) -> np.ndarray:
+def place(graph: StateGraph) -> np.ndarray:
     """The position of every node: float32 (n, 2), x and y in [0, 1]."""
     if graph.size < 3:
         return np.linspace(MARGIN, 1 - MARGIN, 2 * graph.size, dtype=np.float32).reshape(-1, 2)
@@ -61,6 +61,6 @@ def place(graph: StepGraph) -> np.ndarray:
     return placed.astype(np.float32)
 
 
-def _first_pivot(graph: StepGraph) -> int:
-    goals = np.flatnonzero(graph.min_steps == 0)
+def _first_pivot(graph: StateGraph) -> int:
+    goals = np.flatnonzero(graph.goal)
     return int(goals[0]) if goals.size else 0

@@ -248,3 +248,93 @@ def test_a_short_code_that_reads_both_ways_is_taken_with_its_at_sign(
     answer = bare_client.get("/api/groups/@1A9BF")
     assert answer.status_code == 200, answer.text
     assert bare_client.get("/api/layout", params={"code": "@1A9BF"}).json()["code"] == code
+
+
+def test_bottlenecks_of_a_group(bare_client: TestClient, client: TestClient,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = solvable_small_group()
+    answer = bare_client.get(f"/api/groups/{seed:09X}/bottlenecks", params={"nodes": 1}).json()
+    states = reference.distances(reference.from_grid(Layout(seed).grid()))
+    assert answer["states"] == len(states) == len(answer["basin"])
+    for key in ("articulation_points", "bridges", "dead_ends", "basins"):
+        assert answer[key]["count"] == len(answer[key]["list"])
+    dead = {Layout.from_grid(reference.to_grid(state)).code for state in states
+            if len(reference.steps_from(state)) == 1}
+    assert set(answer["dead_ends"]["list"]) == dead
+    assert sum(basin["size"] for basin in answer["basins"]["list"]) == sum(
+        number >= 0 for number in answer["basin"])
+    assert "basin" not in bare_client.get(f"/api/groups/{seed:09X}/bottlenecks").json()
+    monkeypatch.setattr(explore_api, "JSON_GRAPH_LIMIT", 10)
+    too_big = bare_client.get(f"/api/groups/{seed:09X}/bottlenecks", params={"nodes": 1})
+    assert too_big.status_code == 413
+    missing = client.get("/api/groups/1A9BF0C00/bottlenecks")
+    assert missing.status_code == 404 and "missing from the database" in missing.json()["error"]
+
+
+@pytest.mark.parametrize("suffix", ["graphml", "gexf", "json", "parquet"])
+def test_a_group_as_a_file_streamed(bare_client: TestClient, suffix: str) -> None:
+    import io
+
+    import networkx as nx
+    import pyarrow.parquet as pq
+
+    seed = solvable_small_group()
+    response = bare_client.get(f"/api/groups/{seed:09X}/graph.{suffix}",
+                          headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers.get("content-encoding") == (None if suffix == "parquet"
+                                                        else "gzip")
+    summary = bare_client.get(f"/api/groups/{seed:09X}").json()
+    if suffix == "parquet":
+        edges = pq.read_table(io.BytesIO(response.content))
+        nodes = pq.read_table(io.BytesIO(bare_client.get(
+            f"/api/groups/{seed:09X}/graph.parquet", params={"part": "nodes"}).content))
+        assert (nodes.num_rows, edges.num_rows) == (summary["size"], summary["edges"])
+        return
+    graph = (nx.parse_graphml(response.text) if suffix == "graphml"
+             else nx.read_gexf(io.BytesIO(response.content)) if suffix == "gexf"
+             else nx.node_link_graph(response.json(), edges="links"))
+    assert (graph.number_of_nodes(), graph.number_of_edges()) == (summary["size"],
+                                                                  summary["edges"])
+
+
+def test_graph_tools_are_in_the_openapi_schema(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    bottlenecks = paths["/api/groups/{code}/bottlenecks"]["get"]
+    assert {"400", "404", "413", "503"} <= set(bottlenecks["responses"])
+    files = paths["/api/groups/{code}/graph.{suffix}"]["get"]
+    assert {"400", "404"} <= set(files["responses"])
+    assert "application/graphml+xml" in files["responses"]["200"]["content"]
+
+
+def test_a_summary_from_the_database_places_nothing(small_database: Path,
+                                                   tmp_path: Path) -> None:
+    from huarong.space.database import Database
+    from huarong.space.explorer import Explorer
+    from tests.test_explorer_data import FIGURES_STYLE
+
+    with Database.open(small_database) as database:
+        code = database.query(f"SELECT code FROM layouts WHERE style = {FIGURES_STYLE} AND "
+                              "min_steps >= 0 ORDER BY group_size DESC, code LIMIT 1").rows[0][0]
+    layout = Layout(code)
+    explorer = Explorer(small_database, tmp_path / "cache")
+    fast = explorer.summary(layout)
+    assert explorer.placements == 0
+    view = explorer.view(layout)
+    slow = view.summary()
+    path = fast.pop("shortest_path")
+    assert fast == {key: value for key, value in slow.items() if key != "shortest_path"}
+    steps = view.graph.min_steps
+    assert path[0] == slow["start_index"] and len(path) == slow["start_min_steps"] + 1
+    assert [int(steps[node]) for node in path] == list(range(len(path) - 1, -1, -1))
+    for before, after in itertools.pairwise(path):
+        around = view.graph.targets[view.graph.offsets[before]:view.graph.offsets[before + 1]]
+        assert after in around.tolist()
+    # Without the farthest steps of the layout the summary needs the group's graph.
+    with Database.open(small_database) as database:
+        other = database.query("SELECT code FROM layouts WHERE farthest_steps IS NULL AND "
+                               "min_steps > 2 ORDER BY code LIMIT 1").rows[0][0]
+    fresh = Explorer(small_database, tmp_path / "cache")
+    summary = fresh.summary(Layout(other))
+    assert fresh.placements == 1 and summary["start_min_steps"] == len(
+        summary["shortest_path"]) - 1

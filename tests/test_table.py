@@ -171,7 +171,7 @@ def test_the_command_line_answers_the_same_with_the_table(database: Path, tmp_pa
 def test_with_the_table_nothing_is_searched(database: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     from huarong.engine import solver
-    from huarong.web import app
+    from huarong.web import state as app
 
     def no_search(*args: object) -> None:
         raise AssertionError("searched although the table holds the layout")

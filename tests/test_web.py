@@ -314,7 +314,7 @@ def test_the_webfont_holds_every_chinese_glyph_the_page_shows() -> None:
 def test_a_second_concurrent_group_search_gets_503(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from huarong.web import app as web
+    from huarong.web import state as web
 
     entered, release = threading.Event(), threading.Event()
     real = web.group_min_steps

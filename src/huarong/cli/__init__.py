@@ -39,6 +39,10 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "stats": ("huarong.cli.web", "stats", "Statistics of the standard layouts."),
     "serve": ("huarong.cli.web", "serve", "HTTP API and solution viewer."),
     "draw": ("huarong.cli.draw", "draw", "A layout's group drawn as a graph (PNG or SVG)."),
+    "graph": ("huarong.cli.graph_tools", "graph",
+              "A layout's group as a graph file (GraphML, GEXF, JSON, Parquet, CSV)."),
+    "bottlenecks": ("huarong.cli.graph_tools", "bottlenecks",
+                    "Cut vertices, bridges, dead ends and basins of a layout's group."),
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -162,16 +163,22 @@ def solve(layout: Layout, compact: bool, square_width: int, as_json: bool,
 
 @click.command()
 @click.argument("layout", type=LAYOUT)
+@click.option("--all", "every", is_flag=True,
+              help="Every legal step, each judged better, same or worse.")
 @json_option
-def hint(layout: Layout, as_json: bool) -> None:
+def hint(layout: Layout, every: bool, as_json: bool) -> None:
     """The best next steps from LAYOUT, each in words ("曹操 down"), with the minimum steps
-    left after it. Exit status 1 when LAYOUT has no solution."""
+    left after it; with --all every step, judged: better (one step closer to a goal), same,
+    worse (one step farther). Exit status 1 when LAYOUT has no solution."""
     from huarong.engine.hints import best_next_steps
-    from huarong.engine.solver import solve as solve_layout
 
-    table = open_table(None)
-    min_steps = table.min_steps if table is not None and table.holds(layout) else None
-    steps = min_steps(layout) if min_steps else solve_layout(layout).steps
+    min_steps = _min_steps_of(layout)
+    steps = min_steps(layout)
+    if every:
+        _all_steps(layout, steps, min_steps, as_json)
+        if steps is None:
+            exit_without_solution()
+        return
     best = [] if not steps else best_next_steps(layout, min_steps)
     if as_json:
         click.echo(json.dumps({"code": layout.code, "min_steps": steps, "best": [
@@ -188,6 +195,44 @@ def hint(layout: Layout, as_json: bool) -> None:
             click.echo(f"  {h.description:<28} -> {h.layout.code} ({h.steps_left} left)")
     if steps is None:
         exit_without_solution()
+
+
+def _min_steps_of(layout: Layout) -> Callable[[Layout], int | None]:
+    """The minimum steps of the layouts of ``layout``'s group: from the table beside the
+    database when it holds them, else from one search of the whole group."""
+    from huarong.space.stats import group_min_steps
+
+    table = open_table(None)
+    if table is not None and table.holds(layout):
+        return table.min_steps
+    return group_min_steps(layout).of
+
+
+def _all_steps(layout: Layout, steps: int | None,
+               min_steps: Callable[[Layout], int | None], as_json: bool) -> None:
+    """Every step from ``layout`` with its verdict, as ``hint --all`` prints it."""
+    from huarong.engine.hints import direction_of, next_steps
+    from huarong.engine.notation import step_move
+    from huarong.graph.verdicts import NO_VERDICT, verdict
+
+    judged = []
+    for step in next_steps(layout, min_steps):
+        move = step_move(layout, step.layout)
+        judged.append({"to": step.layout.code, "piece": move.kind.name.lower(),
+                       "from": move.source, "direction": direction_of(move.source, move.target),
+                       "move": step.description, "verdict": verdict(steps, step.steps_left),
+                       "min_steps": step.steps_left})
+    if as_json:
+        why = {} if steps is not None else {"why": NO_VERDICT}
+        click.echo(json.dumps({"code": layout.code, "min_steps": steps, **why,
+                               "steps": judged}, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{layout.code}: " + (f"{steps} steps to go; " if steps is not None else "")
+               + f"{len(judged)} legal {'step' if len(judged) == 1 else 'steps'}"
+               + ("" if steps is not None else f" ({NO_VERDICT})"))
+    for line in judged:
+        left = "no solution" if line["min_steps"] is None else f"{line['min_steps']} left"
+        click.echo(f"  {line['verdict'] or '-':<7}{line['move']:<28} -> {line['to']} ({left})")
 
 
 @click.command()

@@ -35,6 +35,18 @@ def describe_step(before: Layout, after: Layout) -> str:
     return f"{name} {slides}"
 
 
+def direction_of(source: int, target: int) -> str:
+    """Where a piece goes from its top-left address ``source`` to ``target``: the rows then
+    the columns it moves, e.g. ``down``, ``left 2``, ``up right`` (a slide round a corner
+    is named by where it ends)."""
+    rows = target // COLS - source // COLS
+    columns = target % COLS - source % COLS
+    words = [f"{word} {abs(count)}" if abs(count) > 1 else word
+             for count, word in ((rows, "up" if rows < 0 else "down"),
+                                 (columns, "left" if columns < 0 else "right")) if count]
+    return " ".join(words)
+
+
 @dataclass(frozen=True)
 class Hint:
     """A next step: the layout it leads to, the step in words, and the minimum steps left

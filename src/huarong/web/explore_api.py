@@ -7,8 +7,6 @@ database."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -16,20 +14,18 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParameter
 from fastapi.responses import Response
 
-from huarong.engine.layout import Layout, LayoutError
-from huarong.space.database import DatabaseError, DatabaseInUseError
 from huarong.space.explorer import (
     CLASS_PATTERN,
     ClassKey,
     Explorer,
     GroupView,
-    MissingFromDatabaseError,
     PageError,
     UnknownClassError,
     parse_class,
 )
-from huarong.web.app import BadQuery, ServerBusy
-from huarong.web.schema import PATH_LAYOUT_PATTERN, error_responses
+from huarong.web.errors import BadQuery, database_answers, path_layout
+from huarong.web.graph_api import graph_router
+from huarong.web.schema import GroupCode, error_responses
 
 JSON_GRAPH_LIMIT = 50_000
 """The largest group answered as JSON; bigger ones only in the binary form."""
@@ -39,9 +35,6 @@ MAX_PER_PAGE = 1000
 
 ClassName = Annotated[str, PathParameter(pattern=CLASS_PATTERN, max_length=8,
                                          description="jiang-bing-style, e.g. 5-4-1")]
-GroupCode = Annotated[str, PathParameter(pattern=PATH_LAYOUT_PATTERN, max_length=23,
-                                         description="any layout of the group: common "
-                                         "code, short code or klotski.online id")]
 
 
 def _class(name: str) -> ClassKey:
@@ -51,25 +44,6 @@ def _class(name: str) -> ClassKey:
         raise BadQuery(str(error), name, 404) from None
     except ValueError as error:
         raise BadQuery(str(error), name) from None
-
-
-def _layout(code: str) -> Layout:
-    try:
-        return Layout.parse(code)
-    except LayoutError as error:
-        raise BadQuery(f"layout {code!r}: {error}", code) from None
-
-
-@contextlib.contextmanager
-def _database_answers(value: str) -> Iterator[None]:
-    """A database that cannot answer: 503 while another program holds it (a moment's
-    fault), else 404 naming the file and what to do (a damaged or partial database)."""
-    try:
-        yield
-    except DatabaseInUseError as error:
-        raise ServerBusy(str(error), value) from None
-    except (DatabaseError, MissingFromDatabaseError) as error:
-        raise BadQuery(str(error), value, 404) from None
 
 
 _DATABASE_FAULTS = {"e404": "The database cannot answer (damaged, partial, or not built "
@@ -84,10 +58,11 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
     explorer = Explorer(database, cache_directory)
     router = APIRouter(prefix="/api", tags=["explore"])
     router.explorer = explorer  # type: ignore[attr-defined]  # for tests and benchmarks
+    router.include_router(graph_router(explorer, lambda: JSON_GRAPH_LIMIT))
 
     def view(request: Request, code: str) -> GroupView:
-        layout = _layout(code)
-        with request.app.state.heavy.slot(layout, sized=False), _database_answers(code):
+        layout = path_layout(code)
+        with request.app.state.heavy.slot(layout, sized=False), database_answers(code):
             return explorer.view(layout)
 
     @router.get("/classes", summary="The 203 jiang-bing-style classes",
@@ -97,7 +72,7 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         every class; figures unknown without a database (``database``: false) or not yet
         computed are null, and ``figures_missing`` names the classes whose farthest steps
         ``fill_command`` still has to compute."""
-        with _database_answers(""):
+        with database_answers(""):
             return explorer.catalog.classes()
 
     @router.get("/classes/{name}", summary="One class and its minimum-steps histogram",
@@ -108,7 +83,7 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         """The class's counts and ``min_steps_histogram``: [steps, layouts] pairs, steps -1
         for the layouts that have no solution."""
         key = _class(name)
-        with _database_answers(name):
+        with database_answers(name):
             return explorer.catalog.class_summary(key)
 
     @router.get("/classes/{name}/groups", summary="A page of a class's groups, largest first",
@@ -125,7 +100,7 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         code), and smallest and largest minimum steps (null without a database or a goal)."""
         key = _class(name)
         try:
-            with _database_answers(name):
+            with database_answers(name):
                 return explorer.catalog.groups(key, page, per_page)
         except PageError as error:
             raise BadQuery(str(error), str(page), 404) from None
@@ -137,7 +112,9 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         """Class, ``group_num``, size, steps, seed, the layout's node (``start_index``) and
         ``shortest_path``: the nodes of a minimum-step path from it to a goal (empty
         without one)."""
-        return view(request, code).summary()
+        layout = path_layout(code)
+        with request.app.state.heavy.slot(layout, sized=False), database_answers(code):
+            return explorer.summary(layout)
 
     @router.get("/groups/{code}/graph", summary="A group's placed graph and figures",
                 responses={200: {"content": {"application/octet-stream": {}}},
@@ -168,7 +145,7 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
         largest groups and each class's longest minimum, by queries on the database; without
         one ``database`` is false, ``records`` empty and ``message`` names the command that
         builds it."""
-        with _database_answers(""):
+        with database_answers(""):
             return explorer.catalog.records()
 
     return router

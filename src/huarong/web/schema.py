@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
+from fastapi import Path as PathParameter
 from pydantic import BaseModel, Field, WithJsonSchema, create_model
 
 LONGEST_INPUT = 200
@@ -37,11 +38,20 @@ foresee."""
 PATH_LAYOUT_PATTERN = rf"^(?:{_COMMON_CODE}|{_SHORT_CODE}|{_ONLINE_ID})$"
 """A layout in a URL path: as :data:`LAYOUT_PATTERN` but for a grid (its ``/``) and blanks."""
 
+GroupCode = Annotated[str, PathParameter(pattern=PATH_LAYOUT_PATTERN, max_length=23,
+                                         description="any layout of the group: common "
+                                         "code, short code or klotski.online id")]
+"""A layout in a URL path, standing for its group."""
+
 LAYOUT_DESCRIPTION = ("A layout: a common code (1-9 hex digits, trailing zeros optional), a "
                       "5-character short code, a 20-digit klotski.online id, or a grid of 5 "
                       "rows of 4 cells (rows on lines or separated by '/').")
 LAYOUT_EXAMPLES = ["1A9BF0C00", "24422442233221121001", "SSCC/HHCC/HHHH/HHHH/..SS"]
 """横刀立马 by its common code and its klotski.online id, and 前呼后拥 as a grid."""
+
+LayoutQuery = Annotated[str, Query(min_length=1, max_length=LONGEST_INPUT, pattern=LAYOUT_PATTERN,
+                                   description=LAYOUT_DESCRIPTION, examples=LAYOUT_EXAMPLES)]
+"""A query parameter naming a layout."""
 
 
 Code = Annotated[str, Field(pattern=r"^[0-9A-F]{9}$", description="A common code.")]
@@ -136,7 +146,11 @@ class Child(BaseModel):
     code: Code
     short_code: str = Field(pattern=r"^[1-9A-HJKMNP-Z]{5}$",
                             description="The klotski engine's short code.")
-    min_steps: int | None
+    min_steps: int | None = Field(description="The minimum steps left after this step; null "
+                                              "when no goal can be reached.")
+    verdict: Literal["better", "same", "worse"] | None = Field(
+        description="better: one step closer to a goal; same: as far as before; worse: one "
+                    "step farther; null in a group without a goal.")
     move: Move
 
 

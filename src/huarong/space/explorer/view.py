@@ -132,6 +132,21 @@ class Explorer:
                 self._recent.popitem(last=False)
         return found
 
+    def summary(self, layout: Layout) -> dict[str, Any]:
+        """:meth:`GroupView.summary` of the group of ``layout``, from the database without
+        searching or placing the group when it holds the figures, unless the group is
+        placed already."""
+        from huarong.space.explorer.summary import database_summary
+
+        group = self.catalog.locate(layout)
+        with self._lock:
+            placed = group.seed in self._recent
+        if not placed and self.catalog.has_database:
+            found = database_summary(self.catalog, group, layout)
+            if found is not None:
+                return found
+        return self.view(layout).summary()
+
     def view(self, layout: Layout) -> GroupView:
         """The group of ``layout`` seen from it."""
         group = self.catalog.locate(layout)

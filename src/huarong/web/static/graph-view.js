@@ -10,6 +10,7 @@
 
 import KDBush from './vendor/kdbush.js';
 import * as twgl from './vendor/twgl-full.module.js';
+import { drawMarks } from './graph-marks.js';
 
 const VERTEX = `#version 300 es
 in vec2 position;
@@ -45,7 +46,6 @@ const FAST_FRAME_MS = 40; // below this a frame is redrawn live during a gesture
 const REST_MS = 180; // a slow renderer redraws once the gesture has rested this long
 const PICK_RADIUS_PX = 10;
 const MOVE_SLOP_PX = 5;
-const SVG = 'http://www.w3.org/2000/svg';
 
 const pixelRatio = () => Math.min(window.devicePixelRatio || 1, 2);
 
@@ -282,42 +282,7 @@ export class GraphView {
   }
 
   drawMarks() {
-    if (!this.positions) return;
-    const { width, height } = this.size();
-    this.marks.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    const shapes = [];
-    const polyline = (indices, className) => {
-      const line = document.createElementNS(SVG, 'polyline');
-      line.setAttribute('points', indices.map((i) => this.screenOf(i).join(',')).join(' '));
-      line.setAttribute('class', className);
-      return line;
-    };
-    if (this.bridges.length) {
-      const bridges = document.createElementNS(SVG, 'path');
-      bridges.setAttribute('d', this.bridges.map(([a, b]) => `M${this.screenOf(a).join(',')}`
-        + `L${this.screenOf(b).join(',')}`).join(''));
-      bridges.setAttribute('class', 'bridge');
-      shapes.push(bridges);
-    }
-    if (this.path.length > 1) shapes.push(polyline(this.path, 'path'));
-    if (this.trail.length > 1) shapes.push(polyline(this.trail, 'trail'));
-    const ring = (index, className) => {
-      const circle = document.createElementNS(SVG, 'circle');
-      const [x, y] = this.screenOf(index);
-      circle.setAttribute('cx', String(x));
-      circle.setAttribute('cy', String(y));
-      circle.setAttribute('r', '7');
-      circle.setAttribute('class', className);
-      return circle;
-    };
-    if (this.path.length) shapes.push(ring(this.path[this.path.length - 1], 'goal'));
-    if (this.start >= 0) shapes.push(ring(this.start, 'start'));
-    if (this.board >= 0) shapes.push(ring(this.board, 'board-at'));
-    if (this.hovered >= 0) shapes.push(ring(this.hovered, 'hovered'));
-    this.marks.replaceChildren(...shapes);
-    // for tools and tests: the board's layout, its trail and the bridges, as node indices
-    Object.assign(this.marks.dataset, { board: this.board, trail: this.trail.join(' '),
-      bridges: this.bridges.length });
+    if (this.positions) drawMarks(this);
   }
 
   // ---- finding the point under the pointer ------------------------------------------------

@@ -72,7 +72,8 @@ const stepMs = () => 1000 / Number($('board-speed').value);
 
 function solveStep() {
   const next = nearer(game.at);
-  if (next < 0) {
+  // the reader has left the group's page: the solution stops with it
+  if (next < 0 || $('page-group').hidden) {
     stopSolving();
     return;
   }

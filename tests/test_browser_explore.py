@@ -10,6 +10,7 @@ the tests are few and each does several things.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ from . import klotski_reference as reference
 from .test_browser import TIMEOUT_MS, _screenshot, _serve, _wait_ready, launch_chromium
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, FloatRect, Page
 
 pytestmark = pytest.mark.browser
 
@@ -69,10 +70,13 @@ def heng_dao_li_ma_group() -> tuple[set[reference.State], int]:
 
 
 @contextlib.contextmanager
-def _explore(browser: Browser, url: str, **options: Any) -> Iterator[Page]:
+def _explore(browser: Browser, url: str, script: str | None = None,
+             **options: Any) -> Iterator[Page]:
     context = browser.new_context(**{"viewport": DESKTOP, **options})
     context.set_default_timeout(TIMEOUT_MS * 4)
     page = context.new_page()
+    if script:
+        page.add_init_script(script)
     script_errors: list[str] = []
     page.on("pageerror", lambda error: script_errors.append(str(error)))
     page.goto(url)
@@ -119,8 +123,13 @@ class Graph:
         at += 8 * self.nodes
         self.positions = struct.unpack_from(f"<{2 * self.nodes}f", data, at)
         at += 8 * self.nodes
+        self.edge_words = struct.unpack_from(f"<{2 * self.edges}I", data, at)
         at += 8 * self.edges  # two uint32 per edge: a multiple of 8
         self.min_steps = struct.unpack_from(f"<{self.nodes}i", data, at)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The steps, as pairs of node indices."""
+        return list(zip(self.edge_words[::2], self.edge_words[1::2], strict=True))
 
     def near(self, index: int, radius: float) -> set[str]:
         """The codes of the nodes within ``radius`` (placement units) of node ``index``."""
@@ -138,6 +147,12 @@ def _screen_point(page: Page, graph: Graph, index: int) -> tuple[float, float, f
     assert box is not None
     x, y = graph.positions[2 * index], graph.positions[2 * index + 1]
     return box["x"] + left + x * scale, box["y"] + top + y * scale, scale
+
+
+def _box(page: Page, selector: str) -> FloatRect:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, f"{selector} is not displayed"
+    return box
 
 
 def _card_code(page: Page) -> str:
@@ -193,7 +208,7 @@ def test_classes_table_sorts_and_leads_to_a_class_page(browser: Browser, explore
         assert "9-9-9" in (page.text_content("#explore-error") or "")
 
 
-def test_group_graph_counts_hover_and_click_into_the_viewer(
+def test_group_graph_counts_hover_and_click_onto_the_board_and_the_viewer(
         browser: Browser, explore_url: str,
         heng_dao_li_ma_group: tuple[set[reference.State], int]) -> None:
     layouts, steps = heng_dao_li_ma_group
@@ -239,7 +254,11 @@ def test_group_graph_counts_hover_and_click_into_the_viewer(
         moved_x, moved_y, _ = _screen_point(page, graph, goal)
         assert (moved_x, moved_y) == (pytest.approx(x + 60), pytest.approx(y + 40))
         assert "#/group/" in page.url
-        page.mouse.click(moved_x, moved_y)
+        page.mouse.click(moved_x, moved_y)  # the layout goes on the board, then to the viewer
+        page.wait_for_function(
+            "code => document.querySelector('#play-board').dataset.code === code", arg=shown)
+        assert page.get_attribute("#graph-marks", "data-board") == str(graph.codes.index(shown))
+        page.click("#board-play")
         page.wait_for_url(f"{explore_url}/#{shown}")
         _wait_ready(page, shown)
         assert page.text_content("#remaining") == str(graph.min_steps[graph.codes.index(shown)])
@@ -264,8 +283,13 @@ def test_a_phone_pans_and_taps_the_graph(browser: Browser, explore_url: str) -> 
         page.touchscreen.tap(x, y)
         shown = _card_code(page)
         assert shown in graph.near(graph.start, 1 / scale)
-        assert "tap again" in (page.text_content("#graph-card") or "")
-        page.touchscreen.tap(x, y)
+        assert "on the board" in (page.text_content("#graph-card") or "")
+        assert page.get_attribute("#play-board", "data-code") == shown
+        # the board and the graph stack, each as wide as the page allows
+        graph_box, board = _box(page, "#graph-box"), _box(page, "#play-board")
+        assert board["y"] >= graph_box["y"] + graph_box["height"]
+        assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
+        page.locator("#board-play").tap()
         page.wait_for_url(f"{explore_url}/#{shown}")
         _wait_ready(page, shown)
 
@@ -283,3 +307,125 @@ def test_records_are_one_click_from_play(browser: Browser, standard_database: Pa
         page.locator("#records .play-link").first.click()
         _wait_ready(page, first)
         assert page.text_content("#remaining") == str(LONGEST_MIN_STEPS)
+
+
+# Holds back the page's requests whose address matches a pattern until window.release() is
+# called; window.settled counts the held answers that have since arrived.
+HOLD_REQUESTS = """
+window.held = [];
+window.settled = 0;
+const realFetch = window.fetch;
+window.fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (!window.holdPattern || !new RegExp(window.holdPattern).test(url)) {
+        return realFetch(input, init);
+    }
+    return new Promise(resolve => window.held.push(() => resolve(
+        realFetch(input, init).finally(() => { window.settled += 1; }))));
+};
+window.release = () => { window.held.splice(0).forEach(go => go()); };
+"""
+ALONE = "000000000"  # the 2x2 alone at the top left: class 0-0-0, a group of 12 (3 x 4 places)
+WITH_A_SOLDIER = "0C0000000"  # and one 1x1 in the first free cell: class 0-1-0
+CLASS_DRAWN = """() => !document.querySelector('#page-class').hidden
+    && document.querySelector('#class-title').textContent.startsWith('Class 0-1-0')
+    && document.querySelector('#groups-range').textContent.includes('of')"""
+GROUP_DRAWN = """() => !document.querySelector('#page-group').hidden
+    && document.querySelector('#group-title').textContent.includes('class 0-1-0')
+    && document.querySelector('#graph-status').hidden"""
+
+
+def _late_answer_is_ignored(page: Page, pattern: str, first: str, second: str,
+                            drawn: str) -> str:
+    """Opens page ``first`` with its answers matching ``pattern`` held back, moves on to
+    ``second`` until ``drawn`` (a script) holds, then lets the held answers arrive: the page
+    must still show ``second``."""
+    page.evaluate("p => { window.holdPattern = p; }", pattern)
+    page.evaluate("h => { location.hash = h; }", first)
+    page.wait_for_function("() => window.held.length > 0")
+    held: int = page.evaluate("() => window.settled + window.held.length")
+    page.evaluate("h => { location.hash = h; }", second)
+    page.wait_for_function(drawn)
+    before = page.inner_text("main")
+    page.evaluate("() => window.release()")
+    page.wait_for_function("n => window.settled === n", arg=held)
+    page.wait_for_timeout(300)  # the late answer's own drawing, were it to happen
+    after = page.inner_text("main")
+    assert after == before
+    return after
+
+
+def test_a_late_answer_for_an_earlier_page_does_not_overwrite_the_current_one(
+        browser: Browser, explore_url: str) -> None:
+    with _explore(browser, f"{explore_url}/explore#/class/0-1-0", script=HOLD_REQUESTS) as page:
+        page.wait_for_function(CLASS_DRAWN)
+        shown = _late_answer_is_ignored(page, r"/api/classes/0-0-0\?", "#/class/0-0-0",
+                                        "#/class/0-1-0", CLASS_DRAWN)
+        assert "Class 0-1-0" in shown and "Class 0-0-0" not in shown
+        shown = _late_answer_is_ignored(page, rf"/api/groups/{ALONE}[/?]",
+                                        f"#/group/{ALONE}", f"#/group/{WITH_A_SOLDIER}",
+                                        GROUP_DRAWN)
+        assert "of class 0-1-0" in shown
+        assert _drawn(page)["nodes"] != "12"
+
+
+def _board_on_graph(page: Page, graph: Graph) -> tuple[str, list[str]]:
+    """The board's layout and the trail on the graph, as codes (read from the page's marks)."""
+    board = page.get_attribute("#play-board", "data-code") or ""
+    trail = (page.get_attribute("#graph-marks", "data-trail") or "").split()
+    at = page.get_attribute("#graph-marks", "data-board") or ""
+    assert graph.codes[int(at)] == board, "the marker is where the board is"
+    return board, [graph.codes[int(index)] for index in trail]
+
+
+def test_the_board_beside_the_graph_steps_solves_and_marks_bottlenecks(
+        browser: Browser, explore_url: str) -> None:
+    import networkx as nx
+
+    with _explore(browser, f"{explore_url}/explore#/group/{HENG_DAO_LI_MA}") as page:
+        _drawn(page)
+        graph = Graph(page.request.get(
+            f"{explore_url}/api/groups/{HENG_DAO_LI_MA}/graph?format=binary").body())
+        assert _board_on_graph(page, graph) == (HENG_DAO_LI_MA, [HENG_DAO_LI_MA])
+        # a step by the keys, then one by a drag: the marker follows and leaves a trail
+        page.focus('#play-board .piece[aria-label="兵 1×1, row 4, column 2"]')
+        page.keyboard.press("ArrowDown")
+        down = Layout.from_grid("VCCV/VCCV/VHHV/V.SV/SS.S").code
+        piece = _box(page, '#play-board .piece[aria-label="兵 1×1, row 4, column 3"]')
+        page.mouse.move(piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(piece["x"] - piece["width"] / 2, piece["y"] + piece["height"] / 2,
+                        steps=8)
+        page.mouse.up()
+        left = Layout.from_grid("VCCV/VCCV/VHHV/VS.V/SS.S").code
+        assert _board_on_graph(page, graph) == (left, [HENG_DAO_LI_MA, down, left])
+
+        # solve from here: a shortest way, step by step on the board and on the graph
+        page.fill("#board-speed", page.get_attribute("#board-speed", "max") or "")
+        page.click("#board-solve")
+        page.wait_for_function(
+            "() => document.querySelector('#board-status').textContent.includes('a goal')"
+            " && !document.querySelector('#board-status').textContent.includes('to a goal')")
+        _screenshot(page, "explore-board-solved.png")
+        goal, trail = _board_on_graph(page, graph)
+        states = [reference.from_grid(Layout.from_code(code).grid()) for code in trail]
+        assert reference.is_goal(states[-1]) and trail[-1] == goal
+        assert all(reference.is_one_step(a, b) for a, b in itertools.pairwise(states))
+        assert len(trail) - 3 == graph.min_steps[graph.codes.index(left)]
+
+        # the bottlenecks: the page draws every bridge that networkx finds in the group
+        page.check("#group-bottlenecks")
+        page.wait_for_function(
+            "() => document.querySelector('#graph-legend').textContent.includes('Bottlenecks')")
+        edges = nx.Graph()
+        edges.add_nodes_from(range(graph.nodes))
+        edges.add_edges_from(graph.pairs())
+        bridges = sum(1 for _ in nx.bridges(edges))
+        assert page.get_attribute("#graph-marks", "data-bridges") == str(bridges)
+        note = page.text_content("#bottleneck-note") or ""
+        cut_vertices = sum(1 for _ in nx.articulation_points(edges))
+        assert f"{cut_vertices:,} cut vertices, {bridges:,} bridges" in note
+        _screenshot(page, "explore-bottlenecks.png")
+        assert not _serious_accessibility_problems(page)
+        page.uncheck("#group-bottlenecks")
+        assert "minimum steps" in (page.text_content("#graph-legend") or "")

@@ -1,7 +1,12 @@
 // The client of the server's JSON API: one-line errors turned into sentences, and the answers
 // of /api/next kept, so each layout is asked about once.
 
-export class ApiError extends Error {}
+export class ApiError extends Error {
+  constructor(message, status = null) {
+    super(message);
+    this.status = status; // the HTTP status, null when the server could not be reached
+  }
+}
 
 // The server's one-line reasons, as a sentence: "parameter 'code': bad code 'X'" reads
 // "Bad code 'X'."
@@ -21,7 +26,7 @@ export async function api(path, params) {
   const body = await response.json().catch(() => null);
   if (!response.ok) {
     const reason = body?.error ?? `the server answered ${response.status} ${response.statusText}`;
-    throw new ApiError(sentence(reason));
+    throw new ApiError(sentence(reason), response.status);
   }
   return body;
 }

@@ -10,9 +10,10 @@ import {
   enqueue, hint, loadLayout, redo, restart, revealBoard, stopEditing, undo,
 } from './game.js';
 import { loadClassics, showLevels, wireLevels } from './levels.js';
-import { ARROWS, endDrag, keyMove, moveDrag, startDrag } from './moves.js';
+import { ARROWS, endDrag, keyMove, moveDrag, moveTo, startDrag } from './moves.js';
 import { currentCode, say, showError, state, ui } from './page.js';
 import { solve, stepButton, togglePlay } from './playback.js';
+import { helpMode, select, selectedPiece, setHelpMode } from './verdicts.js';
 
 const START_CODE = '1A9BF0C00';
 
@@ -42,8 +43,27 @@ ui.speed.addEventListener('input', () => {
 });
 ui.board.addEventListener('pointerdown', (event) => {
   if (state.editing) editCell(event);
-  else startDrag(event);
+  else if (!event.target.closest('.target')) startDrag(event);
 });
+// The focused piece is the selected one, whose moves are marked; it stays selected while focus
+// is nowhere in particular (a click on the page, or on one of its marked moves).
+ui.board.addEventListener('focusin', (event) => {
+  const piece = event.target.closest('.piece');
+  if (piece) select(piece);
+});
+ui.board.addEventListener('focusout', (event) => {
+  if (event.relatedTarget && !ui.board.contains(event.relatedTarget)) select(null);
+});
+ui.board.addEventListener('click', (event) => {
+  const target = event.target.closest('.target');
+  const sprite = selectedPiece();
+  if (target && sprite) moveTo(sprite, Number(target.dataset.address));
+});
+for (const radio of ui.helpMode.querySelectorAll('input')) {
+  radio.checked = radio.value === helpMode();
+  radio.addEventListener('change', () => setHelpMode(radio.value));
+}
+setHelpMode(helpMode());
 ui.board.addEventListener('pointermove', moveDrag);
 ui.board.addEventListener('pointerup', endDrag);
 ui.board.addEventListener('pointercancel', endDrag);

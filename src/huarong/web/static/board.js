@@ -81,6 +81,8 @@ export function render(pieces) {
   sprites = kept;
 }
 
+export const cellAt = (address) => cells[address];
+
 export function celebrate(solved) {
   ui.celebration.hidden = !solved;
   ui.board.classList.toggle('won', solved);

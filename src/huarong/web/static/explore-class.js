@@ -93,8 +93,10 @@ function groupRow(group) {
     el('td', {}, count(group.min_steps)), el('td', {}, count(group.longest_min_steps)));
 }
 
-async function showGroups(page) {
-  const answer = await api(`/api/classes/${shown.name}/groups`, { page, per_page: PER_PAGE });
+async function showGroups(page, current = () => true) {
+  const name = shown.name;
+  const answer = await api(`/api/classes/${name}/groups`, { page, per_page: PER_PAGE });
+  if (!current() || shown.name !== name) return;
   shown.page = answer.page;
   shown.total = answer.groups_total;
   $('class-groups').tBodies[0].replaceChildren(...answer.groups.map(groupRow));
@@ -105,13 +107,16 @@ async function showGroups(page) {
   $('groups-next').disabled = first + answer.groups.length >= answer.groups_total;
 }
 
-export async function showClass(name) {
+// Draws the class only while current() holds: the router's page may have changed while the
+// answers were on their way.
+export async function showClass(name, current) {
   if (name === shown.name) return;
   shown.name = null;
   const summary = await api(`/api/classes/${encodeURIComponent(name)}`, {});
+  if (!current()) return;
   shown.name = summary.name;
   drawSummary(summary);
-  await showGroups(0);
+  await showGroups(0, current);
 }
 
 export function wireClassPage(onError) {

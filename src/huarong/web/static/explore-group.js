@@ -6,6 +6,10 @@ import { ApiError, api } from './api.js';
 import {
   $, classHref, count, el, groupHref, playHref,
 } from './explore-common.js';
+import {
+  bottleneckColours, bridgePairs, drawBottleneckLegend, loadBottlenecks,
+} from './explore-bottlenecks.js';
+import { putOnBoard, startPlay, wirePlay } from './explore-play.js';
 import { codeText, parseGraph } from './graph-format.js';
 import { GraphView } from './graph-view.js';
 import { miniBoard } from './miniboard.js';
@@ -22,8 +26,7 @@ const MODES = {
 };
 
 let view = null;
-let group = null; // {summary, graph, mode}
-let touched = -1;
+let group = null; // {code, summary, graph, mode, index (code -> node, built on demand), bottlenecks}
 
 const codeOf = codeText;
 
@@ -117,7 +120,7 @@ function showCard(index, x, y, touch) {
   card.replaceChildren(miniBoard(code), el('span', { className: 'card-text' },
     el('strong', { className: 'mono' }, code),
     ...describe(graph, index).map((line) => el('span', {}, line)),
-    el('em', {}, touch ? 'tap again to play' : 'click to play')));
+    el('em', {}, touch ? 'on the board' : 'click to put it on the board')));
   card.dataset.code = code;
   card.hidden = false;
   const box = $('graph-box');
@@ -127,17 +130,53 @@ function showCard(index, x, y, touch) {
   card.style.top = `${Math.max(4, top)}px`;
 }
 
+// A click or tap on a point puts its layout on the board; a touch has no hover, so the tap
+// also shows the point's card.
 function pick(index, pointerType) {
-  const code = codeOf(group.graph, index);
-  if (pointerType === 'mouse' || touched === index) {
-    location.href = playHref(code);
-    return;
-  }
-  touched = index;
+  if (!$('board-panel').hidden) putOnBoard(index);
+  if (pointerType === 'mouse') return;
   view.hovered = index;
   view.drawMarks();
   const [x, y] = view.screenOf(index);
   showCard(index, x, y, true);
+}
+
+function indexOf(code) {
+  if (!group.index) {
+    const { graph } = group;
+    group.index = new Map();
+    for (let i = 0; i < graph.nodes; i++) group.index.set(codeOf(graph, i), i);
+  }
+  return group.index.get(code) ?? -1;
+}
+
+// The bottlenecks toggle: cut vertices and basins in the points' colours, bridges as marks;
+// asked of the server once per group, the first time the toggle is on.
+async function markBottlenecks() {
+  const shown = group;
+  const note = $('bottleneck-note');
+  if (!shown) return;
+  if (!$('group-bottlenecks').checked) {
+    view.setBridges([]);
+    note.hidden = true;
+    view.setColours(colourBy($('group-colour').value));
+    return;
+  }
+  note.hidden = false;
+  if (!shown.bottlenecks) note.textContent = 'Finding where the group narrows…';
+  try {
+    shown.bottlenecks ??= await loadBottlenecks(shown.code);
+  } catch (error) {
+    if (group !== shown) return;
+    note.textContent = `The bottlenecks are unavailable: ${error.message}`;
+    $('group-bottlenecks').checked = false;
+    return;
+  }
+  if (group !== shown || !$('group-bottlenecks').checked) return;
+  const answer = shown.bottlenecks;
+  view.setColours(bottleneckColours(shown.graph.nodes, answer, indexOf));
+  view.setBridges(bridgePairs(answer, indexOf));
+  drawBottleneckLegend(answer);
 }
 
 // ---- the page ----------------------------------------------------------------------------
@@ -187,21 +226,22 @@ async function fetchGraph(code) {
   return parseGraph(await response.arrayBuffer());
 }
 
-export async function showGroup(code) {
+// Draws the group only while current() holds (the router's page may have changed while the
+// answers were on their way); resolves to the crumbs' trail, or null when not drawn.
+export async function showGroup(code, current) {
   $('graph-status').hidden = false;
   $('graph-status').textContent = 'Placing the group (the first time takes a while)…';
   $('graph-card').hidden = true;
-  touched = -1;
   const [summary, graph] = await Promise.all([
     api(`/api/groups/${encodeURIComponent(code)}`, {}), fetchGraph(code)]);
-  group = { summary, graph, mode: $('group-colour').value };
+  if (!current()) return null;
+  group = {
+    code, summary, graph, mode: $('group-colour').value, index: null, bottlenecks: null,
+  };
   if (group.mode === 'farthest' && !graph.farthestKnown) $('group-colour').value = 'min';
   drawSummary(summary, graph);
   view ??= new GraphView($('graph-box'), $('group-graph'), $('graph-marks'), {
-    onHover: (index, x, y) => {
-      if (index !== null) touched = -1;
-      showCard(index, x, y, false);
-    },
+    onHover: (index, x, y) => showCard(index, x, y, false),
     onPick: pick,
   });
   const lines = !view.software || graph.edges <= SOFTWARE_LINES;
@@ -210,6 +250,13 @@ export async function showGroup(code) {
   $('lines-note').hidden = lines;
   view.setData(graph.positions, graph.pairs, colourBy($('group-colour').value));
   view.setMarks(summary.shortest_path, summary.start_index);
+  // the board plays Klotski: other puzzles' groups are drawn without it
+  $('board-panel').hidden = graph.geometry.puzzle !== 'klotski';
+  if (!$('board-panel').hidden) {
+    startPlay(graph, view, (index) => codeOf(graph, index), indexOf, summary.start_index);
+  }
+  if ($('group-bottlenecks').checked) markBottlenecks();
+  else $('bottleneck-note').hidden = true;
   $('graph-status').hidden = true;
   return [[summary.class, classHref(summary.class)],
     [`group #${summary.group_num}`, groupHref(code)]];
@@ -217,8 +264,11 @@ export async function showGroup(code) {
 
 export function wireGroupPage() {
   $('group-colour').addEventListener('change', () => {
-    if (group) view.setColours(colourBy($('group-colour').value));
+    $('group-bottlenecks').checked = false;
+    if (group) markBottlenecks();
   });
+  $('group-bottlenecks').addEventListener('change', markBottlenecks);
+  wirePlay();
   $('group-lines').addEventListener('change', () => {
     view?.setLines($('group-lines').checked);
     $('lines-note').hidden = true;

@@ -38,6 +38,9 @@ function parseHash() {
 
 async function route() {
   const turn = ++routed;
+  // a page's answers may come after the reader has moved on: each page draws only while
+  // this is still the route being shown, so a late answer never overwrites a later page
+  const current = () => turn === routed;
   const [kind, name] = parseHash();
   showError('');
   let trail = [];
@@ -46,13 +49,13 @@ async function route() {
     if (kind === 'class' && name) {
       page = 'class';
       drawCrumbs([[`class ${name}`, null]]);
-      await showClass(name);
+      await showClass(name, current);
       trail = [[`class ${name}`, null]];
     } else if (kind === 'group' && name) {
       page = 'group';
       drawCrumbs([[`group of ${name}`, null]]);
       showPage(page);
-      trail = await (await loadGroupPage()).showGroup(name);
+      trail = await (await loadGroupPage()).showGroup(name, current);
     } else {
       await showHome();
     }

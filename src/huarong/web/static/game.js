@@ -10,6 +10,7 @@ import {
   COLS, KIND_NAME, ROWS, colOf, decode, encode, isGoal, moveBetween, pieceLabel, reachable,
   routeTo, rowOf,
 } from './rules.js';
+import { showLost, showTargets, verdictOfStep } from './verdicts.js';
 
 const SOLVED_KEY = 'huarong.solved';
 const BASE_STEP_MS = 1600;
@@ -94,11 +95,14 @@ export function refresh() {
       showCodeLinks(code);
       ui.remaining.textContent = next.min_steps === null ? 'no solution' : String(next.min_steps);
       ui.progress.textContent = progressText(next.min_steps);
+      showLost(next.min_steps);
     }).catch((error) => say(error.message));
   }
   if (remaining === null) ui.remaining.textContent = 'no solution';
   else ui.remaining.textContent = remaining === undefined ? '…' : String(remaining);
   ui.progress.textContent = progressText(remaining);
+  showLost(remaining);
+  showTargets();
 }
 
 // Beside the board's common code: its short code (once the server has told it) and a link to
@@ -201,8 +205,9 @@ export async function advance(code, duration = undefined) {
   return stepTo(state.at + 1, duration);
 }
 
-// Tells a screen reader what moved and how far the goal is, once that is known.
-export async function announceMove(move) {
+// Tells a screen reader what moved and how far the goal is, once that is known; a hand move
+// from the layout before also gets its verdict (in the mode that judges moves).
+export async function announceMove(move, before = null) {
   if (!move) return;
   const code = currentCode();
   const step = solutionStep();
@@ -210,8 +215,10 @@ export async function announceMove(move) {
   if (remaining === undefined) {
     remaining = await hintsFor(code).then((next) => next.min_steps, () => undefined);
   }
+  const verdict = await verdictOfStep(before).catch(() => null);
   if (currentCode() === code) {
-    announce(`Moved ${pieceLabel(move.kind, move.to)}. ${progressText(remaining)}`);
+    announce(`Moved ${pieceLabel(move.kind, move.to)}${verdict ? `: ${verdict}` : ''}. `
+      + `${progressText(remaining)}`);
   }
 }
 

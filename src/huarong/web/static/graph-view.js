@@ -10,6 +10,7 @@
 
 import KDBush from './vendor/kdbush.js';
 import * as twgl from './vendor/twgl-full.module.js';
+import { drawMarks } from './graph-marks.js';
 
 const VERTEX = `#version 300 es
 in vec2 position;
@@ -45,7 +46,6 @@ const FAST_FRAME_MS = 40; // below this a frame is redrawn live during a gesture
 const REST_MS = 180; // a slow renderer redraws once the gesture has rested this long
 const PICK_RADIUS_PX = 10;
 const MOVE_SLOP_PX = 5;
-const SVG = 'http://www.w3.org/2000/svg';
 
 const pixelRatio = () => Math.min(window.devicePixelRatio || 1, 2);
 
@@ -78,6 +78,9 @@ export class GraphView {
     this.path = [];
     this.start = -1;
     this.hovered = -1;
+    this.board = -1; // the layout on the playable board, and the trail of its steps
+    this.trail = [];
+    this.bridges = []; // node index pairs, drawn over the lines
     this.pointers = new Map();
     this.gesture = null;
     this.wire();
@@ -130,6 +133,9 @@ export class GraphView {
     this.pointInfo = null;
     this.lineInfo = null;
     this.hovered = -1;
+    this.board = -1;
+    this.trail = [];
+    this.bridges = [];
   }
 
   setColours(colours) {
@@ -146,6 +152,18 @@ export class GraphView {
   setMarks(path, start) {
     this.path = path;
     this.start = start;
+    this.drawMarks();
+  }
+
+  // The layout on the board (node index, -1 for none) and the steps that led there.
+  setBoard(index, trail) {
+    this.board = index;
+    this.trail = trail;
+    this.drawMarks();
+  }
+
+  setBridges(pairs) {
+    this.bridges = pairs;
     this.drawMarks();
   }
 
@@ -264,29 +282,7 @@ export class GraphView {
   }
 
   drawMarks() {
-    if (!this.positions) return;
-    const { width, height } = this.size();
-    this.marks.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    const shapes = [];
-    if (this.path.length > 1) {
-      const line = document.createElementNS(SVG, 'polyline');
-      line.setAttribute('points', this.path.map((i) => this.screenOf(i).join(',')).join(' '));
-      line.setAttribute('class', 'path');
-      shapes.push(line);
-    }
-    const ring = (index, className) => {
-      const circle = document.createElementNS(SVG, 'circle');
-      const [x, y] = this.screenOf(index);
-      circle.setAttribute('cx', String(x));
-      circle.setAttribute('cy', String(y));
-      circle.setAttribute('r', '7');
-      circle.setAttribute('class', className);
-      return circle;
-    };
-    if (this.path.length) shapes.push(ring(this.path[this.path.length - 1], 'goal'));
-    if (this.start >= 0) shapes.push(ring(this.start, 'start'));
-    if (this.hovered >= 0) shapes.push(ring(this.hovered, 'hovered'));
-    this.marks.replaceChildren(...shapes);
+    if (this.positions) drawMarks(this);
   }
 
   // ---- finding the point under the pointer ------------------------------------------------

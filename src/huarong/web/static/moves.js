@@ -4,6 +4,7 @@
 import { boardPiece, position } from './board.js';
 import { advance, announceMove, enqueue, queued, stepMs, stepTo } from './game.js';
 import { announce, currentCode, say, state, ui } from './page.js';
+import { select } from './verdicts.js';
 import {
   COLS, ROWS, colOf, encode, fits, moveBetween, occupancy, pieceLabel, reachable, rowOf,
 } from './rules.js';
@@ -20,6 +21,8 @@ export function startDrag(event) {
   const found = boardPiece(el);
   if (!found) return;
   event.preventDefault();
+  el.focus({ preventScroll: true });
+  select(el);
   el.setPointerCapture(event.pointerId);
   el.classList.add('dragging');
   const box = ui.board.getBoundingClientRect();
@@ -59,18 +62,26 @@ export function endDrag() {
 // the step started takes the step back.
 async function movePiece(piece, to, duration) {
   const code = encode(state.pieces.map((p) => (p === piece ? { ...p, address: to } : p)));
+  const before = currentCode();
   state.playing = false;
   say('');
-  const last = state.at > 0 ? moveBetween(state.history[state.at - 1], currentCode()) : null;
+  const last = state.at > 0 ? moveBetween(state.history[state.at - 1], before) : null;
   if (!last || last.kind !== piece.kind || last.to !== piece.address) {
-    announceMove(await advance(code, duration));
+    announceMove(await advance(code, duration), before);
     return;
   }
   const origin = state.history[state.at - 1];
   state.history = state.history.slice(0, code === origin ? state.at : state.at + 1);
   if (code !== origin) state.history[state.at] = code;
   const move = await stepTo(code === origin ? state.at - 1 : state.at, duration);
-  announceMove(move);
+  announceMove(move, before);
+}
+
+// A click on one of the selected piece's marked moves makes that move.
+export function moveTo(sprite, to) {
+  const found = boardPiece(sprite.el);
+  if (!found || state.editing || state.playing || queued > 0) return;
+  enqueue(() => movePiece(found.piece, to, stepMs() * 0.4));
 }
 
 export function keyMove(el, key) {

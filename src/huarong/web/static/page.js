@@ -16,7 +16,8 @@ export const ui = {
   levels: $('levels'), levelsNote: $('levels-note'), levelsForm: $('levels-form'),
   levelsSteps: $('levels-steps'), levelsPager: $('levels-pager'), levelsPrev: $('levels-prev'),
   levelsNext: $('levels-next'), levelsRange: $('levels-range'), shortCode: $('short-code'),
-  groupLink: $('group-link'),
+  groupLink: $('group-link'), stepsLost: $('steps-lost'), pieceMoves: $('piece-moves'),
+  helpMode: $('help-mode'),
 };
 
 export const state = {

@@ -98,6 +98,30 @@ def test_svg_has_a_dot_per_layout(runner: CliRunner, tmp_path: Path) -> None:
     assert sum(circle.get("fill") == "#440154" for circle in circles) >= 1
 
 
+def test_basin_colouring_marks_the_cut_vertices_networkx_finds(runner: CliRunner,
+                                                               tmp_path: Path) -> None:
+    import networkx
+
+    goal, size = goal_of_small_group()
+    reference_graph = networkx.Graph()
+    for state in reference.distances(reference.from_grid(Layout(solvable_small_group()).grid())):
+        for neighbour in reference.steps_from(state):
+            reference_graph.add_edge(state, neighbour)
+    cut_vertices = len(list(networkx.articulation_points(reference_graph)))
+    bridges = len(list(networkx.bridges(reference_graph)))
+    assert cut_vertices and bridges  # the group has both, so the marks are tested
+    output = tmp_path / "basins.svg"
+    result = runner.invoke(main, ["draw", goal, "-o", str(output), "--color", "basin"])
+    assert result.exit_code == 0, result.output
+    root = ElementTree.parse(output).getroot()
+    circles = root.findall("{http://www.w3.org/2000/svg}circle")
+    assert len(circles) == size + cut_vertices + 1
+    assert sum(circle.get("fill") == "rgb(0, 0, 0)" for circle in circles) == cut_vertices
+    marked = [path for path in root.findall("{http://www.w3.org/2000/svg}path")
+              if path.get("stroke") == "rgb(0, 0, 0)"]
+    assert sum(len(path.get("d", "").split("M")) - 1 for path in marked) == bridges
+
+
 @pytest.mark.parametrize(("arguments", "named"), [
     (["1A9BF0C00", "-o", "{tmp}/x.gif"], "x.gif"),
     (["1A9BF0C00", "-o", "{tmp}/x.png", "--size", "1200x"], "1200x"),

@@ -39,10 +39,12 @@ class SizeParam(click.ParamType):  # type: ignore[type-arg]
 @click.argument("layout", type=LAYOUT)
 @click.option("-o", "--output", type=OUTPUT, required=True,
               help="The picture: FILE.png or FILE.svg (written atomically).")
-@click.option("--color", "colour", type=click.Choice(["min-steps", "distance", "farthest"]),
+@click.option("--color", "colour",
+              type=click.Choice(["min-steps", "distance", "farthest", "basin"]),
               default="min-steps", show_default=True,
-              help="Colour each layout by its minimum steps, its distance from LAYOUT, or "
-                   "its farthest steps (from the database; grey where not computed).")
+              help="Colour each layout by its minimum steps, its distance from LAYOUT, its "
+                   "farthest steps (from the database; grey where not computed), or its basin "
+                   "(cut vertices and bridges in black; huarong bottlenecks).")
 @click.option("--size", type=SizeParam(), default="1200x800", show_default=True,
               help="Picture size in pixels.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,

@@ -35,6 +35,7 @@ VIRIDIS = np.array([[68, 1, 84], [65, 68, 135], [42, 120, 142], [34, 168, 132],
 UNKNOWN_COLOUR = (187, 187, 187)
 LINE_COLOUR = (120, 120, 120)
 PATH_COLOUR = (228, 0, 43)
+MARK_COLOUR = (0, 0, 0)
 BACKGROUND = (255, 255, 255)
 TEXT_COLOUR = (34, 34, 34)
 
@@ -65,7 +66,8 @@ class Colouring:
 class Picture:
     """What a picture shows: ``graph`` placed at ``positions`` (float32 (n, 2) in [0, 1]),
     coloured by ``colouring``, the node ``start`` ringed (None: no node) with ``path`` (nodes)
-    in red, and a one-line ``caption``."""
+    in red, a one-line ``caption``, and in black the ``marked_nodes`` (node numbers) and
+    ``marked_edges`` ((k, 2) node pairs): cut vertices and bridges, say."""
 
     graph: StateGraph
     positions: np.ndarray
@@ -73,6 +75,8 @@ class Picture:
     caption: str
     start: int | None = None
     path: list[int] = field(default_factory=list)
+    marked_nodes: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    marked_edges: np.ndarray = field(default_factory=lambda: np.empty((0, 2), dtype=np.int64))
 
     def __post_init__(self) -> None:
         size = self.graph.size
@@ -113,13 +117,16 @@ def _raster(picture: Picture, width: int, height: int) -> np.ndarray:
     order = np.argsort(-values.astype(np.int64), kind="stable")
     radius = _dot_radius(graph.size, width, height)
     placement.draw_dots(canvas, pixels, order, colours, np.float32(radius))
+    black = np.array(MARK_COLOUR, dtype=np.float32)
+    placement.draw_lines(canvas, pixels, picture.marked_edges.astype(np.int64).reshape(-1, 2),
+                         black, np.float32(1.0))
+    marked = picture.marked_nodes.astype(np.int64)
+    placement.draw_dots(canvas, pixels, marked, np.broadcast_to(black, (graph.size, 3)).copy(),
+                        np.float32(radius))
     path = np.array(picture.path, dtype=np.int64)
     red = np.array(PATH_COLOUR, dtype=np.float32)
     if path.size > 1:
-        steps = np.stack([path[:-1], path[1:]], axis=1)
-        for shift in ((0, 0), (0.7, 0), (0, 0.7)):
-            placement.draw_lines(canvas, pixels + np.array(shift, dtype=np.float32), steps, red,
-                                 np.float32(1.0))
+        _thick_lines(canvas, pixels, np.stack([path[:-1], path[1:]], axis=1), red)
     if picture.start is not None:
         start = np.array([picture.start], dtype=np.int64)
         placement.draw_dots(canvas, pixels, start, _one_colour(graph.size, picture.start, red),
@@ -128,6 +135,17 @@ def _raster(picture: Picture, width: int, height: int) -> np.ndarray:
     canvas[height - LEGEND_HEIGHT:] = BACKGROUND
     image: np.ndarray = np.rint(canvas).astype(np.uint8)
     return image
+
+
+def _thick_lines(canvas: np.ndarray, pixels: np.ndarray, pairs: np.ndarray,
+                 colour: np.ndarray) -> None:
+    """Opaque lines about two pixels wide between the node pairs ``pairs``."""
+    from huarong._kernels import placement
+
+    if pairs.shape[0]:
+        for shift in ((0, 0), (0.7, 0), (0, 0.7)):
+            placement.draw_lines(canvas, pixels + np.array(shift, dtype=np.float32), pairs,
+                                 colour, np.float32(1.0))
 
 
 def _top(values: np.ndarray) -> int:
@@ -210,6 +228,13 @@ def render_svg(picture: Picture, width: int, height: int) -> str:
         body += [f'<circle cx="{pixels[n, 0]}" cy="{pixels[n, 1]}" r="{radius:.2f}" '
                  f'fill="#{colours[n, 0]:02x}{colours[n, 1]:02x}{colours[n, 2]:02x}"/>'
                  for n in order.tolist()]
+        marks = "".join(f"M{pixels[a, 0]} {pixels[a, 1]}L{pixels[b, 0]} {pixels[b, 1]}"
+                        for a, b in picture.marked_edges.reshape(-1, 2).tolist())
+        if marks:
+            body.append(f'<path d="{marks}" stroke="rgb{MARK_COLOUR}" stroke-width="1" '
+                        'fill="none"/>')
+        body += [f'<circle cx="{pixels[n, 0]}" cy="{pixels[n, 1]}" r="{radius:.2f}" '
+                 f'fill="rgb{MARK_COLOUR}"/>' for n in picture.marked_nodes.tolist()]
         if len(picture.path) > 1:
             points = " ".join(f"{pixels[n, 0]},{pixels[n, 1]}" for n in picture.path)
             body.append(f'<polyline points="{points}" stroke="rgb{PATH_COLOUR}" '

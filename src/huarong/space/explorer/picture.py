@@ -5,14 +5,17 @@ and a caption naming the group."""
 from __future__ import annotations
 
 from huarong.graph import picture
+from huarong.graph.bottlenecks import Bottlenecks, bottlenecks
 from huarong.space.explorer.view import GroupView
 
-COLOURINGS = ("min-steps", "distance", "farthest")
+COLOURINGS = ("min-steps", "distance", "farthest", "basin")
 
 
 def colouring(view: GroupView, name: str) -> picture.Colouring:
-    """The figure each dot shows: ``min-steps``, ``distance`` (from the chosen layout) or
-    ``farthest`` (farthest steps, grey where the database lacks them)."""
+    """The figure each dot shows: ``min-steps``, ``distance`` (from the chosen layout),
+    ``farthest`` (farthest steps, grey where the database lacks them) or ``basin`` (the basin
+    each layout lies in, grey on the goals' side; see
+    :func:`~huarong.graph.bottlenecks.bottlenecks`)."""
     if name == "min-steps":
         return picture.Colouring(view.graph.min_steps, "minimum steps to a goal", "no solution")
     if name == "distance":
@@ -21,7 +24,15 @@ def colouring(view: GroupView, name: str) -> picture.Colouring:
     if name == "farthest":
         return picture.Colouring(view.farthest_or_unknown(), "farthest steps",
                                  "unknown (huarong db layers)")
+    if name == "basin":
+        return picture.Colouring(_bottlenecks(view).basin, "basin",
+                                 "the side of the nearest goals")
     raise ValueError(f"colouring {name!r} is not one of {', '.join(COLOURINGS)}")
+
+
+def _bottlenecks(view: GroupView) -> Bottlenecks:
+    graph = view.graph
+    return bottlenecks(graph, None if graph.solvable else [view.start])
 
 
 def group_picture(view: GroupView, colouring_name: str) -> picture.Picture:
@@ -31,6 +42,11 @@ def group_picture(view: GroupView, colouring_name: str) -> picture.Picture:
     caption = (f"group {view.group.key.name}-{view.group.group_num} of "
                f"{graph.codes[view.start]:09X}: {graph.size:,} layouts, "
                f"{graph.edge_count:,} steps; red: shortest path to a goal")
+    if colouring_name == "basin":
+        found = _bottlenecks(view)
+        return picture.Picture(graph, view.placed.positions, colouring(view, colouring_name),
+                               caption + "; black: cut vertices and bridges", view.start,
+                               view.shortest_path, found.articulation_points, found.bridges)
     return picture.Picture(graph, view.placed.positions, colouring(view, colouring_name),
                            caption, view.start, view.shortest_path)
 

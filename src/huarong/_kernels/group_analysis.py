@@ -14,7 +14,14 @@ import numpy as np
 
 from huarong._kernels._jit import kernel
 from huarong._kernels.klotski import is_goal_board
-from huarong._kernels.layers import FARTHEST_STEPS, LANES, MIN_STEPS, cluster_sources, record_sweep
+from huarong._kernels.layers import (
+    FARTHEST_STEPS,
+    LANES,
+    MIN_STEPS,
+    SOLUTION_COUNT,
+    cluster_sources,
+    record_sweep,
+)
 
 SOURCES_PER_BATCH = LANES
 # Room for the rows of farthest layouts and of solutions of one batch, first tried: enough for
@@ -34,17 +41,19 @@ def goal_flags(boards: np.ndarray) -> np.ndarray:
 @kernel
 def sweep_batch(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                 sources: np.ndarray, capacity: np.int64 = ROWS_FIRST_TRIED
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Search from every node of ``sources`` (at most :data:`SOURCES_PER_BATCH`, distinct)
     at once over the step graph ``offsets``/``targets`` (CSR over node indices) whose goal
     nodes are flagged in ``goal``; ``capacity`` rows are tried first.
 
-    Returns ``(farthest_steps, min_steps, farthest, solutions)``: per source (its position
-    in ``sources``) the farthest steps and the minimum steps (-1 without a solution); then
+    Returns ``(farthest_steps, min_steps, solution_counts, farthest, solutions)``: per
+    source (its position in ``sources``) the farthest steps, the minimum steps (-1 without a
+    solution) and the number of solutions; then
     every farthest layout and every solution of every source as rows (source position, node,
     steps), a source's solutions nearest first."""
     figures, farthest, solutions = record_sweep(offsets, targets, goal, sources, capacity)
-    return figures[FARTHEST_STEPS].copy(), figures[MIN_STEPS].copy(), farthest, solutions
+    return (figures[FARTHEST_STEPS].copy(), figures[MIN_STEPS].copy(),
+            figures[SOLUTION_COUNT].copy(), farthest, solutions)
 
 
 @kernel

@@ -39,7 +39,8 @@ from huarong.engine.analysis import Progress
 from huarong.engine.layout import Layout
 from huarong.fileio import atomic_writer
 from huarong.space.all_files import hex_digits
-from huarong.space.group_analysis import GroupGraph, SweepBatch, group_graph, sweep_batches
+from huarong.graph import StateGraph
+from huarong.space.group_analysis import SweepBatch, group_graph, sweep_batches
 
 TableFormat = Literal["huarong", "original"]
 TABLE_FORMATS: tuple[TableFormat, ...] = ("huarong", "original")
@@ -57,9 +58,10 @@ _COPY_BLOCK = 1 << 20
 def write_group_tables(seeds: Sequence[Layout], farthest_path: str | os.PathLike[str],
                        solution_path: str | os.PathLike[str], *, integral: bool = False,
                        table_format: TableFormat = "huarong",
-                       progress: Progress | None = None, threads: int | None = None) -> int:
+                       progress: Progress | None = None, threads: int | None = None,
+                       gpu: bool = False) -> int:
     """Analyse the group of every seed and write both tables; return the rows written to
-    each.  The output directories are tried before any search starts (OSError naming the
+    each.  ``gpu``: sweep on the CUDA GPU (numba-cuda) instead of ``threads`` CPU threads.  The output directories are tried before any search starts (OSError naming the
     output); the files appear only when complete."""
     if table_format not in TABLE_FORMATS:
         raise ValueError(f"unknown table format {table_format!r}: choose one of "
@@ -80,7 +82,7 @@ def write_group_tables(seeds: Sequence[Layout], farthest_path: str | os.PathLike
                 continue
             codes = _write_group(seed, farthest, solution, spool_beside=farthest_path,
                                  integral=integral, original=original, report=report,
-                                 threads=threads)
+                                 threads=threads, gpu=gpu)
             rows += int(codes.shape[0])
             if not original:
                 listed.append(codes)
@@ -121,7 +123,7 @@ def _copy_into_place(result: IO[bytes], path: str | os.PathLike[str]) -> None:
 
 def _write_group(seed: Layout, farthest: IO[bytes], solution: IO[bytes], *,
                  spool_beside: str | os.PathLike[str], integral: bool, original: bool,
-                 report: Progress, threads: int | None) -> np.ndarray:
+                 report: Progress, threads: int | None, gpu: bool) -> np.ndarray:
     """Append the rows of ``seed``'s group to both tables; return its codes, ascending."""
     report("searching the group", 0, 1)
     graph = group_graph(seed)
@@ -135,7 +137,7 @@ def _write_group(seed: Layout, farthest: IO[bytes], solution: IO[bytes], *,
         ends = np.empty(graph.size, dtype=np.int64)
         report("analysing layouts", 0, graph.size)
         done = written = 0
-        for batch in sweep_batches(graph, threads=threads):
+        for batch in sweep_batches(graph, threads=threads, gpu=gpu, every_solution=integral):
             for node, far_row, sol_row in _batch_rows(batch, graph, names, integral=integral,
                                                       original=original):
                 starts[node] = written
@@ -165,7 +167,7 @@ def _names(codes: np.ndarray) -> np.ndarray:
     return hex_digits(codes).view("S9").reshape(-1)
 
 
-def _batch_rows(batch: SweepBatch, graph: GroupGraph, names: np.ndarray, *, integral: bool,
+def _batch_rows(batch: SweepBatch, graph: StateGraph, names: np.ndarray, *, integral: bool,
                 original: bool) -> Iterator[tuple[int, bytes, bytes]]:
     """(node, farthest row, solution row) for every source of ``batch``."""
     join = CODE_SEPARATOR.join
@@ -178,6 +180,7 @@ def _batch_rows(batch: SweepBatch, graph: GroupGraph, names: np.ndarray, *, inte
     far_nodes = names[far[:, 1]].tolist()
     sol_nodes = names[sol[:, 1]].tolist()
     sol_steps = sol[:, 2].tolist()
+    solution_counts = batch.solution_counts.tolist()
     for position, node in enumerate(batch.sources.tolist()):
         first, stop = far_firsts[position], far_stops[position]
         name = names[node].tobytes()
@@ -185,12 +188,12 @@ def _batch_rows(batch: SweepBatch, graph: GroupGraph, names: np.ndarray, *, inte
                                       join(far_nodes[first:stop]))
         first, stop = sol_firsts[position], sol_stops[position]
         min_steps = int(batch.min_steps[position])
+        count = solution_counts[position]
         nearest = [sol_nodes[s] for s in range(first, stop) if sol_steps[s] == min_steps]
         if original:
-            sol_row = b"%s,%d,%d,%s,%d" % (name, min_steps, len(nearest), join(nearest),
-                                           stop - first)
+            sol_row = b"%s,%d,%d,%s,%d" % (name, min_steps, len(nearest), join(nearest), count)
         else:
-            sol_row = b"%s,%d,%s,%d" % (name, min_steps, join(nearest), stop - first)
+            sol_row = b"%s,%d,%s,%d" % (name, min_steps, join(nearest), count)
         if integral:
             sol_row += b"," + join([b"%s(%d)" % (sol_nodes[s], sol_steps[s])
                                     for s in range(first, stop)])

@@ -34,7 +34,8 @@ from huarong._kernels.layers_cuda import (
     _lowest_bit,
 )
 
-cuda = layers_cuda.cuda  # numba.cuda as layers_cuda, the one place it is imported, readied it
+# numba.cuda as readied by layers_cuda, the one place that imports it.
+cuda: Any = layers_cuda.cuda  # type: ignore[attr-defined]
 
 STEPS = 3
 """Rows of the per-source figures: farthest steps, minimum solution steps (-1 without a

@@ -185,7 +185,8 @@ def gpu_words(size: int, memory: int) -> int:
     """Words (64 sources each) a node for the GPU sweeps of a group of ``size`` layouts: as
     many as its sources need, rounded up to a power of two, fewer when ``memory`` bytes
     cannot hold the group's words (never below one)."""
-    from huarong._kernels.group_analysis_cuda import BYTES_A_NODE_WORD, MAX_WORDS
+    from huarong._kernels.group_analysis_cuda import BYTES_A_NODE_WORD
+    from huarong._kernels.layers_cuda import MAX_WORDS
 
     words = 1
     while words < MAX_WORDS and 64 * words < size:
@@ -213,9 +214,10 @@ def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBa
         lane_sources[:sources.shape[0]] = sources
         figures, farthest, solutions = sweeps.sweep(lane_sources, every_solution=every_solution)
         count = sources.shape[0]
-        return _batch(sources, *(figures[row, :count].copy() for row in (
-            group_analysis_cuda.FARTHEST_STEPS, group_analysis_cuda.MIN_STEPS,
-            group_analysis_cuda.SOLUTION_COUNT)), farthest, solutions)
+        return _batch(sources, figures[group_analysis_cuda.FARTHEST_STEPS, :count].copy(),
+                      figures[group_analysis_cuda.MIN_STEPS, :count].copy(),
+                      figures[group_analysis_cuda.SOLUTION_COUNT, :count].copy(), farthest,
+                      solutions)
 
     # One thread: launches on one GPU run one after another anyway.
     return run_on_threads(run, batches, threads=1)

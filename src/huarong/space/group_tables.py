@@ -38,8 +38,8 @@ import numpy as np
 from huarong.engine.analysis import Progress
 from huarong.engine.layout import Layout
 from huarong.fileio import atomic_writer
-from huarong.space.all_files import hex_digits
 from huarong.graph import StateGraph
+from huarong.space.all_files import hex_digits
 from huarong.space.group_analysis import SweepBatch, group_graph, sweep_batches
 
 TableFormat = Literal["huarong", "original"]
@@ -61,7 +61,8 @@ def write_group_tables(seeds: Sequence[Layout], farthest_path: str | os.PathLike
                        progress: Progress | None = None, threads: int | None = None,
                        gpu: bool = False) -> int:
     """Analyse the group of every seed and write both tables; return the rows written to
-    each.  ``gpu``: sweep on the CUDA GPU (numba-cuda) instead of ``threads`` CPU threads.  The output directories are tried before any search starts (OSError naming the
+    each.  ``gpu``: sweep on the CUDA GPU (numba-cuda) instead of ``threads`` CPU threads.
+    The output directories are tried before any search starts (OSError naming the
     output); the files appear only when complete."""
     if table_format not in TABLE_FORMATS:
         raise ValueError(f"unknown table format {table_format!r}: choose one of "

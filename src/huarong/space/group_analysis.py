@@ -153,8 +153,8 @@ def sweep_batches(graph: StateGraph, *, threads: int | None = None, gpu: bool = 
     starts no further batch.
 
     On the CPU, batches of 256 sources run on ``threads`` threads (default: every core); with
-    ``gpu``, batches of up to 4,096 sources run on the CUDA GPU (numba-cuda; one worker thread
-    drives it while the consumer formats what came before).  Without ``every_solution``, the
+    ``gpu``, batches of up to 4,096 sources run on the CUDA GPU (numba-cuda), driven from
+    this thread as the consumer asks for them.  Without ``every_solution``, the
     solution rows of a source may stop at those of its minimum steps (its count is whole)."""
     if gpu:
         return _gpu_batches(graph, every_solution=every_solution)
@@ -219,8 +219,9 @@ def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBa
                       figures[group_analysis_cuda.SOLUTION_COUNT, :count].copy(), farthest,
                       solutions)
 
-    # One thread: launches on one GPU run one after another anyway.
-    return run_on_threads(run, batches, threads=1)
+    # In this thread: a driver thread beside a consumer that holds the GIL would wait for it
+    # at every level's launches and reads, up to the switch interval (5 ms) each time.
+    return (run(sources) for sources in batches)
 
 
 def run_on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,

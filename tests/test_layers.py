@@ -9,7 +9,6 @@ itself rather than the propagation the kernel uses).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections import deque
 from pathlib import Path
@@ -18,11 +17,11 @@ import numpy as np
 import pytest
 
 from huarong.engine.layout import Layout
+from huarong.graph.sweeps import sweep_graphs
 from huarong.space import cases, layers
 from huarong.space.database import Database
 from huarong.space.group_analysis import analyze_group
 from huarong.space.layers import graph as layer_graph
-from huarong.space.layers import job as layer_job
 
 from . import klotski_reference as ref
 
@@ -79,34 +78,29 @@ def test_partly_filled_sweeps_match_one_search_per_layout(batch: int) -> None:
     part, a lone source in the last word), several a group."""
     for seed in GROUP_SEEDS[:4]:
         expected = reference_figures(seed)
-        graph = dataclasses.replace(layers.group_graph(int(Layout.from_code(seed))),
-                                    batch=batch)
-        codes, figures = layers.sweep(graph, threads=2)
-        for code, row in zip(codes.tolist(), figures.T.tolist(), strict=True):
+        graph, sources = layers.group_graph(int(Layout.from_code(seed)))
+        [figures] = sweep_graphs([(graph, sources)], threads=2, batch=batch)
+        for code, row in zip(graph.codes[sources].tolist(), figures.T.tolist(), strict=True):
             assert tuple(row) == expected[code]
 
 
-def test_pieces_of_many_groups_share_one_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pieces_of_many_groups_share_one_queue() -> None:
     """Whole groups and source ranges of groups, their sweeps (37 sources each, so several a
     group, the last part-filled) taken from one queue by two threads: each piece gets its
     sources' figures and their mirror images', and progress ends at the pieces' sources and
     pairs."""
-    def graph_of(seed: int) -> layers.GroupGraph:
-        return dataclasses.replace(layer_graph._group_graph(seed), batch=37)
-
-    monkeypatch.setattr(layer_job, "group_graph", graph_of)
     pieces = []
     for index, seed in enumerate(GROUP_SEEDS):
-        graph = graph_of(int(Layout.from_code(seed)))
-        stop = graph.sources.shape[0] // (1 + index % 2)  # every other piece: half the sources
+        graph, sources = layers.group_graph(int(Layout.from_code(seed)))
+        stop = sources.shape[0] // (1 + index % 2)  # every other piece: half the sources
         pieces.append(layers.Piece(int(Layout.from_code(seed)), graph.size, 0, stop))
     reports: list[tuple[int, int]] = []
     parts = layers.sweep_pieces(pieces, 2, lambda sources, pairs: reports.append(
-        (sources, pairs)))
+        (sources, pairs)), batch=37)
     for piece, seed, (codes, figures) in zip(pieces, GROUP_SEEDS, parts, strict=True):
         expected = reference_figures(seed)
-        graph = graph_of(piece.seed)
-        searched = graph.codes[graph.sources[piece.first:piece.stop]].tolist()
+        graph, sources = piece.job()
+        searched = graph.codes[sources].tolist()
         mirrors = {int(Layout(code).mirror()): code for code in searched}
         assert sorted(set(searched) | set(mirrors)) == codes.tolist()
         assert [expected[code if code in expected else mirrors[code]]
@@ -121,7 +115,7 @@ def test_code_order_numbering_gives_the_same_figures(monkeypatch: pytest.MonkeyP
     layer_graph._group_graph.cache_clear()
     try:
         for seed in GROUP_SEEDS[:4]:
-            graph = layers.group_graph(int(Layout.from_code(seed)))
+            graph, _ = layers.group_graph(int(Layout.from_code(seed)))
             assert (np.diff(graph.codes) > 0).all()
             codes, figures = layers.group_figures(int(Layout.from_code(seed)), threads=2)
             assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(),
@@ -132,13 +126,13 @@ def test_code_order_numbering_gives_the_same_figures(monkeypatch: pytest.MonkeyP
 
 def test_sources_cover_each_mirror_pair_once() -> None:
     for seed in GROUP_SEEDS:
-        graph = layers.group_graph(int(Layout.from_code(seed)))
-        sources = graph.codes[graph.sources].tolist()
+        graph, nodes = layers.group_graph(int(Layout.from_code(seed)))
+        sources = graph.codes[nodes].tolist()
 
         def pair(code: int) -> int:
             return min(code, int(Layout(code).mirror()))
 
-        if graph.self_mirror:
+        if graph.mirror is not None:
             assert sorted({pair(c) for c in sources}) == sorted(map(pair, sources))
             assert {pair(c) for c in sources} == {pair(c) for c in graph.codes.tolist()}
         else:

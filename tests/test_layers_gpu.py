@@ -44,7 +44,8 @@ def _child(out: Path) -> None:
 
     from huarong._kernels import layers_cuda
     from huarong.cli import main
-    from huarong.space.layers import gpu, job, runner
+    from huarong.graph import sweeps_gpu
+    from huarong.space.layers import job, runner
     from tests.small_database import class_database
 
     launches: list[list[int]] = []
@@ -55,14 +56,14 @@ def _child(out: Path) -> None:
         return real_count_sweeps(*arrays)
 
     layers_cuda.count_sweeps = recorded  # type: ignore[assignment]
-    log: dict[str, Any] = {"problem": gpu.problem()}
+    log: dict[str, Any] = {"problem": sweeps_gpu.problem()}
 
     pieces = []
     for code in GROUP_SEEDS:
-        graph = layers.group_graph(int(Layout.from_code(code)))
+        graph, sources = layers.group_graph(int(Layout.from_code(code)))
         pieces.append(layers.Piece(int(Layout.from_code(code)), graph.size, 0,
-                                   graph.sources.shape[0]))
-    parts = gpu.sweep_pieces(pieces, memory=LAUNCH_MEMORY)
+                                   sources.shape[0]))
+    parts = layers.sweep_pieces(pieces, 1, backend="gpu", memory=LAUNCH_MEMORY)
     for code, (codes, figures) in zip(GROUP_SEEDS, parts, strict=True):
         np.save(out / f"group-{code}-codes.npy", codes)
         np.save(out / f"group-{code}-figures.npy", figures)
@@ -169,8 +170,8 @@ def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str) -> None:
     cpu_codes, cpu_figures = layers.group_figures(int(Layout.from_code(code)), threads=1)
     codes = np.load(simulated / f"group-{code}-codes.npy")
     figures = np.load(simulated / f"group-{code}-figures.npy")
-    graph = layers.group_graph(int(Layout.from_code(code)))
-    if not graph.self_mirror:  # group_figures gives the group only, sweep_pieces both
+    graph, _ = layers.group_graph(int(Layout.from_code(code)))
+    if graph.mirror is None:  # group_figures gives the group only, sweep_pieces both
         order = np.argsort(codes, kind="stable")
         codes, figures = codes[order], figures[:, order]
         mine = np.isin(codes, graph.codes)
@@ -194,7 +195,7 @@ def test_sources_cut_into_segments_and_groups_packed(simulated: Path) -> None:
     """Within 16 kB a launch, the group of 104 sources gets one word a node, so two segments
     of 64 lanes; groups of few sources share a launch."""
     launches = _log(simulated)["group_launches"]
-    sources = sum(layers.group_graph(int(Layout.from_code(code))).sources.shape[0]
+    sources = sum(layers.group_graph(int(Layout.from_code(code)))[1].shape[0]
                   for code in GROUP_SEEDS)
     segments = sum(count for count, _ in launches)
     assert sum(count * lanes for count, lanes in launches) >= sources
@@ -297,9 +298,9 @@ def test_gpu_flag_without_a_gpu_says_so() -> None:
     from click.testing import CliRunner
 
     from huarong.cli import main
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
-    problem = gpu.problem()
+    problem = sweeps_gpu.problem()
     if problem is None:
         pytest.skip("this machine has a GPU")
     result = CliRunner().invoke(main, ["db", "layers", "7-0-7", "--gpu", "--db", "nowhere"])
@@ -316,12 +317,12 @@ def test_launch_plan_covers_every_source_once_within_memory(memory: int) -> None
     one segment alone; segments of one launch share their words."""
     pytest.importorskip("numba_cuda", reason="numba-cuda (huarong[gpu]) is not installed")
     from huarong._kernels.layers_cuda import BYTES_A_NODE, BYTES_A_NODE_WORD, MAX_WORDS
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
     jobs = [(964_656, 482_328), (81_340, 81_340), (300, 150), (40, 40), (4, 2), (90, 65)] \
         + [(12, 12)] * 50
     covered: dict[int, list[tuple[int, int]]] = {}
-    for launch in gpu.plan_launches(jobs, memory):
+    for launch in sweeps_gpu.plan_launches(jobs, memory):
         assert launch.words in {2 ** k for k in range(7)} and launch.words <= MAX_WORDS
         nodes = 0
         for segment in launch.segments:
@@ -337,27 +338,25 @@ def test_launch_plan_covers_every_source_once_within_memory(memory: int) -> None
         assert spans[0][0] == 0 and spans[-1][1] == sources
         assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
     if memory == 1 << 30:  # the fifty groups of twelve share one launch
-        assert len({id(launch) for launch in gpu.plan_launches(jobs, memory)
+        assert len({id(launch) for launch in sweeps_gpu.plan_launches(jobs, memory)
                     for segment in launch.segments if jobs[segment.job] == (12, 12)}) == 1
 
 
 def _real_gpu() -> bool:
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
         return False
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
-    return gpu.problem() is None
+    return sweeps_gpu.problem() is None
 
 
 @pytest.mark.skipif(not _real_gpu(), reason="no CUDA GPU")
 @pytest.mark.parametrize("code", ["1A9BF0C00", "4FEA13400"])
 def test_real_gpu_equals_the_cpu_sweep(code: str) -> None:
     """Two groups named in issue 23, all five figures."""
-    from huarong.space.layers import gpu
-
-    graph = layers.group_graph(int(Layout.from_code(code)))
-    piece = layers.Piece(int(Layout.from_code(code)), graph.size, 0, graph.sources.shape[0])
-    [(codes, figures)] = gpu.sweep_pieces([piece])
+    graph, sources = layers.group_graph(int(Layout.from_code(code)))
+    piece = layers.Piece(int(Layout.from_code(code)), graph.size, 0, sources.shape[0])
+    [(codes, figures)] = layers.sweep_pieces([piece], 1, backend="gpu")
     [(cpu_codes, cpu_figures)] = layers.sweep_pieces([piece], os.cpu_count() or 1)
     assert codes.tobytes() == cpu_codes.tobytes()
     assert figures.tobytes() == cpu_figures.tobytes()

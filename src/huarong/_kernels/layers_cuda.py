@@ -8,24 +8,39 @@ as one graph of disjoint parts.  Lane ``b`` of word ``w`` of a node stands for s
 ``64 w + b`` of the node's segment, so small groups share every lane and the ~25,000 small
 groups take few launches.
 
-Where the CPU pushes each frontier node's row to its neighbours, here one thread a (node,
-word) pulls: it ORs its neighbours' frontier words, so no two threads write the same word
-and the levels need no atomics but the per-lane counters.  Neighbours' ``blocked`` words are
-read while their owners write them, which is safe: a thread masks what it reads with the
-neighbour's frontier bits (sources that reached the neighbour earlier), and the owner only
-ever adds bits of sources reaching its node now.  A (node, word) whose every source has
-visited it is skipped (most of them, late in a sweep).
+A level is expanded one of two ways (:data:`KERNELS`, chosen by the ``kernel`` argument or
+the environment variable :data:`KERNEL_VARIABLE`), the same figures either way:
 
-Per level the host reads back two flags only (some source ends here; some goes on); the
-figures stay on the GPU until the launch ends.
+- ``pull``: one thread a (node, word) ORs its neighbours' frontier words, so no two threads
+  write the same word.  Neighbours' ``blocked`` words are read while their owners write them,
+  which is safe: a thread masks what it reads with the neighbour's frontier bits (sources
+  that reached the neighbour earlier), and the owner only ever adds bits of sources reaching
+  its node now.  A (node, word) whose every source has visited it is skipped.  But every
+  other (node, word) reads its whole row at every level, though the sources of a word (a
+  tight cluster) pass a node within a few levels: the kernel is bound by instructions.
+- ``push``: a thread a (node, word) on the frontier ORs its word, less the bits its
+  neighbour has seen, into the neighbour's accumulator (an atomic reduction, fire and
+  forget), then one thread a (node, word) settles its accumulator.  Only frontier words read
+  rows: work follows the frontier.
+
+Offsets come as int64 or, where the edges allow, int32 (``offsets32``): fewer instructions
+a row.  Per level the host reads back two flags only (some source ends here; some goes on);
+the figures stay on the GPU until the launch ends.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
+
+if not hasattr(np, "row_stack"):
+    # numba-cuda 0.30.4 registers an overload of np.row_stack when it compiles a kernel, and
+    # numpy 2.5 removed it: the alias lets it start.
+    np.row_stack = np.vstack  # type: ignore[attr-defined]
+
 from numba import cuda
 
 from huarong._kernels.layers import (
@@ -40,13 +55,20 @@ from huarong._kernels.layers import (
 THREADS_A_BLOCK = 256
 MAX_WORDS = 64
 """Words a node at most (4,096 sources a segment)."""
-BYTES_A_NODE_WORD = 4 * 8
-"""visited, frontier, next frontier and blocked: one int64 word each."""
+BYTES_A_NODE_WORD = 6 * 8
+"""visited, frontier, next frontier, blocked and (``push``) two accumulators: one int64
+word each."""
 BYTES_A_NODE = 8 + 4 + 1 + 8 * 4
 """Node arrays besides the words: offset, segment, goal flag, and room for eight int32 edge
 targets (the mean degree is 3.6 on the groups of 1A9BF0C00 and 4FEA13400, at most 10)."""
 
 _ANY_ENDING, _ANY_ALIVE = 0, 1
+KERNELS = ("pull", "push")
+"""The ways to expand a level (module docstring)."""
+DEFAULT_KERNEL = "push"
+KERNEL_VARIABLE = "HUARONG_GPU_KERNEL"
+"""Names the kernel of :data:`KERNELS` when no argument does; a ``32`` suffix (``push32``)
+asks for int32 offsets."""
 
 
 def _kernel(function: Any, **options: bool) -> Any:
@@ -75,8 +97,13 @@ def _lowest_bit(word: np.int64) -> np.int64:
 
 
 def is_available() -> bool:
-    """Whether numba-cuda sees a usable GPU (the simulator counts as one)."""
-    return bool(cuda.is_available())
+    """Whether numba-cuda sees a usable GPU (the simulator counts as one) and runs a kernel
+    on it (a broken install fails here, not in the middle of a job)."""
+    if not cuda.is_available():
+        return False
+    trial = cuda.to_device(np.ones((1, 1), dtype=np.int64))
+    _zero[1, 32](trial)
+    return bool(trial.copy_to_host()[0, 0] == 0)
 
 
 def free_memory() -> int | None:
@@ -152,6 +179,16 @@ def _expand(offsets: Any, targets: Any, goal: Any, segment_of: Any, frontier: An
     nxt[v, w] = new
     if new == 0:
         return
+    _found(goal, blocked, visited, reached, figures, v, w, segment, words, seen, new,
+           behind_goal, level)
+
+
+@_device_function
+def _found(goal: Any, blocked: Any, visited: Any, reached: Any, figures: Any, v: np.int64,
+           w: np.int64, segment: np.int64, words: np.int64, seen: np.int64, new: np.int64,
+           behind_goal: np.int64, level: np.int64) -> None:
+    """The sources ``new`` reach (node, word) (v, w) at ``level``: visited, blocked,
+    solutions and ``reached`` follow."""
     visited[v, w] = seen | new
     if goal[v]:
         blocked[v, w] |= new
@@ -171,6 +208,53 @@ def _expand(offsets: Any, targets: Any, goal: Any, segment_of: Any, frontier: An
         blocked[v, w] |= behind_goal & new
     if reached[segment, w] & new != new:  # a read first spares most atomics
         cuda.atomic.or_(reached, (segment, w), new)
+
+
+@_kernel
+def _push(offsets: Any, targets: Any, frontier: Any, visited: Any, blocked: Any, acc: Any,
+          acc_blocked: Any) -> None:
+    """Each frontier (node, word) ORs its sources, less those its neighbour has seen, into
+    the neighbour's ``acc`` (and those behind a goal into ``acc_blocked``)."""
+    u, w = _cell(frontier.shape[0], frontier.shape[1])
+    if u < 0:
+        return
+    word = frontier[u, w]
+    if word == 0:
+        return
+    behind = word & blocked[u, w]
+    for e in range(offsets[u], offsets[u + 1]):
+        v = targets[e]
+        fresh = word & ~visited[v, w]
+        if fresh != 0:
+            cuda.atomic.or_(acc, (v, w), fresh)
+            if behind & fresh != 0:
+                cuda.atomic.or_(acc_blocked, (v, w), behind & fresh)
+
+
+@_kernel
+def _settle(goal: Any, segment_of: Any, acc: Any, acc_blocked: Any, visited: Any,
+            blocked: Any, nxt: Any, reached: Any, figures: Any, level: np.int64) -> None:
+    """What :func:`_push` gathered at each (node, word) becomes its frontier at ``level``, as
+    in :func:`_expand`; the accumulators are left zero."""
+    words = visited.shape[1]
+    v, w = _cell(visited.shape[0], words)
+    if v < 0:
+        return
+    gathered = acc[v, w]
+    if gathered == 0:
+        nxt[v, w] = 0
+        return
+    acc[v, w] = 0
+    behind_goal = acc_blocked[v, w]
+    if behind_goal != 0:
+        acc_blocked[v, w] = 0
+    seen = visited[v, w]
+    new = gathered & ~seen
+    nxt[v, w] = new
+    if new == 0:
+        return
+    _found(goal, blocked, visited, reached, figures, v, w, segment_of[v], words, seen, new,
+           behind_goal, level)
 
 
 @_kernel
@@ -224,15 +308,30 @@ def _check(name: str, array: np.ndarray, dtype: type, ndim: int) -> None:
         raise ValueError(f"{name}: want a {ndim}-d {np.dtype(dtype).name} array")
 
 
+def chosen_kernel(kernel: str | None = None) -> tuple[str, bool]:
+    """(the kernel of :data:`KERNELS`, whether int32 offsets are asked for) named by
+    ``kernel``, else by :data:`KERNEL_VARIABLE`, else :data:`DEFAULT_KERNEL` with int32
+    offsets; ValueError naming the choices for another name."""
+    name = kernel or os.environ.get(KERNEL_VARIABLE) or DEFAULT_KERNEL + "32"
+    base = name.removesuffix("32")
+    if base not in KERNELS:
+        choices = ", ".join(f"{k}, {k}32" for k in KERNELS)
+        raise ValueError(f"GPU kernel {name!r}: want one of {choices}")
+    return base, name.endswith("32")
+
+
 def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
-                 segment_of: np.ndarray, sources: np.ndarray) -> np.ndarray:
+                 segment_of: np.ndarray, sources: np.ndarray, kernel: str | None = None
+                 ) -> np.ndarray:
     """The figures of every source of ``sources`` (segments × lanes, node numbers, ``-1``
     where a lane has no source; lanes a multiple of 64, at most 64 × :data:`MAX_WORDS`)
     over the graph ``offsets`` (int64) / ``targets`` (int32), whose goal nodes are flagged
     in ``goal`` (bool) and whose node ``v`` belongs to segment ``segment_of[v]`` (int32).
     Each segment's sources are distinct nodes of its own part of the graph, which no edge
     leaves.  Returns (:data:`FIGURES`, segments, lanes) int64, rows as
-    :func:`huarong._kernels.layers.count_sweep`'s; lanes without a source hold junk."""
+    :func:`huarong._kernels.layers.count_sweep`'s; lanes without a source hold junk.
+    ``kernel``: as :func:`chosen_kernel` takes it."""
+    variant, narrow = chosen_kernel(kernel)
     _check("offsets", offsets, np.int64, 1)
     _check("targets", targets, np.int32, 1)
     _check("goal", goal, np.bool_, 1)
@@ -252,6 +351,8 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     figures[MIN_STEPS] = -1
     if segments == 0 or size == 0:
         return figures.reshape(FIGURES, segments, lanes)
+    if narrow and offsets[-1] < np.iinfo(np.int32).max:
+        offsets = offsets.astype(np.int32)
     d_offsets = cuda.to_device(offsets)
     d_targets = cuda.to_device(targets)
     d_goal = cuda.to_device(goal)
@@ -271,10 +372,19 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     alive.copy_to_device(full)
     no_flags = np.zeros(2, dtype=np.int64)
     flags = cuda.to_device(no_flags)
+    if variant == "push":
+        acc, acc_blocked = (cuda.device_array((size, words), dtype=np.int64) for _ in range(2))
+        for array in (acc, acc_blocked):
+            _zero[grid](array)
     level = 0
     while True:
-        _expand[grid](d_offsets, d_targets, d_goal, d_segment_of, frontier, visited, blocked,
-                      nxt, full, reached, d_figures, np.int64(level + 1))
+        if variant == "push":
+            _push[grid](d_offsets, d_targets, frontier, visited, blocked, acc, acc_blocked)
+            _settle[grid](d_goal, d_segment_of, acc, acc_blocked, visited, blocked, nxt,
+                          reached, d_figures, np.int64(level + 1))
+        else:
+            _expand[grid](d_offsets, d_targets, d_goal, d_segment_of, frontier, visited,
+                          blocked, nxt, full, reached, d_figures, np.int64(level + 1))
         flags.copy_to_device(no_flags)
         _close[_grid(segments * words)](alive, reached, ending, d_figures, flags,
                                         np.int64(level))

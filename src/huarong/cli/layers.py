@@ -179,12 +179,12 @@ def _plans(database: Path, keys: list[tuple[int, int, int]] | None) -> list[Any]
 def _check_gpu(workers: int | None, address: str | None) -> None:
     """--gpu runs here (which then needs the extra and a GPU) or on a cluster (whose GPU
     workers are checked when the run starts)."""
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
     if workers is not None:
         raise click.UsageError("--gpu runs in this process, or with --cluster on workers "
                                "started with --resources GPU=1; not with --workers")
-    if address is None and (problem := gpu.problem()) is not None:
+    if address is None and (problem := sweeps_gpu.problem()) is not None:
         raise InputError(f"--gpu: {problem}")
 
 

@@ -1,15 +1,14 @@
 """The layer figures of every layout (docs §5) at scale.
 
-:mod:`~huarong.space.layers.graph` holds one group's step graph and its counts-only sweeps;
+:mod:`~huarong.space.layers.graph` builds one group's step graph and sweeps it
+(:mod:`huarong.graph.sweeps`);
 :mod:`~huarong.space.layers.job` the resumable job behind ``huarong db layers`` (plan, units,
 checkpoints, commits); :mod:`~huarong.space.layers.runner` runs a plan here or on Dask."""
 
+from huarong.graph.sweeps import FIGURE_COLUMNS, SOURCES_PER_SWEEP
 from huarong.space.layers.graph import (
-    FIGURE_COLUMNS,
     NOT_COMPUTED,
-    SOURCES_PER_SWEEP,
     STANDARD_CLASS,
-    GroupGraph,
     Piece,
     class_figures,
     expand_mirrors,
@@ -18,7 +17,6 @@ from huarong.space.layers.graph import (
     group_figures,
     group_graph,
     mirror_ids,
-    sweep,
     sweep_pieces,
 )
 from huarong.space.layers.job import (
@@ -39,8 +37,8 @@ from huarong.space.layers.runner import JobProgress, run
 
 __all__ = [
     "FIGURE_COLUMNS", "NOT_COMPUTED", "SOURCES_PER_SWEEP", "STANDARD_CLASS", "ClassKey",
-    "ClassPlan", "GroupGraph", "JobError", "JobProgress", "Piece", "Unit", "checkpoint_directory",
+    "ClassPlan", "JobError", "JobProgress", "Piece", "Unit", "checkpoint_directory",
     "class_figures", "commit_class", "compute_unit", "estimate_seconds", "expand_mirrors",
     "figure_column", "figures_of_groups", "group_figures", "group_graph", "is_done",
-    "mirror_ids", "parse_class", "plan", "run", "save_unit", "sweep", "sweep_pieces",
+    "mirror_ids", "parse_class", "plan", "run", "save_unit", "sweep_pieces",
 ]

@@ -15,14 +15,11 @@ from typing import Any
 import numpy as np
 
 from huarong.fileio import FILE_IN_USE, file_written_by_others, is_io_fault
+from huarong.graph.sweeps import FIGURE_COLUMNS, SOURCES_PER_SWEEP, sweep_graphs
 from huarong.space.layers.graph import (
-    FIGURE_COLUMNS,
-    SOURCES_PER_SWEEP,
     Piece,
     UnitProgress,
-    group_graph,
     joined,
-    sweep,
     sweep_pieces,
 )
 
@@ -202,13 +199,9 @@ def compute_unit(unit: Unit, threads: int = 1, progress: UnitProgress | None = N
     """The figures of one unit's sources and of their mirror images: (codes int64, (5, n)
     int32 figures).  Runs in any process (a Dask worker's too): graphs are rebuilt from the
     seeds, and what comes back is small.  ``gpu``: swept on this process's CUDA GPU
-    (:mod:`huarong.space.layers.gpu`; ``threads`` unused), the same figures."""
-    if gpu:
-        from huarong.space.layers import gpu as gpu_backend
-
-        parts = gpu_backend.sweep_pieces(list(unit.pieces), progress)
-    else:
-        parts = sweep_pieces(list(unit.pieces), threads, progress)
+    (:mod:`huarong.graph.sweeps_gpu`; ``threads`` unused), the same figures."""
+    parts = sweep_pieces(list(unit.pieces), threads, progress,
+                         backend="gpu" if gpu else "cpu")
     codes, figures = joined(parts)
     return codes, figures.astype(np.int32)
 
@@ -339,10 +332,11 @@ def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
             continue
         piece = max((piece for unit in class_plan.units for piece in unit.pieces),
                     key=lambda piece: piece.size)
-        graph = group_graph(piece.seed)
+        graph, sources = Piece(piece.seed, piece.size, 0, SOURCES_PER_SWEEP).job()
         started = time.perf_counter()
-        sweep(graph, 0, graph.batch)
-        rates[class_plan.key] = (time.perf_counter() - started) / (graph.batch * graph.size)
+        sweep_graphs([(graph, sources)], threads=1)
+        rates[class_plan.key] = ((time.perf_counter() - started)
+                                 / (sources.shape[0] * graph.size))
     lane_pairs = {p.key: _lane_pairs(p) for p in plans}
     measured = sum(lane_pairs[key] for key in rates)
     mean_rate = sum(rates[key] * lane_pairs[key] for key in rates) / max(measured, 1)

@@ -1,13 +1,12 @@
-"""The layer sweeps on a CUDA GPU (``huarong db layers --gpu``, the ``gpu`` extra): a backend
-of the same job, giving the same five figures as :func:`~huarong.space.layers.graph.sweep_pieces`
-to the byte, so plans, units, checkpoints, resume and commits do not change.
+"""The layer sweeps on a CUDA GPU (:func:`huarong.graph.sweeps.layer_figures` with
+``backend="gpu"``, the ``gpu`` extra): the same five figures as the CPU sweeps, to the byte.
 
-The sources of a piece are cut into *segments* of at most 64 × words sources, the words per
-node chosen per group: as many as the group's sources need (rounded up to a power of two),
-at most :data:`~huarong._kernels.layers_cuda.MAX_WORDS`, and few enough that the group's
+The sources of a job are cut into *segments* of at most 64 × words sources, the words per
+node chosen per graph: as many as the graph's sources need (rounded up to a power of two),
+at most :data:`~huarong._kernels.layers_cuda.MAX_WORDS`, and few enough that the graph's
 four word arrays fit the memory granted.  Segments needing the same words are packed into
 launches until the memory granted is full, the graph of each segment copied in beside the
-others' (:mod:`huarong._kernels.layers_cuda`): small groups share the lanes of a launch, so
+others' (:mod:`huarong._kernels.layers_cuda`): small graphs share the lanes of a launch, so
 thousands of them take one launch.  A launch keeps its counts on the GPU until it ends.
 """
 
@@ -18,14 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huarong.space.layers.graph import (
-    FIGURE_COLUMNS,
-    GroupGraph,
-    Piece,
-    UnitProgress,
-    expand_mirrors,
-    group_graph,
-)
+from huarong.graph.state_graph import StateGraph
+from huarong.graph.sweeps import FIGURE_COLUMNS, SweepProgress
 
 GPU_EXTRA = "huarong[gpu]"
 MEMORY_SHARE = 0.5
@@ -46,7 +39,9 @@ def problem() -> str | None:
             return None
     except Exception as error:  # a broken CUDA install raises from deep inside numba-cuda
         first_line = (str(error).splitlines() or [type(error).__name__])[0]
-        return f"numba-cuda cannot start ({first_line}); check the install of '{GPU_EXTRA}'"
+        return (f"numba-cuda cannot run a kernel ({first_line}): install a numba-cuda that "
+                f"supports numpy {np.__version__} (pip install -U '{GPU_EXTRA}'), and check "
+                "the CUDA driver with nvidia-smi")
     return "no CUDA GPU found (numba-cuda sees none: check nvidia-smi and the driver)"
 
 
@@ -116,8 +111,8 @@ def plan_launches(jobs: list[tuple[int, int]], memory: int) -> list[Launch]:
     return launches
 
 
-def _launch_arrays(launch: Launch, jobs: list[tuple[GroupGraph, np.ndarray]]
-                   ) -> tuple[np.ndarray, ...]:
+def _launch_arrays(launch: Launch, jobs: list[tuple[StateGraph, np.ndarray]]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(offsets, targets, goal, segment_of, sources) of the launch's graphs laid end to
     end, as :func:`huarong._kernels.layers_cuda.count_sweeps` takes them."""
     graphs = [jobs[segment.job][0] for segment in launch.segments]
@@ -147,10 +142,10 @@ def _granted_memory() -> int:
     return UNKNOWN_MEMORY if free is None else int(free * MEMORY_SHARE)
 
 
-def sweep_jobs(jobs: list[tuple[GroupGraph, np.ndarray]], progress: UnitProgress | None = None,
+def sweep_graphs(jobs: list[tuple[StateGraph, np.ndarray]], progress: SweepProgress | None = None,
                *, memory: int | None = None) -> list[np.ndarray]:
     """The (5, n) figures of each job's sources (node numbers of its graph), as
-    :func:`huarong.space.layers.graph.sweep_all` gives them; launches take at most
+    :func:`huarong.graph.sweeps.sweep_graphs` gives them on the CPU; launches take at most
     ``memory`` bytes of the GPU (default: a share of its free memory).
     ``progress(sources_done, pairs_done)`` after each launch."""
     from huarong._kernels import layers_cuda
@@ -170,22 +165,3 @@ def sweep_jobs(jobs: list[tuple[GroupGraph, np.ndarray]], progress: UnitProgress
         if progress is not None:
             progress(sources_done, pairs_done)
     return results
-
-
-def sweep_pieces(pieces: list[Piece], progress: UnitProgress | None = None, *,
-                 memory: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`huarong.space.layers.graph.sweep_pieces` on the GPU: the figures of each
-    piece's sources and of their mirror images (codes, (5, n) figures)."""
-    from huarong._kernels import klotski
-
-    jobs = []
-    for piece in pieces:
-        graph = group_graph(piece.seed)
-        jobs.append((graph, np.ascontiguousarray(graph.sources[piece.first:piece.stop])))
-    parts = []
-    for (graph, sources), figures in zip(jobs, sweep_jobs(jobs, progress, memory=memory),
-                                         strict=True):
-        codes = graph.codes[sources]
-        parts.append(expand_mirrors(codes, figures, klotski.mirror_codes(codes),
-                                    graph.self_mirror))
-    return parts

@@ -47,11 +47,10 @@ MEMORY = 5_000
 def _child(out: Path) -> None:
     """The simulated half: every table the tests below check, written to ``out``."""
     from huarong._kernels import group_analysis_cuda
-    from huarong.space import group_analysis
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
     group_analysis_cuda.ROOM_FIRST_TRIED = ROOM  # type: ignore[misc]
-    group_analysis.GPU_UNKNOWN_MEMORY = MEMORY  # type: ignore[misc]
+    sweeps_gpu.UNKNOWN_MEMORY = MEMORY  # type: ignore[misc]
     sweeps: list[int] = []
     real_sweep = group_analysis_cuda.RecordingSweeps.sweep
 
@@ -69,7 +68,7 @@ def _child(out: Path) -> None:
     result = CliRunner().invoke(main, [
         "analyze-multi-group", "--gpu", "-q", "--format", "original", str(out / f"{CLASS}.txt"),
         str(out / "class-farthest.csv"), str(out / "class-solution.csv")])
-    log = {"problem": gpu.problem(), "sweeps": sweeps, "cli": [result.exit_code,
+    log = {"problem": sweeps_gpu.problem(), "sweeps": sweeps, "cli": [result.exit_code,
                                                                result.stderr]}
     (out / "log.json").write_text(json.dumps(log))
 
@@ -121,9 +120,9 @@ def test_a_group_bigger_than_a_sweep_takes_several(simulated: Path) -> None:
 def test_gpu_flag_without_a_gpu_says_so(tmp_path: Path) -> None:
     """Here (no simulator in this process): one line naming what is missing, exit 2, as
     ``db layers --gpu``; nothing written."""
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
-    problem = gpu.problem()
+    problem = sweeps_gpu.problem()
     if problem is None:
         pytest.skip("this machine has a GPU")
     for command in (["analyze-group", SEEDS[0]], ["analyze-multi-group", "-"]):

@@ -39,9 +39,9 @@ _output = OUTPUT
 
 def _check_gpu() -> None:
     """--gpu needs the extra and a GPU: without them, one line, as ``db layers --gpu``."""
-    from huarong.space.layers import gpu
+    from huarong.graph import sweeps_gpu
 
-    if (problem := gpu.problem()) is not None:
+    if (problem := sweeps_gpu.problem()) is not None:
         raise InputError(f"--gpu: {problem}")
 
 

@@ -11,10 +11,9 @@ every core.  :func:`sweep_batches` yields the same figures batch by batch, for
 
 from __future__ import annotations
 
+import contextlib
 import os
-import queue
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar, cast
@@ -25,6 +24,7 @@ from huarong.engine.analysis import Progress
 from huarong.engine.layout import Layout, LayoutError
 from huarong.engine.state_graph import klotski_graph
 from huarong.graph import StateGraph
+from huarong.graph.scheduler import as_finished
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -124,17 +124,10 @@ class SweepBatch:
     source's minimum steps when the sweeps were asked for no more."""
 
 
-GPU_MEMORY_SHARE = 0.5
-"""Share of the GPU's free memory a group's sweeps may take (the rest: the CUDA context,
-other processes)."""
-GPU_UNKNOWN_MEMORY = 1 << 30
-"""Bytes granted when the device does not tell its free memory (numba's simulator)."""
-
-
 def group_graph(layout: Layout) -> StateGraph:
     """Search ``layout``'s group and build its step graph, nodes in breadth-first order (on a
     background thread, so that Ctrl-C is not held up by a long search of a big group)."""
-    return next(run_on_threads(lambda _: klotski_graph(layout, order="search"), [None],
+    return next(on_threads(lambda _: klotski_graph(layout, order="search"), [None],
                                threads=1))
 
 
@@ -168,7 +161,7 @@ def sweep_batches(graph: StateGraph, *, threads: int | None = None, gpu: bool = 
         figures = sweep.sweep_batch(graph.offsets, graph.targets, graph.goal, sources)
         return _batch(sources, *figures)
 
-    return run_on_threads(run, batches, threads=threads or os.cpu_count() or 1)
+    return on_threads(run, batches, threads=threads or os.cpu_count() or 1)
 
 
 def _batch(sources: np.ndarray, farthest_steps: np.ndarray, min_steps: np.ndarray,
@@ -198,9 +191,11 @@ def gpu_words(size: int, memory: int) -> int:
 
 def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBatch]:
     from huarong._kernels import group_analysis_cuda, layers_cuda
+    from huarong.graph import sweeps_gpu
 
     free = layers_cuda.free_memory()
-    memory = GPU_UNKNOWN_MEMORY if free is None else int(free * GPU_MEMORY_SHARE)
+    memory = (sweeps_gpu.UNKNOWN_MEMORY if free is None
+              else int(free * sweeps_gpu.MEMORY_SHARE))
     words = gpu_words(graph.size, memory)
     lanes = 64 * words
     order = sweep_order(graph, lanes)
@@ -224,44 +219,19 @@ def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBa
     return (run(sources) for sources in batches)
 
 
-def run_on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,
-                   threads: int) -> Iterator[_Result]:
-    """``function(item)`` for every item on ``threads`` worker threads, yielded as they
-    finish.  At most twice ``threads`` items are handed out ahead of the consumer, so memory
-    stays bounded by what the consumer keeps.  The workers are daemon threads: when the
-    consumer stops (Ctrl-C, SIGTERM, an error), nothing waits for the calls still running,
-    and no further item is started."""
-    tasks: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-    results: queue.SimpleQueue[tuple[_Result | None, BaseException | None]] = (
-        queue.SimpleQueue())
-    stopped = threading.Event()
-
-    def work() -> None:
-        while (index := tasks.get()) is not None and not stopped.is_set():
-            try:
-                results.put((function(items[index]), None))
-            except BaseException as error:  # handed to the consumer, raised there
-                results.put((None, error))
-
-    workers = max(1, min(threads, len(items)))
-    for _ in range(workers):
-        threading.Thread(target=work, daemon=True, name="huarong-sweep").start()
-    handed_out = min(2 * workers, len(items))
-    for index in range(handed_out):
-        tasks.put(index)
-    try:
-        for _ in range(len(items)):
-            result, error = results.get()
-            if error is not None:
-                raise error
-            if handed_out < len(items):
-                tasks.put(handed_out)
-                handed_out += 1
-            yield cast(_Result, result)
-    finally:
-        stopped.set()
-        for _ in range(workers):
-            tasks.put(None)
+def on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,
+               threads: int) -> Iterator[_Result]:
+    """``function(item)`` for every item on ``threads`` worker threads
+    (:func:`huarong.graph.scheduler.as_finished`), yielded as they finish.  At most twice
+    ``threads`` items are handed out ahead of the consumer, so memory stays bounded by what
+    the consumer keeps; when the consumer stops (Ctrl-C, SIGTERM, an error, closing this
+    iterator), no further item is started and nothing waits for the calls still running."""
+    # as_finished is a generator: closed here, it starts no further item.
+    finished = cast(Generator[tuple[int, _Result], None, None],
+                    as_finished(function, items, threads=threads, ahead=threads))
+    with contextlib.closing(finished):
+        for _, result in finished:
+            yield result
 
 
 def analyze_group(layout: Layout, *, progress: Progress | None = None,

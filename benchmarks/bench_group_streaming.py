@@ -111,8 +111,8 @@ def largest_projected(threads: int) -> None:
     started = time.perf_counter()
     graph = group_graph(Layout.from_code(LARGEST))
     searched = time.perf_counter() - started
-    batches = -(-graph.size // sweep.SOURCES_PER_BATCH)
     order = sweep_order(graph, sweep.SOURCES_PER_BATCH)
+    batches = -(-order.shape[0] // sweep.SOURCES_PER_BATCH)
     times = []
     for index in np.linspace(0, batches - 1, SAMPLED_BATCHES).astype(int).tolist():
         sources = order[index * sweep.SOURCES_PER_BATCH:

@@ -19,7 +19,6 @@ from huarong._kernels.layers import (
     LANES,
     MIN_STEPS,
     SOLUTION_COUNT,
-    cluster_sources,
     record_sweep,
 )
 
@@ -54,13 +53,6 @@ def sweep_batch(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     figures, farthest, solutions = record_sweep(offsets, targets, goal, sources, capacity)
     return (figures[FARTHEST_STEPS].copy(), figures[MIN_STEPS].copy(),
             figures[SOLUTION_COUNT].copy(), farthest, solutions)
-
-
-@kernel
-def batch_order(offsets: np.ndarray, targets: np.ndarray, batch_size: np.int64) -> np.ndarray:
-    """The nodes 0..n-1 reordered so that each run of ``batch_size`` is a tight cluster."""
-    return cluster_sources(offsets, targets, np.full(offsets.shape[0] - 1, -1, dtype=np.int64),
-                           batch_size)
 
 
 _COMMA, _DASH, _NEWLINE, _OPEN, _CLOSE, _MINUS, _ZERO = (ord(c) for c in ",-\n()-0")

@@ -125,18 +125,22 @@ class SweepBatch:
 
 
 def group_graph(layout: Layout) -> StateGraph:
-    """Search ``layout``'s group and build its step graph, nodes in breadth-first order (on a
-    background thread, so that Ctrl-C is not held up by a long search of a big group)."""
-    return next(on_threads(lambda _: klotski_graph(layout, order="search"), [None],
-                               threads=1))
+    """Search ``layout``'s group and build its step graph, nodes in breadth-first order, with
+    each node's mirror image when the group is its own mirror image (on a background thread,
+    so that Ctrl-C is not held up by a long search of a big group)."""
+    return next(on_threads(lambda _: klotski_graph(layout, order="search", with_mirror=True),
+                           [None], threads=1))
 
 
 def sweep_order(graph: StateGraph, batch: int) -> np.ndarray:
-    """The nodes of ``graph`` in sweep order: each run of ``batch`` is a tight cluster of
-    sources, searched together."""
-    from huarong._kernels import group_analysis as sweep
+    """The sources of ``graph`` in sweep order: each run of ``batch`` is a tight cluster,
+    searched together.  In a graph with mirror images, one node of each mirror pair: the
+    figures of the other are its mirror image (the goal is symmetric)."""
+    from huarong._kernels.layers import cluster_sources
 
-    return sweep.batch_order(graph.offsets, graph.targets, np.int64(batch))
+    partner = (np.full(graph.size, -1, dtype=np.int64) if graph.mirror is None
+               else graph.mirror.astype(np.int64))
+    return cluster_sources(graph.offsets, graph.targets, partner, np.int64(batch))
 
 
 def sweep_batches(graph: StateGraph, *, threads: int | None = None, gpu: bool = False,
@@ -155,23 +159,39 @@ def sweep_batches(graph: StateGraph, *, threads: int | None = None, gpu: bool = 
 
     batch = sweep.SOURCES_PER_BATCH
     order = sweep_order(graph, batch)
-    batches = [order[first:first + batch] for first in range(0, graph.size, batch)]
+    batches = [order[first:first + batch] for first in range(0, order.shape[0], batch)]
 
     def run(sources: np.ndarray) -> SweepBatch:
         figures = sweep.sweep_batch(graph.offsets, graph.targets, graph.goal, sources)
-        return _batch(sources, *figures)
+        return _batch(graph, sources, *figures)
 
     return on_threads(run, batches, threads=threads or os.cpu_count() or 1)
 
 
-def _batch(sources: np.ndarray, farthest_steps: np.ndarray, min_steps: np.ndarray,
-           solution_counts: np.ndarray, farthest: np.ndarray, solutions: np.ndarray
-           ) -> SweepBatch:
-    """A batch from the figures of a sweep whose rows name a source by its place in the
-    batch: they name its node here."""
+def _batch(graph: StateGraph, sources: np.ndarray, farthest_steps: np.ndarray,
+           min_steps: np.ndarray, solution_counts: np.ndarray, farthest: np.ndarray,
+           solutions: np.ndarray) -> SweepBatch:
+    """A batch from the figures of a sweep of ``graph`` whose rows name a source by its place
+    in the batch: they name its node here; and with mirror images, the mirror image of each
+    source that is not its own joins the batch, its figures the source's mirrored."""
     farthest[:, 0] = sources[farthest[:, 0]]
     solutions[:, 0] = sources[solutions[:, 0]]
-    return SweepBatch(sources, farthest_steps, min_steps, solution_counts, farthest, solutions)
+    if graph.mirror is None:
+        return SweepBatch(sources, farthest_steps, min_steps, solution_counts, farthest,
+                          solutions)
+    mirror = graph.mirror.astype(np.int64)
+    paired = mirror[sources] != sources
+
+    def with_images(rows: np.ndarray) -> np.ndarray:
+        imaged = rows[mirror[rows[:, 0]] != rows[:, 0]]
+        images = np.stack([mirror[imaged[:, 0]], mirror[imaged[:, 1]], imaged[:, 2]], axis=1)
+        return np.concatenate([rows, images])
+
+    return SweepBatch(np.concatenate([sources, mirror[sources[paired]]]),
+                      np.concatenate([farthest_steps, farthest_steps[paired]]),
+                      np.concatenate([min_steps, min_steps[paired]]),
+                      np.concatenate([solution_counts, solution_counts[paired]]),
+                      with_images(farthest), with_images(solutions))
 
 
 def gpu_words(size: int, memory: int) -> int:
@@ -199,7 +219,7 @@ def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBa
     words = gpu_words(graph.size, memory)
     lanes = 64 * words
     order = sweep_order(graph, lanes)
-    batches = [order[first:first + lanes] for first in range(0, graph.size, lanes)]
+    batches = [order[first:first + lanes] for first in range(0, order.shape[0], lanes)]
     sweeps = group_analysis_cuda.RecordingSweeps(
         np.ascontiguousarray(graph.offsets, dtype=np.int64),
         np.ascontiguousarray(graph.targets, dtype=np.int32), graph.goal, words)
@@ -209,7 +229,8 @@ def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBa
         lane_sources[:sources.shape[0]] = sources
         figures, farthest, solutions = sweeps.sweep(lane_sources, every_solution=every_solution)
         count = sources.shape[0]
-        return _batch(sources, figures[group_analysis_cuda.FARTHEST_STEPS, :count].copy(),
+        return _batch(graph, sources,
+                      figures[group_analysis_cuda.FARTHEST_STEPS, :count].copy(),
                       figures[group_analysis_cuda.MIN_STEPS, :count].copy(),
                       figures[group_analysis_cuda.SOLUTION_COUNT, :count].copy(), farthest,
                       solutions)

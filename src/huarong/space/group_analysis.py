@@ -3,9 +3,11 @@
 :func:`analyze_group` answers, for each layout A of a group, what
 :func:`huarong.engine.analysis.analyze` answers for A alone (farthest steps and layouts,
 minimum steps, min-step solutions, every solution with its steps) without one search per
-layout: the searches run 256 at a time as bit-parallel sweeps over the group's step graph, on
-every core.  :func:`sweep_batches` yields the same figures batch by batch, for
-:mod:`huarong.space.group_tables` to stream the tables of the original engine's
+layout: the searches run 256 at a time as bit-parallel sweeps over the group's step graph
+(Klotski's :class:`~huarong.graph.StateGraph`), on every core, or 4,096 at a time on a CUDA
+GPU (:mod:`huarong._kernels.group_analysis_cuda`).  A group that is its own mirror image
+sweeps one layout of each mirror pair.  :func:`sweep_batches` yields the same figures batch by
+batch, for :mod:`huarong.space.group_tables` to stream the tables of the original engine's
 ``--analy-group`` to disk.
 """
 

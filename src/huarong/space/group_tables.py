@@ -15,12 +15,12 @@ order.  Two formats:
 
 Both end every row, the last included, with ``\\n``.
 
-The sweeps finish their batches of 64 layouts in no useful order, so each batch's rows are
-formatted at once and spooled to an unnamed temporary file; when the group is done they are
-copied in code order to the result, itself an unnamed temporary file until the last group is
-done and it is copied into place atomically.  Unnamed files vanish with the process however it
-ends (even ``kill -9``); memory holds the group's step graph and a few batches, whatever the
-size of the tables.
+The sweeps finish their batches in no useful order, so each batch's rows are formatted at
+once (by a compiled kernel) and spooled to an unnamed temporary file; when the group is done
+they are copied in code order to the result, itself an unnamed temporary file until the last
+group is done and it is copied into place atomically.  Unnamed files vanish with the process
+however it ends (even ``kill -9``); memory holds the group's step graph and a few batches,
+whatever the size of the tables.
 """
 
 from __future__ import annotations

@@ -53,12 +53,15 @@ def _child(out: Path) -> None:
     group_analysis_cuda.ROOM_FIRST_TRIED = ROOM  # type: ignore[misc]
     sweeps_gpu.UNKNOWN_MEMORY = MEMORY  # type: ignore[misc]
     sweeps: list[int] = []
+    rooms: list[int] = []
     real_sweep = group_analysis_cuda.RecordingSweeps.sweep
 
     def counted(self: group_analysis_cuda.RecordingSweeps, *args: object, **kwargs: object
                 ) -> object:
         sweeps.append(self.words)
-        return real_sweep(self, *args, **kwargs)  # type: ignore[arg-type]
+        result = real_sweep(self, *args, **kwargs)  # type: ignore[arg-type]
+        rooms.extend(rows.room.shape[0] for rows in self._rows)
+        return result
 
     group_analysis_cuda.RecordingSweeps.sweep = counted  # type: ignore[assignment,method-assign]
     seeds = [Layout.from_code(code) for code in SEEDS]
@@ -69,8 +72,8 @@ def _child(out: Path) -> None:
     result = CliRunner().invoke(main, [
         "analyze-multi-group", "--gpu", "-q", "--format", "original", str(out / f"{CLASS}.txt"),
         str(out / "class-farthest.csv"), str(out / "class-solution.csv")])
-    log = {"problem": sweeps_gpu.problem(), "sweeps": sweeps, "cli": [result.exit_code,
-                                                               result.stderr]}
+    log = {"problem": sweeps_gpu.problem(), "sweeps": sweeps, "rooms": rooms,
+           "cli": [result.exit_code, result.stderr]}
     (out / "log.json").write_text(json.dumps(log))
 
 
@@ -116,6 +119,13 @@ def test_a_group_bigger_than_a_sweep_takes_several(simulated: Path) -> None:
     assert log["problem"] is None
     assert set(log["sweeps"]) == {1}
     assert len(log["sweeps"]) >= 2 * (len(SEEDS) + 1)
+
+
+def test_rows_beyond_the_room_are_written_again(simulated: Path) -> None:
+    """Room for 5 rows a level first: the levels with more grew it (and the files are
+    still the CPU's, above)."""
+    rooms = json.loads((simulated / "log.json").read_text())["rooms"]
+    assert min(rooms) == ROOM and max(rooms) > ROOM
 
 
 def test_gpu_flag_without_a_gpu_says_so(tmp_path: Path) -> None:

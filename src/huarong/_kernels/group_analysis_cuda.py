@@ -45,8 +45,9 @@ BYTES_A_NODE_WORD = 6 * 8
 """GPU bytes a (node, word): visited, frontier, next frontier and blocked, and the two found
 words, counted as if every node were a goal."""
 ROOM_FIRST_TRIED = 1 << 20
-"""Rows a level first has room for (8 MB of each kind); a level with more runs its recording
-kernel again with room for all."""
+"""Rows a level first has room for (8 MB of each kind), or as many as there are (node, lane)
+pairs when they are fewer (a level records each pair at most once); a level with more runs
+its recording kernel again with room for all."""
 
 _ENDING, _ALIVE, _FARTHEST_ROWS, _SOLUTION_ROWS = range(4)
 
@@ -208,9 +209,9 @@ class _Rows:
     """Room for one kind of rows on the GPU, grown when a level needs more, and the rows
     taken so far on the host as (lane, node, steps)."""
 
-    def __init__(self, counter: int) -> None:
+    def __init__(self, counter: int, room: int) -> None:
         self.counter = counter
-        self.room = cuda.device_array(ROOM_FIRST_TRIED, dtype=np.int64)
+        self.room = cuda.device_array(room, dtype=np.int64)
         self.taken: list[np.ndarray] = []
 
     def take(self, counters: np.ndarray, level: int, device_counters: Any,
@@ -264,7 +265,8 @@ class RecordingSweeps:
         # Two rows of found words: the level whose rows are taken, and the next one.
         self._found = [cuda.device_array((max(1, self._goals), words), dtype=np.int64)
                        for _ in range(2)]
-        self._rows = (_Rows(_FARTHEST_ROWS), _Rows(_SOLUTION_ROWS))
+        room = min(ROOM_FIRST_TRIED, self.size * 64 * words)
+        self._rows = (_Rows(_FARTHEST_ROWS, room), _Rows(_SOLUTION_ROWS, room))
 
     def sweep(self, sources: np.ndarray, *, every_solution: bool
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -2,8 +2,9 @@
 the ``gpu`` extra, ``analyze-group --gpu``): every farthest layout and every solution of up to
 64 × :data:`~huarong._kernels.layers_cuda.MAX_WORDS` sources of one group at once, as rows.
 
-The levels are those of :mod:`huarong._kernels.layers_cuda` (one thread a (node, word) pulls
-its neighbours' frontier words, no atomics but on per-word and per-lane figures), with what a
+The levels are the ``pull`` levels of :mod:`huarong._kernels.layers_cuda` (one thread a
+(node, word) ORs its neighbours' frontier words, no atomics but on per-word and per-lane
+figures), one group a sweep, with what a
 record needs kept on the GPU between kernels so that the rows are written by kernels of their
 own, which can run again when the room for rows was too small:
 

@@ -21,14 +21,16 @@ the environment variable :data:`KERNEL_VARIABLE`), the same figures either way:
 - ``push``: a thread a (node, word) on the frontier ORs its word, less the bits its
   neighbour has seen, into the neighbour's accumulator (an atomic reduction, fire and
   forget), then one thread a (node, word) settles its accumulator.  Only frontier words read
-  rows: work follows the frontier.  But each level still passes over every word three times
-  (frontier, accumulator, next frontier), and those passes bound it.
-- ``fused``: one launch a level; each (node, word) settles its accumulator, and if it gains
-  sources, pushes them on to its neighbours' accumulators for the next level at once.  Bitmaps
-  (one bit a (node, word)) flag the accumulators pending and the frontier words, so a level
-  reads two bitmap words where nothing happens, not three int64 words.  The frontier of a
-  level is kept until its sources' endings are known (after the next level) and its farthest
-  layouts counted then, in the same pass.
+  rows: work follows the frontier.
+
+Measured twice on an H100 (``benchmarks/gpu_whole_space.py``, the largest group, 16,384
+sources), ns a (source, layout) pair: pull 0.041-0.043, pull with int32 offsets
+0.039-0.043, push 0.043, push with int32 offsets 0.038 in both runs: the default.  The gain
+is small; our guess (not profiled) is that each level's passes over every word (``push``:
+the frontier, the accumulator, the next frontier) bound both.  A third kernel, one launch a
+level that settled and pushed on at once with bitmaps flagging the words to visit, took
+0.062-0.064 and was dropped (probably its atomics collide: 64 (node, word)s share a bitmap
+word).
 
 Offsets come as int64 or, where the edges allow, int32 (``offsets32``): fewer instructions
 a row.  Per level the host reads back two flags only (some source ends here; some goes on);
@@ -62,17 +64,17 @@ from huarong._kernels.layers import (
 THREADS_A_BLOCK = 256
 MAX_WORDS = 64
 """Words a node at most (4,096 sources a segment)."""
-BYTES_A_NODE_WORD = 8 * 8 + 1
-"""visited, blocked, two frontiers and (``push``, ``fused``) two or four accumulators: one
-int64 word each; and the bits of ``fused``'s five bitmaps."""
+BYTES_A_NODE_WORD = 6 * 8
+"""visited, frontier, next frontier, blocked and (``push``) two accumulators: one int64
+word each."""
 BYTES_A_NODE = 8 + 4 + 1 + 8 * 4
 """Node arrays besides the words: offset, segment, goal flag, and room for eight int32 edge
 targets (the mean degree is 3.6 on the groups of 1A9BF0C00 and 4FEA13400, at most 10)."""
 
 _ANY_ENDING, _ANY_ALIVE = 0, 1
-KERNELS = ("pull", "push", "fused")
+KERNELS = ("pull", "push")
 """The ways to expand a level (module docstring)."""
-DEFAULT_KERNEL = "fused"
+DEFAULT_KERNEL = "push"
 KERNEL_VARIABLE = "HUARONG_GPU_KERNEL"
 """Names the kernel of :data:`KERNELS` when no argument does; a ``32`` suffix (``push32``)
 asks for int32 offsets."""
@@ -308,154 +310,6 @@ def _add_farthest(figures: Any, ends: np.int64, lane0: np.int64) -> None:
         cuda.atomic.add(figures, (FARTHEST_COUNT, lane0 + bit), 1)
 
 
-@_device_function
-def _push_row(offsets: Any, targets: Any, visited: Any, acc: Any, acc_blocked: Any,
-              pending: Any, v: np.int64, w: np.int64, word: np.int64,
-              behind: np.int64) -> None:
-    """The sources ``word`` at node ``v`` (those of ``behind`` past a goal) into the
-    accumulators of v's neighbours that have not seen them, each flagged in the bitmap
-    ``pending`` (bit ``node * words + w``)."""
-    words = visited.shape[1]
-    for e in range(offsets[v], offsets[v + 1]):
-        x = targets[e]
-        fresh = word & ~visited[x, w]
-        if fresh != 0:
-            cuda.atomic.or_(acc, (x, w), fresh)
-            t = x * words + w
-            cuda.atomic.or_(pending, t >> 6, np.int64(1) << (t & 63))
-            if behind & fresh != 0:
-                cuda.atomic.or_(acc_blocked, (x, w), behind & fresh)
-
-
-@_kernel
-def _start_fused(offsets: Any, targets: Any, sources: Any, visited: Any, blocked: Any,
-                 acc: Any, acc_blocked: Any, on_frontier: Any, pending: Any) -> None:
-    """Level 0 of ``fused`` after :func:`_start`: each source flagged on the frontier and
-    pushed to its neighbours."""
-    lanes = sources.shape[1]
-    segment, lane = _cell(sources.shape[0], lanes)
-    if segment < 0 or sources[segment, lane] < 0:
-        return
-    node = sources[segment, lane]
-    w = lane // 64
-    bit = np.int64(1) << np.int64(lane % 64)
-    t = node * visited.shape[1] + w
-    cuda.atomic.or_(on_frontier, t >> 6, np.int64(1) << (t & 63))
-    _push_row(offsets, targets, visited, acc, acc_blocked, pending, node, w, bit,
-              bit & blocked[node, w])
-
-
-@_kernel
-def _fused(offsets: Any, targets: Any, goal: Any, segment_of: Any, visited: Any,
-           blocked: Any, frontier: Any, acc: Any, acc_blocked: Any, acc_next: Any,
-           acc_blocked_next: Any, retiring: Any, on_frontier: Any, pending: Any,
-           pending_next: Any, ending: Any, counting: np.int64, reached: Any, figures: Any,
-           level: np.int64) -> None:
-    """Level ``level`` of ``fused``, one thread a (node, word), most of which return after
-    reading two bitmap words.  ``frontier`` holds the frontier two levels back where
-    ``retiring`` flags it: those sources' farthest layouts are counted (``counting``: some
-    end there, ``ending``), and the word cleared.  Where ``pending`` flags an accumulator,
-    its new sources become the frontier at ``level`` (as in :func:`_settle`), flagged in
-    ``on_frontier``, and are pushed on into ``acc_next`` and ``pending_next``."""
-    words = visited.shape[1]
-    t = cuda.grid(1)
-    if t >= visited.shape[0] * words:
-        return
-    chunk = t >> 6
-    bit = np.int64(1) << (t & 63)
-    old_on = retiring[chunk] & bit
-    waiting = pending[chunk] & bit
-    if old_on == 0 and waiting == 0:
-        return
-    v = t // words
-    w = t - v * words
-    segment = segment_of[v]
-    if old_on != 0:
-        if counting != 0:
-            _add_farthest(figures, frontier[v, w] & ending[segment, w],
-                          segment * words * 64 + w * 64)
-        frontier[v, w] = 0
-    if waiting == 0:
-        return
-    gathered = acc[v, w]
-    acc[v, w] = 0
-    behind_goal = acc_blocked[v, w]
-    if behind_goal != 0:
-        acc_blocked[v, w] = 0
-    seen = visited[v, w]
-    new = gathered & ~seen
-    if new == 0:
-        return
-    _found(goal, blocked, visited, reached, figures, v, w, segment, words, seen, new,
-           behind_goal, level)
-    frontier[v, w] = new
-    cuda.atomic.or_(on_frontier, chunk, bit)
-    _push_row(offsets, targets, visited, acc_next, acc_blocked_next, pending_next, v, w, new,
-              new & blocked[v, w])
-
-
-@_kernel
-def _zero_flat(words: Any) -> None:
-    t = cuda.grid(1)
-    if t < words.shape[0]:
-        words[t] = 0
-
-
-def _sweep_fused(offsets: Any, targets: Any, goal: Any, segment_of: Any, sources: Any,
-                 node_words: tuple[Any, Any, Any, Any], per_segment: tuple[Any, Any, Any],
-                 figures: Any, flags: Any) -> None:
-    """The levels of the ``fused`` kernel after :func:`_start`: one launch of
-    :func:`_fused` a level.  Frontiers alternate by the parity of their level (each retired
-    two levels on, when its sources' endings are known), accumulators by the parity of the
-    level they gather for; the frontier bitmaps rotate over three levels."""
-    visited, blocked, frontier, other_frontier = node_words
-    alive, reached, ending = per_segment
-    size, words = visited.shape
-    grid = _grid(size * words)
-    frontiers = (frontier, other_frontier)
-    accumulators = [cuda.device_array((size, words), dtype=np.int64) for _ in range(4)]
-    bitmaps = [cuda.device_array((size * words + 63) // 64, dtype=np.int64) for _ in range(5)]
-    for array in accumulators:
-        _zero[grid](array)
-    bitmap_grid = _grid(bitmaps[0].shape[0])
-    for bitmap in bitmaps:
-        _zero_flat[bitmap_grid](bitmap)
-    acc, acc_blocked, on_frontier, pending = (accumulators[:2], accumulators[2:],
-                                              bitmaps[:3], bitmaps[3:])
-    lanes = sources.shape[1]
-    _start_fused[_grid(sources.shape[0] * lanes)](
-        offsets, targets, sources, visited, blocked, acc[1], acc_blocked[1], on_frontier[0],
-        pending[1])
-    no_flags = np.zeros(2, dtype=np.int64)
-    level = 1
-    counting = 0
-    while True:
-        _zero_flat[bitmap_grid](on_frontier[level % 3])
-        _zero_flat[bitmap_grid](pending[(level + 1) % 2])
-        _fused[grid](offsets, targets, goal, segment_of, visited, blocked,
-                     frontiers[level % 2], acc[level % 2], acc_blocked[level % 2],
-                     acc[(level + 1) % 2], acc_blocked[(level + 1) % 2],
-                     on_frontier[(level - 2) % 3], on_frontier[level % 3], pending[level % 2],
-                     pending[(level + 1) % 2], ending, np.int64(counting), reached, figures,
-                     np.int64(level))
-        flags.copy_to_device(no_flags)
-        _close[_grid(alive.shape[0] * words)](alive, reached, ending, figures, flags,
-                                              np.int64(level - 1))
-        raised = flags.copy_to_host()
-        counting = int(raised[_ANY_ENDING])
-        level += 1
-        if not raised[_ANY_ALIVE]:
-            break
-    if counting:  # the last frontier's farthest layouts: nothing is pending any more
-        _zero_flat[bitmap_grid](on_frontier[level % 3])
-        _fused[grid](offsets, targets, goal, segment_of, visited, blocked,
-                     frontiers[level % 2], acc[level % 2], acc_blocked[level % 2],
-                     acc[(level + 1) % 2], acc_blocked[(level + 1) % 2],
-                     on_frontier[(level - 2) % 3], on_frontier[level % 3], pending[level % 2],
-                     pending[(level + 1) % 2], ending, np.int64(counting), reached, figures,
-                     np.int64(level))
-
-
 def _grid(threads: int) -> tuple[int, int]:
     """(blocks, threads a block) covering ``threads``: small launches in small blocks."""
     block = min(THREADS_A_BLOCK, max(32, -(-threads // 32) * 32))
@@ -525,20 +379,12 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         _zero[grid](array)
     per_segment = np.zeros((segments, words), dtype=np.int64)
     full, reached, ending = (cuda.to_device(per_segment) for _ in range(3))
-    d_sources = cuda.to_device(sources)
-    _start[_grid(segments * lanes)](d_sources, d_goal, visited, frontier, blocked, full,
-                                    d_figures)
+    _start[_grid(segments * lanes)](cuda.to_device(sources), d_goal, visited, frontier,
+                                    blocked, full, d_figures)
     alive = cuda.device_array_like(full)
     alive.copy_to_device(full)
     no_flags = np.zeros(2, dtype=np.int64)
     flags = cuda.to_device(no_flags)
-    if variant == "fused":
-        _zero[grid](nxt)
-        _sweep_fused(d_offsets, d_targets, d_goal, d_segment_of, d_sources,
-                     (visited, blocked, frontier, nxt), (alive, reached, ending), d_figures,
-                     flags)
-        result_fused: np.ndarray = d_figures.copy_to_host()
-        return result_fused.reshape(FIGURES, segments, lanes)
     if variant == "push":
         acc, acc_blocked = (cuda.device_array((size, words), dtype=np.int64) for _ in range(2))
         for array in (acc, acc_blocked):

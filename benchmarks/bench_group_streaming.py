@@ -106,15 +106,16 @@ def _resident_mb(pid: int) -> float:
 def largest_projected(threads: int) -> None:
     from huarong._kernels import group_analysis as sweep
     from huarong.engine.layout import Layout
-    from huarong.space.group_analysis import group_graph
+    from huarong.space.group_analysis import group_graph, sweep_order
 
     started = time.perf_counter()
     graph = group_graph(Layout.from_code(LARGEST))
     searched = time.perf_counter() - started
-    batches = -(-graph.size // sweep.SOURCES_PER_BATCH)
+    order = sweep_order(graph, sweep.SOURCES_PER_BATCH)
+    batches = -(-order.shape[0] // sweep.SOURCES_PER_BATCH)
     times = []
     for index in np.linspace(0, batches - 1, SAMPLED_BATCHES).astype(int).tolist():
-        sources = graph.order[index * sweep.SOURCES_PER_BATCH:
+        sources = order[index * sweep.SOURCES_PER_BATCH:
                               (index + 1) * sweep.SOURCES_PER_BATCH]
         before = time.perf_counter()
         sweep.sweep_batch(graph.offsets, graph.targets, graph.goal, sources)

@@ -85,6 +85,8 @@ else
     row "db layers --all --gpu" "FAILED or stopped after $took s: $(tail -1 "$out/layers.log")"
 fi
 
+run tests 120 python3 -m pytest -q -p no:cacheprovider tests/test_layers_gpu.py -k real
+row "pytest tests/test_layers_gpu.py -k real" "$(tail -1 "$out/tests.log") ($took s)"
 if python3 -m huarong analyze-multi-group --help 2>/dev/null | grep -q -- '--gpu'; then
     python3 -c "import duckdb
 c = duckdb.connect('$database', read_only=True)
@@ -106,7 +108,5 @@ else
     row "analyze-multi-group --gpu" "not in this version: skipped"
 fi
 
-run tests 120 python3 -m pytest -q -p no:cacheprovider tests/test_layers_gpu.py -k real
-row "pytest tests/test_layers_gpu.py -k real" "$(tail -1 "$out/tests.log") ($took s)"
 row "whole check" "$(($(date +%s) - started)) s"
 cat "$table"

@@ -29,8 +29,11 @@ from huarong.space.group_tables import write_group_tables
 from . import klotski_reference as ref
 
 # Small groups found by sampling random layouts with two or three empty cells: sizes 20 to
-# 244, with many goal layouts, one, none, and a group made only of goal layouts.
-GROUP_SEEDS = ["8A53A3000", "A553A3000", "85DD23C00", "636F53400", "D35A3EC00", "C18AEB000"]
+# 244, with many goal layouts, one, none, and a group made only of goal layouts; and a group
+# that is its own mirror image (C58763000: 72 layouts, 4 of them symmetric), whose sweeps
+# take one layout of each mirror pair.
+GROUP_SEEDS = ["8A53A3000", "A553A3000", "85DD23C00", "636F53400", "D35A3EC00", "C18AEB000",
+               "C58763000"]
 
 
 @dataclass

@@ -22,7 +22,7 @@ import pytest
 
 from huarong.engine.analysis import analyze
 from huarong.engine.layout import Layout
-from huarong.space.group_analysis import run_on_threads
+from huarong.space.group_analysis import on_threads
 from huarong.space.group_tables import write_group_tables
 
 # 81,340 layouts: its sweeps run for half a minute and more on two cores; the largest group
@@ -40,7 +40,7 @@ def test_workers_stay_at_most_two_items_per_thread_ahead_of_the_consumer() -> No
             started.append(item)
         return item
 
-    results = run_on_threads(work, list(range(100)), threads=3)
+    results = on_threads(work, list(range(100)), threads=3)
     consumed = []
     for result in results:
         consumed.append(result)
@@ -53,7 +53,7 @@ def test_workers_stay_at_most_two_items_per_thread_ahead_of_the_consumer() -> No
 def test_closing_early_starts_no_further_item() -> None:
     started: list[int] = []
     before = set(threading.enumerate())
-    results = run_on_threads(started.append, list(range(1000)), threads=2)
+    results = on_threads(started.append, list(range(1000)), threads=2)
     next(results)
     results.close()
     for worker in set(threading.enumerate()) - before:
@@ -69,7 +69,7 @@ def test_a_worker_error_reaches_the_consumer() -> None:
         return item
 
     with pytest.raises(ValueError, match="item 5"):
-        list(run_on_threads(work, list(range(10)), threads=2))
+        list(on_threads(work, list(range(10)), threads=2))
 
 
 def test_rows_come_out_in_code_order_whatever_order_the_batches_finish(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ itself rather than the propagation the kernel uses).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import deque
 from pathlib import Path
@@ -292,3 +293,24 @@ def test_info_export_and_api_show_the_figures(database_path: Path,
     names = pq.read_schema(tmp_path / "layouts.parquet").names
     assert {"farthest_steps", "farthest_count", "solution_count", "symmetric",
             "mirror_id"} <= set(names)
+
+
+def test_layer_figures_of_a_state_graph_with_and_without_its_mirror() -> None:
+    """The sweeps take any StateGraph: with mirror nodes (one node of each pair searched,
+    the figures copied) or without, the figures of every node are the one-search-per-layout
+    ones, for any order of the sources, repeats included."""
+    from huarong.engine.state_graph import klotski_graph
+    from huarong.graph.sweeps import layer_figures
+
+    seed = "C58763000"  # a self-mirror group
+    expected = reference_figures(seed)
+    graph = klotski_graph(Layout.from_code(seed), order="search", with_mirror=True)
+    assert graph.mirror is not None
+    plain = dataclasses.replace(graph, mirror=None)
+    sources = np.random.default_rng(4).permutation(np.repeat(np.arange(graph.size), 2))
+    for chosen in (graph, plain):
+        figures = layer_figures(chosen, sources, threads=2)
+        assert [tuple(row) for row in figures.T.tolist()] == [
+            expected[int(code)] for code in graph.codes[sources]]
+    assert [tuple(row) for row in layer_figures(graph).T.tolist()] == [
+        expected[int(code)] for code in graph.codes]

@@ -23,6 +23,15 @@ the environment variable :data:`KERNEL_VARIABLE`), the same figures either way:
   forget), then one thread a (node, word) settles its accumulator.  Only frontier words read
   rows: work follows the frontier.
 
+Measured twice on an H100 (``benchmarks/gpu_whole_space.py``, the largest group, 16,384
+sources), ns a (source, layout) pair: pull 0.041-0.043, pull with int32 offsets
+0.039-0.043, push 0.043, push with int32 offsets 0.038 in both runs: the default.  The gain
+is small; our guess (not profiled) is that each level's passes over every word (``push``:
+the frontier, the accumulator, the next frontier) bound both.  A third kernel, one launch a
+level that settled and pushed on at once with bitmaps flagging the words to visit, took
+0.062-0.064 and was dropped (probably its atomics collide: 64 (node, word)s share a bitmap
+word).
+
 Offsets come as int64 or, where the edges allow, int32 (``offsets32``): fewer instructions
 a row.  Per level the host reads back two flags only (some source ends here; some goes on);
 the figures stay on the GPU until the launch ends.
@@ -289,8 +298,12 @@ def _count_farthest(segment_of: Any, frontier: Any, ending: Any, figures: Any) -
     if v < 0:
         return
     segment = segment_of[v]
-    ends = frontier[v, w] & ending[segment, w]
-    lane0 = segment * words * 64 + w * 64
+    _add_farthest(figures, frontier[v, w] & ending[segment, w], segment * words * 64 + w * 64)
+
+
+@_device_function
+def _add_farthest(figures: Any, ends: np.int64, lane0: np.int64) -> None:
+    """One more farthest layout for lane ``lane0 + b`` of each set bit b of ``ends``."""
     while ends != 0:
         bit = _lowest_bit(ends)
         ends ^= np.int64(1) << bit
@@ -366,8 +379,8 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         _zero[grid](array)
     per_segment = np.zeros((segments, words), dtype=np.int64)
     full, reached, ending = (cuda.to_device(per_segment) for _ in range(3))
-    _start[_grid(segments * lanes)](
-        cuda.to_device(sources), d_goal, visited, frontier, blocked, full, d_figures)
+    _start[_grid(segments * lanes)](cuda.to_device(sources), d_goal, visited, frontier,
+                                    blocked, full, d_figures)
     alive = cuda.device_array_like(full)
     alive.copy_to_device(full)
     no_flags = np.zeros(2, dtype=np.int64)

@@ -31,20 +31,33 @@ _format = click.option(
     show_default=True,
     help="original: the original engine's files byte for byte (no header, a "
          "min_solution_num column, every seed's group even if repeated).")
+_gpu = click.option("--gpu", is_flag=True,
+                    help="Sweep on this machine's CUDA GPU (huarong[gpu]); the files are the "
+                         "same.")
 _output = OUTPUT
 
 
+def _check_gpu() -> None:
+    """--gpu needs the extra and a GPU: without them, one line, as ``db layers --gpu``."""
+    from huarong.graph import sweeps_gpu
+
+    if (problem := sweeps_gpu.problem()) is not None:
+        raise InputError(f"--gpu: {problem}")
+
+
 def _write(seeds: list[Layout], farthest_csv: str, solution_csv: str, integral: bool,
-           table_format: str, quiet: bool) -> int:
+           table_format: str, quiet: bool, gpu: bool) -> int:
     """Write both tables, streamed in bounded memory; return the number of rows written.
     The output directories are tried before any analysis runs."""
     from huarong.space.group_tables import write_group_tables
 
+    if gpu:
+        _check_gpu()
     try:
         with progress_bar(not quiet) as progress:
             return write_group_tables(seeds, farthest_csv, solution_csv, integral=integral,
                                       table_format="original" if table_format == "original"
-                                      else "huarong", progress=progress)
+                                      else "huarong", progress=progress, gpu=gpu)
     except OSError as error:
         # The outputs' directories were checked when the command line was read.
         raise MachineFault(describe_fault(error, _target_of(error, farthest_csv, solution_csv),
@@ -79,12 +92,13 @@ def _target_of(error: OSError, *targets: str) -> str:
 @click.argument("solution_csv", type=_output)
 @_integral
 @_format
+@_gpu
 @_quiet
 def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral: bool,
-                  table_format: str, quiet: bool) -> None:
+                  table_format: str, gpu: bool, quiet: bool) -> None:
     """Farthest and solution figures of every layout of LAYOUT's group, written to
     FARTHEST_CSV and SOLUTION_CSV (columns: see the README)."""
-    size = _write([layout], farthest_csv, solution_csv, integral, table_format, quiet)
+    size = _write([layout], farthest_csv, solution_csv, integral, table_format, quiet, gpu)
     click.echo(f"group of {layout.code}: {size:,} layouts; written to {farthest_csv} and "
                f"{solution_csv}", err=True)
 
@@ -95,9 +109,10 @@ def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral
 @click.argument("solution_csv", type=_output)
 @_integral
 @_format
+@_gpu
 @_quiet
 def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, integral: bool,
-                        table_format: str, quiet: bool) -> None:
+                        table_format: str, gpu: bool, quiet: bool) -> None:
     """analyze-group for the group of every seed in SEEDS_FILE (one common code a line, as
     in the 5-4-0.txt files of `huarong all`; `-` reads stdin), the groups one after another
     in both tables."""
@@ -108,6 +123,6 @@ def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, i
         seeds = group_analysis.read_seeds("/dev/stdin" if seeds_file == "-" else seeds_file)
     except group_analysis.SeedFileError as error:
         raise InputError(str(error)) from None
-    size = _write(seeds, farthest_csv, solution_csv, integral, table_format, quiet)
+    size = _write(seeds, farthest_csv, solution_csv, integral, table_format, quiet, gpu)
     click.echo(f"{len(seeds):,} seeds: {size:,} layouts; written to {farthest_csv} and "
                f"{solution_csv}", err=True)

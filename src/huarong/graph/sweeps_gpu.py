@@ -35,13 +35,18 @@ def problem() -> str | None:
     try:
         from huarong._kernels import layers_cuda
 
-        if layers_cuda.is_available():
-            return None
+        available = layers_cuda.is_available()
     except Exception as error:  # a broken CUDA install raises from deep inside numba-cuda
         first_line = (str(error).splitlines() or [type(error).__name__])[0]
         return (f"numba-cuda cannot run a kernel ({first_line}): install a numba-cuda that "
                 f"supports numpy {np.__version__} (pip install -U '{GPU_EXTRA}'), and check "
                 "the CUDA driver with nvidia-smi")
+    try:
+        layers_cuda.chosen_kernel()
+    except ValueError as error:  # HUARONG_GPU_KERNEL names no kernel
+        return str(error)
+    if available:
+        return None
     return "no CUDA GPU found (numba-cuda sees none: check nvidia-smi and the driver)"
 
 

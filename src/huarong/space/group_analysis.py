@@ -3,18 +3,19 @@
 :func:`analyze_group` answers, for each layout A of a group, what
 :func:`huarong.engine.analysis.analyze` answers for A alone (farthest steps and layouts,
 minimum steps, min-step solutions, every solution with its steps) without one search per
-layout: the searches run 256 at a time as bit-parallel sweeps over the group's step graph, on
-every core.  :func:`sweep_batches` yields the same figures batch by batch, for
-:mod:`huarong.space.group_tables` to stream the tables of the original engine's
+layout: the searches run 256 at a time as bit-parallel sweeps over the group's step graph
+(Klotski's :class:`~huarong.graph.StateGraph`), on every core, or 4,096 at a time on a CUDA
+GPU (:mod:`huarong._kernels.group_analysis_cuda`).  A group that is its own mirror image
+sweeps one layout of each mirror pair.  :func:`sweep_batches` yields the same figures batch by
+batch, for :mod:`huarong.space.group_tables` to stream the tables of the original engine's
 ``--analy-group`` to disk.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import queue
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar, cast
@@ -23,6 +24,9 @@ import numpy as np
 
 from huarong.engine.analysis import Progress
 from huarong.engine.layout import Layout, LayoutError
+from huarong.engine.state_graph import klotski_graph
+from huarong.graph import StateGraph
+from huarong.graph.scheduler import as_finished
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -105,126 +109,161 @@ class GroupAnalysis:
 
 
 @dataclass(frozen=True, eq=False)
-class GroupGraph:
-    """The step graph of one group, ready for the sweeps: nodes numbered in the order the
-    breadth-first search found them."""
-
-    seed: Layout
-    codes: np.ndarray
-    """The common code of each node."""
-    offsets: np.ndarray
-    targets: np.ndarray
-    """Neighbours of node i: ``targets[offsets[i]:offsets[i + 1]]``."""
-    goal: np.ndarray
-    """Whether each node is a goal layout."""
-    order: np.ndarray
-    """The nodes in sweep order: each run of 256 is one batch of sources searched together."""
-
-    @property
-    def size(self) -> int:
-        return int(self.codes.shape[0])
-
-
-@dataclass(frozen=True, eq=False)
 class SweepBatch:
-    """The figures of one batch of sources (node numbers of a :class:`GroupGraph`)."""
+    """The figures of one batch of sources (node numbers of a group's
+    :class:`~huarong.graph.StateGraph`)."""
 
     sources: np.ndarray
     farthest_steps: np.ndarray
     min_steps: np.ndarray
     """Per source, like ``farthest_steps``; -1 without a solution."""
+    solution_counts: np.ndarray
+    """Per source, the number of its solutions."""
     farthest: np.ndarray
     """Rows (source node, farthest node, steps)."""
     solutions: np.ndarray
-    """Rows (source node, solution node, steps), nearest first for each source."""
+    """Rows (source node, solution node, steps): every solution, or only those at the
+    source's minimum steps when the sweeps were asked for no more."""
 
 
-def group_graph(layout: Layout) -> GroupGraph:
-    """Search ``layout``'s group and build its step graph (on a background thread, so that
-    Ctrl-C is not held up by a long search of a big group)."""
-
-    def build() -> GroupGraph:
-        from huarong._kernels import group_analysis as sweep
-        from huarong._kernels import group_search
-
-        boards, _, _, _ = group_search.bfs(np.int64(int(layout)), group_search.EXPLORE_ALL,
-                                      np.int64(0), np.int64(1 << 16))
-        offsets, targets = group_search.adjacency(boards)
-        return GroupGraph(seed=layout, codes=group_search.boards_to_codes(boards), offsets=offsets,
-                          targets=targets, goal=sweep.goal_flags(boards),
-                          order=sweep.batch_order(offsets, targets,
-                                                  np.int64(sweep.SOURCES_PER_BATCH)))
-
-    return next(run_on_threads(lambda _: build(), [None], threads=1))
+def group_graph(layout: Layout) -> StateGraph:
+    """Search ``layout``'s group and build its step graph, nodes in breadth-first order, with
+    each node's mirror image when the group is its own mirror image (on a background thread,
+    so that Ctrl-C is not held up by a long search of a big group)."""
+    return next(on_threads(lambda _: klotski_graph(layout, order="search", with_mirror=True),
+                           [None], threads=1))
 
 
-def sweep_batches(graph: GroupGraph, *, threads: int | None = None) -> Iterator[SweepBatch]:
-    """The figures of every node of ``graph``, one batch of 256 sources at a time, in the order
-    the batches finish, computed on ``threads`` threads (default: every core) a few batches
-    ahead of the consumer.  Closing the iterator early starts no further batch."""
+def sweep_order(graph: StateGraph, batch: int) -> np.ndarray:
+    """The sources of ``graph`` in sweep order: each run of ``batch`` is a tight cluster,
+    searched together.  In a graph with mirror images, one node of each mirror pair: the
+    figures of the other are its mirror image (the goal is symmetric)."""
+    from huarong._kernels.layers import cluster_sources
+
+    partner = (np.full(graph.size, -1, dtype=np.int64) if graph.mirror is None
+               else graph.mirror.astype(np.int64))
+    return cluster_sources(graph.offsets, graph.targets, partner, np.int64(batch))
+
+
+def sweep_batches(graph: StateGraph, *, threads: int | None = None, gpu: bool = False,
+                  every_solution: bool = True) -> Iterator[SweepBatch]:
+    """The figures of every node of ``graph``, one batch of sources at a time, in the order
+    the batches finish, a few batches ahead of the consumer.  Closing the iterator early
+    starts no further batch.
+
+    On the CPU, batches of 256 sources run on ``threads`` threads (default: every core); with
+    ``gpu``, batches of up to 4,096 sources run on the CUDA GPU (numba-cuda), driven from
+    this thread as the consumer asks for them.  Without ``every_solution``, the
+    solution rows of a source may stop at those of its minimum steps (its count is whole)."""
+    if gpu:
+        return _gpu_batches(graph, every_solution=every_solution)
     from huarong._kernels import group_analysis as sweep
 
     batch = sweep.SOURCES_PER_BATCH
-    batches = [graph.order[first:first + batch] for first in range(0, graph.size, batch)]
+    order = sweep_order(graph, batch)
+    batches = [order[first:first + batch] for first in range(0, order.shape[0], batch)]
 
     def run(sources: np.ndarray) -> SweepBatch:
-        farthest_steps, min_steps, farthest, solutions = sweep.sweep_batch(
-            graph.offsets, graph.targets, graph.goal, sources)
-        # Rows name a source by its place in the batch; make it a node number.
-        farthest[:, 0] = sources[farthest[:, 0]]
-        solutions[:, 0] = sources[solutions[:, 0]]
-        return SweepBatch(sources, farthest_steps, min_steps, farthest, solutions)
+        figures = sweep.sweep_batch(graph.offsets, graph.targets, graph.goal, sources)
+        return _batch(graph, sources, *figures)
 
-    return run_on_threads(run, batches, threads=threads or os.cpu_count() or 1)
+    return on_threads(run, batches, threads=threads or os.cpu_count() or 1)
 
 
-def run_on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,
-                   threads: int) -> Iterator[_Result]:
-    """``function(item)`` for every item on ``threads`` worker threads, yielded as they
-    finish.  At most twice ``threads`` items are handed out ahead of the consumer, so memory
-    stays bounded by what the consumer keeps.  The workers are daemon threads: when the
-    consumer stops (Ctrl-C, SIGTERM, an error), nothing waits for the calls still running,
-    and no further item is started."""
-    tasks: queue.SimpleQueue[int | None] = queue.SimpleQueue()
-    results: queue.SimpleQueue[tuple[_Result | None, BaseException | None]] = (
-        queue.SimpleQueue())
-    stopped = threading.Event()
+def _batch(graph: StateGraph, sources: np.ndarray, farthest_steps: np.ndarray,
+           min_steps: np.ndarray, solution_counts: np.ndarray, farthest: np.ndarray,
+           solutions: np.ndarray) -> SweepBatch:
+    """A batch from the figures of a sweep of ``graph`` whose rows name a source by its place
+    in the batch: they name its node here; and with mirror images, the mirror image of each
+    source that is not its own joins the batch, its figures the source's mirrored."""
+    farthest[:, 0] = sources[farthest[:, 0]]
+    solutions[:, 0] = sources[solutions[:, 0]]
+    if graph.mirror is None:
+        return SweepBatch(sources, farthest_steps, min_steps, solution_counts, farthest,
+                          solutions)
+    mirror = graph.mirror.astype(np.int64)
+    paired = mirror[sources] != sources
 
-    def work() -> None:
-        while (index := tasks.get()) is not None and not stopped.is_set():
-            try:
-                results.put((function(items[index]), None))
-            except BaseException as error:  # handed to the consumer, raised there
-                results.put((None, error))
+    def with_images(rows: np.ndarray) -> np.ndarray:
+        imaged = rows[mirror[rows[:, 0]] != rows[:, 0]]
+        images = np.stack([mirror[imaged[:, 0]], mirror[imaged[:, 1]], imaged[:, 2]], axis=1)
+        return np.concatenate([rows, images])
 
-    workers = max(1, min(threads, len(items)))
-    for _ in range(workers):
-        threading.Thread(target=work, daemon=True, name="huarong-sweep").start()
-    handed_out = min(2 * workers, len(items))
-    for index in range(handed_out):
-        tasks.put(index)
-    try:
-        for _ in range(len(items)):
-            result, error = results.get()
-            if error is not None:
-                raise error
-            if handed_out < len(items):
-                tasks.put(handed_out)
-                handed_out += 1
-            yield cast(_Result, result)
-    finally:
-        stopped.set()
-        for _ in range(workers):
-            tasks.put(None)
+    return SweepBatch(np.concatenate([sources, mirror[sources[paired]]]),
+                      np.concatenate([farthest_steps, farthest_steps[paired]]),
+                      np.concatenate([min_steps, min_steps[paired]]),
+                      np.concatenate([solution_counts, solution_counts[paired]]),
+                      with_images(farthest), with_images(solutions))
+
+
+def gpu_words(size: int, memory: int) -> int:
+    """Words (64 sources each) a node for the GPU sweeps of a group of ``size`` layouts: as
+    many as its sources need, rounded up to a power of two, fewer when ``memory`` bytes
+    cannot hold the group's words (never below one)."""
+    from huarong._kernels.group_analysis_cuda import BYTES_A_NODE_WORD
+    from huarong._kernels.layers_cuda import MAX_WORDS
+
+    words = 1
+    while words < MAX_WORDS and 64 * words < size:
+        words *= 2
+    while words > 1 and size * words * BYTES_A_NODE_WORD > memory:
+        words //= 2
+    return words
+
+
+def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBatch]:
+    from huarong._kernels import group_analysis_cuda, layers_cuda
+    from huarong.graph import sweeps_gpu
+
+    free = layers_cuda.free_memory()
+    memory = (sweeps_gpu.UNKNOWN_MEMORY if free is None
+              else int(free * sweeps_gpu.MEMORY_SHARE))
+    words = gpu_words(graph.size, memory)
+    lanes = 64 * words
+    order = sweep_order(graph, lanes)
+    batches = [order[first:first + lanes] for first in range(0, order.shape[0], lanes)]
+    sweeps = group_analysis_cuda.RecordingSweeps(
+        np.ascontiguousarray(graph.offsets, dtype=np.int64),
+        np.ascontiguousarray(graph.targets, dtype=np.int32), graph.goal, words)
+
+    def run(sources: np.ndarray) -> SweepBatch:
+        lane_sources = np.full(lanes, -1, dtype=np.int64)
+        lane_sources[:sources.shape[0]] = sources
+        figures, farthest, solutions = sweeps.sweep(lane_sources, every_solution=every_solution)
+        count = sources.shape[0]
+        return _batch(graph, sources,
+                      figures[group_analysis_cuda.FARTHEST_STEPS, :count].copy(),
+                      figures[group_analysis_cuda.MIN_STEPS, :count].copy(),
+                      figures[group_analysis_cuda.SOLUTION_COUNT, :count].copy(), farthest,
+                      solutions)
+
+    # In this thread: a driver thread beside a consumer that holds the GIL would wait for it
+    # at every level's launches and reads, up to the switch interval (5 ms) each time.
+    return (run(sources) for sources in batches)
+
+
+def on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,
+               threads: int) -> Iterator[_Result]:
+    """``function(item)`` for every item on ``threads`` worker threads
+    (:func:`huarong.graph.scheduler.as_finished`), yielded as they finish.  At most twice
+    ``threads`` items are handed out ahead of the consumer, so memory stays bounded by what
+    the consumer keeps; when the consumer stops (Ctrl-C, SIGTERM, an error, closing this
+    iterator), no further item is started and nothing waits for the calls still running."""
+    # as_finished is a generator: closed here, it starts no further item.
+    finished = cast(Generator[tuple[int, _Result], None, None],
+                    as_finished(function, items, threads=threads, ahead=threads))
+    with contextlib.closing(finished):
+        for _, result in finished:
+            yield result
 
 
 def analyze_group(layout: Layout, *, progress: Progress | None = None,
-                  threads: int | None = None) -> GroupAnalysis:
+                  threads: int | None = None, gpu: bool = False) -> GroupAnalysis:
     """The farthest and solution figures of every layout of ``layout``'s group, in memory
     (for the biggest groups, :mod:`huarong.space.group_tables` streams them to files instead).
 
     ``progress(phase, done, total)`` is told how many layouts are done; ``threads`` defaults
-    to the number of cores."""
+    to the number of cores; ``gpu`` sweeps on the CUDA GPU instead (:func:`sweep_batches`)."""
     report = progress or (lambda phase, done, total: None)
     report("searching the group", 0, 1)
     graph = group_graph(layout)
@@ -237,7 +276,7 @@ def analyze_group(layout: Layout, *, progress: Progress | None = None,
     solution_rows: list[np.ndarray] = []
     report("analysing layouts", 0, size)
     done = 0
-    for batch in sweep_batches(graph, threads=threads):
+    for batch in sweep_batches(graph, threads=threads, gpu=gpu):
         farthest_steps[batch.sources] = batch.farthest_steps
         min_steps[batch.sources] = batch.min_steps
         farthest_rows.append(batch.farthest)
@@ -272,7 +311,7 @@ def _grouped_rows(rows: np.ndarray, number: np.ndarray, size: int
 
 
 def analyze_groups(seeds: Iterable[Layout], *, progress: Progress | None = None,
-                   threads: int | None = None) -> Iterator[GroupAnalysis]:
+                   threads: int | None = None, gpu: bool = False) -> Iterator[GroupAnalysis]:
     """:func:`analyze_group` for each seed in turn; a seed whose group was already analysed
     (two seeds of one group) is skipped."""
     report = progress or (lambda phase, done, total: None)
@@ -282,7 +321,7 @@ def analyze_groups(seeds: Iterable[Layout], *, progress: Progress | None = None,
         report("groups", done, len(seed_list))
         if int(seed) in covered:
             continue
-        analysis = analyze_group(seed, progress=progress, threads=threads)
+        analysis = analyze_group(seed, progress=progress, threads=threads, gpu=gpu)
         covered.update(analysis.codes.tolist())
         yield analysis
     report("groups", len(seed_list), len(seed_list))

@@ -15,12 +15,12 @@ order.  Two formats:
 
 Both end every row, the last included, with ``\\n``.
 
-The sweeps finish their batches of 64 layouts in no useful order, so each batch's rows are
-formatted at once and spooled to an unnamed temporary file; when the group is done they are
-copied in code order to the result, itself an unnamed temporary file until the last group is
-done and it is copied into place atomically.  Unnamed files vanish with the process however it
-ends (even ``kill -9``); memory holds the group's step graph and a few batches, whatever the
-size of the tables.
+The sweeps finish their batches in no useful order, so each batch's rows are formatted at
+once (by a compiled kernel) and spooled to an unnamed temporary file; when the group is done
+they are copied in code order to the result, itself an unnamed temporary file until the last
+group is done and it is copied into place atomically.  Unnamed files vanish with the process
+however it ends (even ``kill -9``); memory holds the group's step graph and a few batches,
+whatever the size of the tables.
 """
 
 from __future__ import annotations
@@ -38,14 +38,12 @@ import numpy as np
 from huarong.engine.analysis import Progress
 from huarong.engine.layout import Layout
 from huarong.fileio import atomic_writer
+from huarong.graph import StateGraph
 from huarong.space.all_files import hex_digits
-from huarong.space.group_analysis import GroupGraph, SweepBatch, group_graph, sweep_batches
+from huarong.space.group_analysis import SweepBatch, group_graph, sweep_batches
 
 TableFormat = Literal["huarong", "original"]
 TABLE_FORMATS: tuple[TableFormat, ...] = ("huarong", "original")
-
-CODE_SEPARATOR = b"-"
-"""Joins the codes listed inside one CSV field."""
 
 FARTHEST_HEADER = ("code", "farthest_steps", "farthest_count", "farthest_layouts")
 SOLUTION_HEADER = ("code", "min_steps", "min_step_solutions", "solution_count")
@@ -57,9 +55,11 @@ _COPY_BLOCK = 1 << 20
 def write_group_tables(seeds: Sequence[Layout], farthest_path: str | os.PathLike[str],
                        solution_path: str | os.PathLike[str], *, integral: bool = False,
                        table_format: TableFormat = "huarong",
-                       progress: Progress | None = None, threads: int | None = None) -> int:
+                       progress: Progress | None = None, threads: int | None = None,
+                       gpu: bool = False) -> int:
     """Analyse the group of every seed and write both tables; return the rows written to
-    each.  The output directories are tried before any search starts (OSError naming the
+    each.  ``gpu``: sweep on the CUDA GPU (numba-cuda) instead of ``threads`` CPU threads.
+    The output directories are tried before any search starts (OSError naming the
     output); the files appear only when complete."""
     if table_format not in TABLE_FORMATS:
         raise ValueError(f"unknown table format {table_format!r}: choose one of "
@@ -80,7 +80,7 @@ def write_group_tables(seeds: Sequence[Layout], farthest_path: str | os.PathLike
                 continue
             codes = _write_group(seed, farthest, solution, spool_beside=farthest_path,
                                  integral=integral, original=original, report=report,
-                                 threads=threads)
+                                 threads=threads, gpu=gpu)
             rows += int(codes.shape[0])
             if not original:
                 listed.append(codes)
@@ -121,12 +121,12 @@ def _copy_into_place(result: IO[bytes], path: str | os.PathLike[str]) -> None:
 
 def _write_group(seed: Layout, farthest: IO[bytes], solution: IO[bytes], *,
                  spool_beside: str | os.PathLike[str], integral: bool, original: bool,
-                 report: Progress, threads: int | None) -> np.ndarray:
+                 report: Progress, threads: int | None, gpu: bool) -> np.ndarray:
     """Append the rows of ``seed``'s group to both tables; return its codes, ascending."""
     report("searching the group", 0, 1)
     graph = group_graph(seed)
     report("searching the group", 1, 1)
-    names = _names(graph.codes)
+    names = hex_digits(graph.codes)
     by_code = np.argsort(graph.codes, kind="stable")
     with _unnamed_beside(spool_beside) as spool:
         # Where each node's rows lie in the spool: its farthest row, then its solution row.
@@ -135,15 +135,14 @@ def _write_group(seed: Layout, farthest: IO[bytes], solution: IO[bytes], *,
         ends = np.empty(graph.size, dtype=np.int64)
         report("analysing layouts", 0, graph.size)
         done = written = 0
-        for batch in sweep_batches(graph, threads=threads):
-            for node, far_row, sol_row in _batch_rows(batch, graph, names, integral=integral,
-                                                      original=original):
-                starts[node] = written
-                middles[node] = written + len(far_row)
-                written += len(far_row) + len(sol_row)
-                ends[node] = written
-                spool.write(far_row)
-                spool.write(sol_row)
+        for batch in sweep_batches(graph, threads=threads, gpu=gpu, every_solution=integral):
+            text, bounds = _batch_rows(batch, graph, names, integral=integral,
+                                       original=original)
+            starts[batch.sources] = written + bounds[:, 0]
+            middles[batch.sources] = written + bounds[:, 1]
+            ends[batch.sources] = written + bounds[:, 2]
+            spool.write(text.data)
+            written += int(text.shape[0])
             done += int(batch.sources.shape[0])
             report("analysing layouts", done, graph.size)
         spool.flush()
@@ -160,41 +159,20 @@ def _write_group(seed: Layout, farthest: IO[bytes], solution: IO[bytes], *,
     return graph.codes[by_code]
 
 
-def _names(codes: np.ndarray) -> np.ndarray:
-    """Each code as 9 upper-case hex digits (a bytes array, one entry per code)."""
-    return hex_digits(codes).view("S9").reshape(-1)
+def _batch_rows(batch: SweepBatch, graph: StateGraph, names: np.ndarray, *, integral: bool,
+                original: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of every source of ``batch`` as one ASCII buffer, and per source where its
+    farthest row starts, where its solution row starts and where that ends."""
+    from huarong._kernels import group_analysis as kernels
 
-
-def _batch_rows(batch: SweepBatch, graph: GroupGraph, names: np.ndarray, *, integral: bool,
-                original: bool) -> Iterator[tuple[int, bytes, bytes]]:
-    """(node, farthest row, solution row) for every source of ``batch``."""
-    join = CODE_SEPARATOR.join
     far = _sorted_rows(batch.farthest, graph.codes)
     sol = _sorted_rows(batch.solutions, graph.codes)
-    far_firsts = np.searchsorted(far[:, 0], batch.sources, side="left").tolist()
-    far_stops = np.searchsorted(far[:, 0], batch.sources, side="right").tolist()
-    sol_firsts = np.searchsorted(sol[:, 0], batch.sources, side="left").tolist()
-    sol_stops = np.searchsorted(sol[:, 0], batch.sources, side="right").tolist()
-    far_nodes = names[far[:, 1]].tolist()
-    sol_nodes = names[sol[:, 1]].tolist()
-    sol_steps = sol[:, 2].tolist()
-    for position, node in enumerate(batch.sources.tolist()):
-        first, stop = far_firsts[position], far_stops[position]
-        name = names[node].tobytes()
-        far_row = b"%s,%d,%d,%s\n" % (name, int(batch.farthest_steps[position]), stop - first,
-                                      join(far_nodes[first:stop]))
-        first, stop = sol_firsts[position], sol_stops[position]
-        min_steps = int(batch.min_steps[position])
-        nearest = [sol_nodes[s] for s in range(first, stop) if sol_steps[s] == min_steps]
-        if original:
-            sol_row = b"%s,%d,%d,%s,%d" % (name, min_steps, len(nearest), join(nearest),
-                                           stop - first)
-        else:
-            sol_row = b"%s,%d,%s,%d" % (name, min_steps, join(nearest), stop - first)
-        if integral:
-            sol_row += b"," + join([b"%s(%d)" % (sol_nodes[s], sol_steps[s])
-                                    for s in range(first, stop)])
-        yield node, far_row, sol_row + b"\n"
+    return kernels.format_rows(
+        names, batch.sources, batch.farthest_steps, batch.min_steps, batch.solution_counts,
+        np.ascontiguousarray(far[:, 1]), np.searchsorted(far[:, 0], batch.sources, "left"),
+        np.searchsorted(far[:, 0], batch.sources, "right"), np.ascontiguousarray(sol[:, 1]),
+        np.ascontiguousarray(sol[:, 2]), np.searchsorted(sol[:, 0], batch.sources, "left"),
+        np.searchsorted(sol[:, 0], batch.sources, "right"), original, integral)
 
 
 def _sorted_rows(rows: np.ndarray, codes: np.ndarray) -> np.ndarray:

@@ -350,11 +350,13 @@ def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
 GPU_BIG_GROUP = 20_000
 """Groups of at least this many layouts sweep at :data:`GPU_NS_A_PAIR`, the smaller ones
 (packed many to a launch) at :data:`GPU_SMALL_NS_A_PAIR`."""
-GPU_NS_A_PAIR = 0.047
-GPU_SMALL_NS_A_PAIR = 0.5
-GPU_RATES_MEASURED = ("measured on an NVIDIA H200 with numba-cuda 0.30.4 (issue 32: the "
-                      "largest class, big classes 0.036-0.06 ns a pair)")
-"""Where the GPU rates come from, as :command:`huarong db layers --plan --gpu` says."""
+GPU_NS_A_PAIR = 0.049
+GPU_SMALL_NS_A_PAIR = 0.6
+GPU_RATES_MEASURED = ("measured on an NVIDIA H100 80GB HBM3 with numba-cuda 0.30.4 (issue 32: "
+                      "`db layers --all --gpu` took 294 s for 5.95e12 pairs, graphs, sweeps "
+                      "and commits together; the small groups of every class swept packed "
+                      "at 0.58-0.61 ns a pair)")
+"""Where the GPU rates come from, as ``huarong db layers --plan --gpu`` says."""
 GPU_SECONDS_A_CLASS = 0.1
 """A class's commit and checkpoints, on the writer thread beside the sweeps: counted only
 where they outlast them."""

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from huarong.fileio import writer_lock
+from huarong.graph import StateGraph
 from huarong.space.layers.job import (
     ClassKey,
     ClassPlan,
@@ -156,7 +157,7 @@ def _run_on_gpu(database: Path, directory: Path, plans: list[ClassPlan], tally: 
     writes: list[Future[object]] = [writer.submit(commit_class, database, directory,
                                                   by_key[key])
                                     for key, count in waiting.items() if count == 0]
-    graphs: dict[tuple[int, int], tuple[Any, Any]] = {}
+    graphs: dict[tuple[int, int], tuple[StateGraph, np.ndarray]] = {}
     try:
         for number, batch in enumerate(batches):
             needed = {(p.seed, p.size) for unit in batch for p in unit.pieces}

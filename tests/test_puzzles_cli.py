@@ -324,10 +324,12 @@ def _read_graph_file(path: Path) -> Any:
         return nx.read_graphml(path)
     if kind == "gexf":
         return nx.read_gexf(path)
-    if kind == "json":
-        return nx.node_link_graph(json.loads(path.read_text()), edges="links")
     nodes_file = path.with_name(path.stem + ".nodes" + path.suffix)
-    if kind == "parquet":
+    metadata: dict[str, Any] = {}
+    if kind == "json":  # node-link, read by hand: networkx renamed its arguments in 3.4
+        data = json.loads(path.read_text())
+        nodes, edges, metadata = data["nodes"], data["links"], data["graph"]
+    elif kind == "parquet":
         import pyarrow.parquet as parquet
 
         edges = parquet.read_table(path).to_pylist()
@@ -337,7 +339,7 @@ def _read_graph_file(path: Path) -> Any:
             edges = list(csv.DictReader(stream))
         with nodes_file.open(newline="") as stream:
             nodes = list(csv.DictReader(stream))
-    graph = nx.Graph()
+    graph = nx.Graph(**metadata)
     graph.add_nodes_from((str(row.pop("id")), row) for row in nodes)
     graph.add_edges_from((str(row.pop("source")), str(row.pop("target")), row)
                          for row in edges)

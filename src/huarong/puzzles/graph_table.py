@@ -20,6 +20,7 @@ from huarong.graph.state_graph import StateGraph
 from huarong.puzzles.model import EMPTY, WALL, Puzzle, format_state
 
 _ONE: Final = np.uint64(1)
+_BITS_OF_BYTE: Final = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.int64)
 MOVE_RULES: Final = {
     "unit": "a move slides one piece one cell",
     "slide": "a move slides one piece any distance in one direction",
@@ -64,6 +65,13 @@ def _direction_name(rows: int, columns: int) -> str:
     return " ".join(words)
 
 
+def _bit_counts(words: np.ndarray) -> np.ndarray:
+    """The set bits of each uint64 (numpy before 2.0 has no ``bitwise_count``)."""
+    octets = np.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)
+    counts: np.ndarray = _BITS_OF_BYTE[octets].sum(axis=1)
+    return counts
+
+
 def move_columns(puzzle: Puzzle, sets: np.ndarray, pairs: np.ndarray) -> dict[str, Column]:
     """The ``piece`` and ``direction`` of the move of every edge (node pairs, smaller node
     first) between states with placement sets ``sets``."""
@@ -77,7 +85,7 @@ def move_columns(puzzle: Puzzle, sets: np.ndarray, pairs: np.ndarray) -> dict[st
     source = np.log2(left.astype(np.float64)).astype(np.int64)
     target = np.log2((now & ~was).astype(np.float64)).astype(np.int64)
     # The moving piece is the class's piece with as many placements before it as its rank.
-    rank = np.bitwise_count(was & (left - _ONE)).astype(np.int64)
+    rank = _bit_counts(was & (left - _ONE))
     classes = puzzle.classes
     letters = tuple(sorted({letter for piece in classes for letter in piece.letters}))
     most = max(len(piece.letters) for piece in classes)

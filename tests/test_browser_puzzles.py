@@ -1,8 +1,10 @@
-"""The viewer of any puzzle (/puzzles), driven in Debian's chromium through Playwright.
+"""The viewer of any puzzle (/puzzles) and the explorer's drawing of any puzzle's state graph
+(/explore#/puzzle?...), driven in Debian's chromium through Playwright.
 
 Expected values come from the plain-Python breadth-first search of ``test_puzzles_cli``: the
-minimum moves the page shows, the moves it lists, and that every move the page makes is a
-legal move of the puzzle. The page's board is read back from its ``data-grid``.
+minimum moves the page shows, the moves it lists, that every move the page makes is a legal
+move of the puzzle, and the states and moves of the graph the explorer draws. The page's
+board is read back from its ``data-grid``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,13 @@ from urllib.parse import urlencode
 import pytest
 
 from .test_browser import TIMEOUT_MS, _screenshot, _serve, launch_chromium
+from .test_browser_explore import (
+    Graph,
+    _card_code,
+    _drawn,
+    _screen_point,
+    _serious_accessibility_problems,
+)
 from .test_puzzles_cli import TINY, TINY_GOAL, Reference, reference
 
 if TYPE_CHECKING:
@@ -25,6 +34,8 @@ pytestmark = pytest.mark.browser
 
 TINY_HASH = urlencode({"start": TINY, "goal": TINY_GOAL, "metric": "slide"})
 HENG_DAO_LI_MA_STEPS = 81  # the task's figure for 横刀立马, as in test_browser
+TOO_LARGE = "AB..../CC..../D...../DEE.../FFF.../......"
+"""A 6x6 puzzle whose cluster holds more states than the server searches."""
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +165,55 @@ def test_axe_finds_no_serious_accessibility_problem(browser: Browser, server_url
         handle = page.locator("#puzzle-board .handle[data-piece=A]")
         assert handle.get_attribute("aria-label") == "piece A, rows 1-2, columns 1-2"
         assert handle.get_attribute("tabindex") == "0"
+
+
+def _moves(puzzle: Reference) -> tuple[int, int]:
+    """The states of the puzzle's cluster and the moves between them (each counted once)."""
+    cluster = puzzle.cluster()
+    return len(cluster), sum(map(len, cluster.values())) // 2
+
+
+def test_the_explorer_draws_any_puzzles_state_graph(browser: Browser, server_url: str,
+                                                    tiny: Reference) -> None:
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        page.click("#graph-link")
+        page.wait_for_url("**/explore#/puzzle?**")
+        drawn = _drawn(page)
+        assert (int(drawn["nodes"]), int(drawn["edges"])) == _moves(tiny)
+        start_moves = tiny.min_steps()[tiny.start]
+        assert f"needs {start_moves} moves" in (page.text_content("#group-summary") or "")
+        # the start's shortest way out, a board per position, as long as the reference's
+        assert page.locator("#group-path li svg.mini").count() == start_moves + 1
+        assert page.is_hidden("#board-panel") and page.is_hidden("#bottlenecks-choice")
+        # pointing at the start shows its board: 3x4 cells, 9 of them taken by pieces
+        query = urlencode({"start": TINY, "goal": TINY_GOAL, "metric": "slide",
+                           "position": TINY})
+        graph = Graph(page.request.get(f"{server_url}/api/puzzles/graph?{query}").body())
+        x, y, scale = _screen_point(page, graph, graph.start)
+        page.mouse.move(x, y)
+        assert _card_code(page).lstrip("0") in {code.lstrip("0") for code in
+                                                graph.near(graph.start, 1 / scale)}
+        board = page.locator("#graph-card svg.mini")
+        assert board.get_attribute("viewBox") == "0 0 4 3"
+        assert board.locator("rect").count() == 9
+        assert not _serious_accessibility_problems(page)
+        _screenshot(page, "explore-puzzle.png")
+
+        # a catalogue puzzle, by the explorer's address alone
+        entries = page.request.get(f"{server_url}/api/puzzles").json()
+        dads = next(entry for entry in entries if entry["name"] == "dads-puzzle")
+        page.goto(f"{server_url}/explore#/puzzle?start=dads-puzzle")
+        page.wait_for_function("() => document.querySelector('#group-title').textContent"
+                               ".includes('dads-puzzle')")
+        drawn = _drawn(page)
+        expected = _moves(reference(dads["start"], dads["start"], dads["metric"],
+                                    dads["rules"]))
+        assert (int(drawn["nodes"]), int(drawn["edges"])) == expected
+
+        # a cluster too large to search is told, with the commands that take any size
+        page.goto(f"{server_url}/explore#/puzzle?{urlencode({'start': TOO_LARGE})}")
+        error = page.locator("#explore-error")
+        error.wait_for()
+        assert "Too large to draw here" in (error.text_content() or "")
+        assert "huarong puzzle graph" in (error.text_content() or "")

@@ -307,3 +307,105 @@ def test_draw_writes_a_png_and_an_svg_of_the_cluster(runner: CliRunner, tmp_path
     run(runner, "draw", TINY, "--goal", TINY_GOAL, "-o", str(drawing), "--size", "400x300")
     assert ElementTree.parse(drawing).getroot().tag.endswith("svg")
     run(runner, "draw", TINY, "-o", str(tmp_path / "tiny.gif"), code=2)
+
+
+# ----- huarong puzzle graph ------------------------------------------------------------------
+
+GRAPH_FORMATS = ("graphml", "gexf", "json", "parquet", "csv")
+WORDS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def _read_graph_file(path: Path) -> Any:
+    """The file read back by networkx (an edge list's nodes from STEM.nodes.* beside it)."""
+    import networkx as nx
+
+    kind = path.suffix[1:]
+    if kind == "graphml":
+        return nx.read_graphml(path)
+    if kind == "gexf":
+        return nx.read_gexf(path)
+    nodes_file = path.with_name(path.stem + ".nodes" + path.suffix)
+    metadata: dict[str, Any] = {}
+    if kind == "json":  # node-link, read by hand: networkx renamed its arguments in 3.4
+        data = json.loads(path.read_text())
+        nodes, edges, metadata = data["nodes"], data["links"], data["graph"]
+    elif kind == "parquet":
+        import pyarrow.parquet as parquet
+
+        edges = parquet.read_table(path).to_pylist()
+        nodes = parquet.read_table(nodes_file).to_pylist()
+    else:
+        with path.open(newline="") as stream:
+            edges = list(csv.DictReader(stream))
+        with nodes_file.open(newline="") as stream:
+            nodes = list(csv.DictReader(stream))
+    graph = nx.Graph(**metadata)
+    graph.add_nodes_from((str(row.pop("id")), row) for row in nodes)
+    graph.add_edges_from((str(row.pop("source")), str(row.pop("target")), row)
+                         for row in edges)
+    return graph
+
+
+def _shift(direction: str) -> Cell:
+    """"down 2 left" as (2, -1)."""
+    words = direction.split()
+    rows = columns = 0
+    for at, word in enumerate(words):
+        if word in WORDS:
+            times = int(words[at + 1]) if at + 1 < len(words) and words[at + 1].isdigit() else 1
+            rows += WORDS[word][0] * times
+            columns += WORDS[word][1] * times
+    return rows, columns
+
+
+@pytest.fixture(scope="module")
+def roomy_steps() -> Reference:
+    return reference(ROOMY, TINY_GOAL, "step")
+
+
+@pytest.mark.parametrize("kind", GRAPH_FORMATS)
+def test_graph_writes_the_cluster_with_its_attributes_in_every_format(
+        roomy_steps: Reference, tmp_path: Path, kind: str) -> None:
+    puzzle = roomy_steps
+    cluster = puzzle.cluster()
+    path = tmp_path / f"roomy.{kind}"
+    result = run(CliRunner(), "graph", ROOMY, "--goal", TINY_GOAL, "-q", "-o", str(path))
+    moves = sum(map(len, cluster.values())) // 2
+    assert f"{len(cluster):,} states, {moves:,} moves" in result.stderr
+    graph = _read_graph_file(path)
+    assert (graph.number_of_nodes(), graph.number_of_edges()) == (len(cluster), moves)
+    state_of = {node: puzzle.read_state(str(data["grid"]))
+                for node, data in graph.nodes(data=True)}
+    assert set(state_of.values()) == set(cluster)
+    # as many edges as moves, each a move: the reference's moves, each named by its piece
+    assert all(state_of[b] in cluster[state_of[a]] for a, b in graph.edges())
+    steps, away = puzzle.min_steps(), puzzle.distances([puzzle.start])
+    truth = {"true": True, "false": False, True: True, False: False}
+    for node, data in graph.nodes(data=True):
+        state = state_of[node]
+        assert int(data["min_moves"]) == steps.get(state, -1)
+        assert int(data["distance"]) == away[state]
+        assert int(data["degree"]) == len(cluster[state])
+        assert truth[data["goal"]] == puzzle.solved(state)
+    for a, b, data in graph.edges(data=True):
+        letter_cells = [(r, c) for r, line in enumerate(str(graph.nodes[a]["grid"]).split("/"))
+                        for c, glyph in enumerate(line) if glyph == data["piece"]]
+        down, right = _shift(str(data["direction"]))
+        moved = tuple(sorted((r + down, c + right) for r, c in letter_cells))
+        assert any(cells == moved for _, cells in state_of[b]), (a, b, data)
+    if kind in {"graphml", "json"}:
+        assert graph.graph["metric"] == "step" and graph.graph["rules"] == "free"
+        assert graph.graph["goal"] == TINY_GOAL and graph.graph["start"] == ROOMY
+
+
+def test_graph_of_a_catalogue_puzzle_names_it_and_bad_files_are_refused(
+        runner: CliRunner, tmp_path: Path) -> None:
+    import networkx as nx
+
+    path = tmp_path / "pennant.graphml"
+    run(runner, "graph", "pennant", "-q", "-o", str(path))
+    graph = nx.read_graphml(path)
+    assert graph.graph["puzzle"] == "pennant" and graph.graph["metric"] == "step"
+    result = run(runner, "graph", TINY, "-o", str(tmp_path / "tiny.txt"), code=2)
+    assert result.stderr.startswith("huarong: error: ") and "tiny.txt" in result.stderr
+    assert not (tmp_path / "tiny.txt").exists()

@@ -1,5 +1,6 @@
 """``huarong puzzle``: any sliding-block puzzle (a grid, Rush Hour, a Klotski layout, a
-catalogue name or a TOML file) solved, its cluster counted, analysed layer by layer and drawn.
+catalogue name or a TOML file) solved, its cluster counted, analysed layer by layer, drawn and
+written as a graph file.
 
 START is read by :func:`huarong.puzzles.load_puzzle`; ``-`` reads it from stdin (a grid one
 row per line).  Bad input ends with one line and exit status 2, no solution with exit status
@@ -26,6 +27,7 @@ from huarong.cli._common import (
     progress_bar,
 )
 from huarong.cli.draw import SizeParam
+from huarong.cli.graph_tools import _graph_file
 
 if TYPE_CHECKING:
     from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis
@@ -78,7 +80,7 @@ _quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress on
 
 @click.group("puzzle")
 def puzzle() -> None:
-    """Any sliding-block puzzle: solve, group, analyze, draw, list.
+    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
     "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
@@ -274,3 +276,30 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
     with machine_faults(output, "-o"), atomic_writer(output, "wb") as stream:
         stream.write(picture)
     click.echo(f"{output}: {graph.size:,} states, {graph.edge_count:,} moves", err=True)
+
+
+@puzzle.command("graph")
+@_start_argument
+@_puzzle_options
+@click.option("-o", "--output", type=OUTPUT, required=True, callback=_graph_file,
+              help="The file; its suffix names the format: .graphml, .gexf, .json "
+                   "(node-link), .parquet or .csv (an edge list, its nodes in "
+                   "STEM.nodes.parquet|csv beside it).")
+@_quiet_option
+def graph_command(start: str, goal: str | None, metric: str | None, rules: str | None,
+                  output: str, quiet: bool) -> None:
+    """Write START's cluster as a graph file: one node per state (code, grid, min_moves to a
+    goal (-1: none), goal, distance from START, degree), one undirected edge per move (the
+    piece's letter in the first node's grid, the direction); the metadata names the puzzle,
+    its goal, rules and metric."""
+    from huarong.graph.files import write_graph_file
+    from huarong.puzzles import state_graph
+    from huarong.puzzles.graph_table import puzzle_table
+
+    chosen = _load(start, goal, metric, rules)
+    with _input_errors(), progress_bar(not quiet) as progress:
+        table = puzzle_table(chosen, state_graph(chosen, progress=progress))
+    with machine_faults(output, "-o"):
+        written = write_graph_file(output, table)
+    click.echo(f"{', '.join(str(path) for path in written)}: {table.graph.size:,} states, "
+               f"{table.graph.edge_count:,} moves", err=True)

@@ -1,6 +1,8 @@
 // A group's page: its graph from the server's binary form, coloured by minimum steps, by
 // distance from the chosen layout or by farthest step, with a legend; pointing at a layout
 // shows its board (the codes come in the binary: no request per hover) and a click plays it.
+// Any puzzle's cluster (/api/puzzles/graph) is drawn on the same page, without Klotski's
+// board, class and database figures.
 
 import { ApiError, api } from './api.js';
 import {
@@ -9,10 +11,12 @@ import {
 import {
   bottleneckColours, bridgePairs, drawBottleneckLegend, loadBottlenecks,
 } from './explore-bottlenecks.js';
-import { putOnBoard, startPlay, wirePlay } from './explore-play.js';
+import {
+  putOnBoard, startPlay, stopPlay, wirePlay,
+} from './explore-play.js';
 import { codeText, parseGraph } from './graph-format.js';
 import { GraphView } from './graph-view.js';
-import { miniBoard } from './miniboard.js';
+import { graphBoard } from './miniboard.js';
 
 // Without a GPU, more steps than this are left undrawn until asked for.
 const SOFTWARE_LINES = 500000;
@@ -26,7 +30,12 @@ const MODES = {
 };
 
 let view = null;
-let group = null; // {code, summary, graph, mode, index (code -> node, built on demand), bottlenecks}
+// {code (null for a puzzle's cluster), graph, mode, index (code -> node, built on demand),
+// bottlenecks, words (what a state and a move are called)}
+let group = null;
+const KLOTSKI_WORDS = { state: 'layout', move: 'step' };
+const PUZZLE_WORDS = { state: 'position', move: 'move' };
+const PUZZLE_PARAMETERS = ['start', 'goal', 'metric', 'rules', 'position'];
 
 const codeOf = codeText;
 
@@ -103,8 +112,9 @@ function colourBy(mode) {
 
 function describe(graph, index) {
   const min = graph.min[index];
-  const lines = [min < 0 ? 'no solution' : `${min} step${min === 1 ? '' : 's'} to a goal`,
-    `${graph.distance[index]} from the chosen layout`];
+  const { state, move } = group.words;
+  const lines = [min < 0 ? 'no solution' : `${min} ${move}${min === 1 ? '' : 's'} to a goal`,
+    `${graph.distance[index]} from the chosen ${state}`];
   if (graph.farthestKnown) lines.push(`farthest step ${graph.farthest[index]}`);
   return lines;
 }
@@ -117,10 +127,11 @@ function showCard(index, x, y, touch) {
   }
   const { graph } = group;
   const code = codeOf(graph, index);
-  card.replaceChildren(miniBoard(code), el('span', { className: 'card-text' },
+  const playable = !$('board-panel').hidden;
+  card.replaceChildren(graphBoard(graph, index), el('span', { className: 'card-text' },
     el('strong', { className: 'mono' }, code),
     ...describe(graph, index).map((line) => el('span', {}, line)),
-    el('em', {}, touch ? 'on the board' : 'click to put it on the board')));
+    playable ? el('em', {}, touch ? 'on the board' : 'click to put it on the board') : null));
   card.dataset.code = code;
   card.hidden = false;
   const box = $('graph-box');
@@ -181,18 +192,39 @@ async function markBottlenecks() {
 
 // ---- the page ----------------------------------------------------------------------------
 
-function pathList(summary, graph) {
-  const path = summary.shortest_path;
+// Each state of the way out with its board; Klotski's layouts link to the viewer.
+function pathList(path, graph, klotski) {
   if (!path.length) {
-    return [el('li', { className: 'note' }, 'No way out: no layout of this group is a goal.')];
+    return [el('li', { className: 'note' }, klotski
+      ? 'No way out: no layout of this group is a goal.'
+      : 'No way out: no position of this cluster is a goal.')];
   }
   return path.map((index, step) => {
     const code = codeOf(graph, index);
     const left = path.length - 1 - step;
-    return el('li', {}, el('a', { href: playHref(code), className: 'play-link' },
-      miniBoard(code), el('span', { className: 'mono' }, code),
-      el('span', { className: 'steps-left' }, left ? `${left} to go` : 'a goal')));
+    const parts = [graphBoard(graph, index), el('span', { className: 'mono' }, code),
+      el('span', { className: 'steps-left' }, left ? `${left} to go` : 'a goal')];
+    return el('li', {}, klotski ? el('a', { href: playHref(code), className: 'play-link' },
+      ...parts) : el('span', { className: 'play-link' }, ...parts));
   });
+}
+
+// A shortest way from start to a goal: from each state the neighbour one move nearer with
+// the lowest index (as the board's "solve from here" walks); empty without a way.
+function shortestPath(graph, start) {
+  const { min, pairs } = graph;
+  if (min[start] < 0) return [];
+  const nearer = new Int32Array(graph.nodes).fill(-1);
+  const consider = (from, to) => {
+    if (min[to] === min[from] - 1 && (nearer[from] < 0 || to < nearer[from])) nearer[from] = to;
+  };
+  for (let k = 0; k < pairs.length; k += 2) {
+    consider(pairs[k], pairs[k + 1]);
+    consider(pairs[k + 1], pairs[k]);
+  }
+  const path = [start];
+  while (min[path[path.length - 1]] > 0) path.push(nearer[path[path.length - 1]]);
+  return path;
 }
 
 function drawSummary(summary, graph) {
@@ -205,41 +237,50 @@ function drawSummary(summary, graph) {
     + `${steps === null || steps === undefined ? 'cannot reach a goal'
       : `needs ${steps} steps`}.`;
   $('group-play').href = playHref(start);
-  $('group-path').replaceChildren(...pathList(summary, graph));
-  const farthest = $('group-colour').querySelector('option[value=farthest]');
-  farthest.disabled = !graph.farthestKnown;
-  farthest.textContent = graph.farthestKnown ? 'farthest step'
-    : 'farthest step (not in the database)';
+  $('group-play').textContent = 'Play the chosen layout';
 }
 
-async function fetchGraph(code) {
+function showFarthest(graph, missing) {
+  const farthest = $('group-colour').querySelector('option[value=farthest]');
+  farthest.disabled = !graph.farthestKnown;
+  farthest.textContent = graph.farthestKnown ? 'farthest step' : `farthest step (${missing})`;
+  if (group.mode === 'farthest' && !graph.farthestKnown) {
+    $('group-colour').value = 'min';
+    group.mode = 'min';
+  }
+}
+
+// A cluster the server refuses to search (413) is told with the commands that take any size.
+async function fetchGraph(url) {
   let response;
   try {
-    response = await fetch(`/api/groups/${encodeURIComponent(code)}/graph?format=binary`);
+    response = await fetch(url);
   } catch {
     throw new ApiError('The server cannot be reached: is huarong serve still running?');
   }
   if (!response.ok) {
     const body = await response.json().catch(() => null);
-    throw new ApiError(body?.error ?? `The server answered ${response.status}.`);
+    const reason = body?.error ?? `The server answered ${response.status}.`;
+    if (response.status === 413) {
+      throw new ApiError(`Too large to draw here: ${reason}. Draw it with “huarong puzzle `
+        + 'draw START -o FILE.png”, or write it with “huarong puzzle graph START -o '
+        + 'FILE.graphml”.', 413);
+    }
+    throw new ApiError(reason, response.status);
   }
   return parseGraph(await response.arrayBuffer());
 }
 
-// Draws the group only while current() holds (the router's page may have changed while the
-// answers were on their way); resolves to the crumbs' trail, or null when not drawn.
-export async function showGroup(code, current) {
+function loading(text) {
   $('graph-status').hidden = false;
-  $('graph-status').textContent = 'Placing the group (the first time takes a while)…';
+  $('graph-status').textContent = text;
   $('graph-card').hidden = true;
-  const [summary, graph] = await Promise.all([
-    api(`/api/groups/${encodeURIComponent(code)}`, {}), fetchGraph(code)]);
-  if (!current()) return null;
-  group = {
-    code, summary, graph, mode: $('group-colour').value, index: null, bottlenecks: null,
-  };
-  if (group.mode === 'farthest' && !graph.farthestKnown) $('group-colour').value = 'min';
-  drawSummary(summary, graph);
+}
+
+// The graph drawn with its marks; Klotski's groups get the board beside it and the
+// bottlenecks, other puzzles neither (their codes are not Klotski's layouts).
+function drawGraph(graph, path, start) {
+  const klotski = graph.geometry.puzzle === 'klotski';
   view ??= new GraphView($('graph-box'), $('group-graph'), $('graph-marks'), {
     onHover: (index, x, y) => showCard(index, x, y, false),
     onPick: pick,
@@ -249,17 +290,78 @@ export async function showGroup(code, current) {
   view.showLines = lines;
   $('lines-note').hidden = lines;
   view.setData(graph.positions, graph.pairs, colourBy($('group-colour').value));
-  view.setMarks(summary.shortest_path, summary.start_index);
-  // the board plays Klotski: other puzzles' groups are drawn without it
-  $('board-panel').hidden = graph.geometry.puzzle !== 'klotski';
-  if (!$('board-panel').hidden) {
-    startPlay(graph, view, (index) => codeOf(graph, index), indexOf, summary.start_index);
+  view.setMarks(path, start);
+  $('group-path').replaceChildren(...pathList(path, graph, klotski));
+  $('board-panel').hidden = !klotski;
+  $('board-help').hidden = !klotski;
+  $('bottlenecks-choice').hidden = !klotski;
+  if (klotski) {
+    startPlay(graph, view, (index) => codeOf(graph, index), indexOf, start);
+  } else {
+    stopPlay();
+    $('group-bottlenecks').checked = false;
   }
   if ($('group-bottlenecks').checked) markBottlenecks();
   else $('bottleneck-note').hidden = true;
   $('graph-status').hidden = true;
+}
+
+// Draws the group only while current() holds (the router's page may have changed while the
+// answers were on their way); resolves to the crumbs' trail, or null when not drawn.
+export async function showGroup(code, current) {
+  loading('Placing the group (the first time takes a while)…');
+  const [summary, graph] = await Promise.all([
+    api(`/api/groups/${encodeURIComponent(code)}`, {}),
+    fetchGraph(`/api/groups/${encodeURIComponent(code)}/graph?format=binary`)]);
+  if (!current()) return null;
+  group = {
+    code, graph, mode: $('group-colour').value, index: null, bottlenecks: null,
+    words: KLOTSKI_WORDS,
+  };
+  showFarthest(graph, 'not in the database');
+  drawSummary(summary, graph);
+  drawGraph(graph, summary.shortest_path, summary.start_index);
   return [[summary.class, classHref(summary.class)],
     [`group #${summary.group_num}`, groupHref(code)]];
+}
+
+function drawPuzzleSummary(graph, next, asked) {
+  const name = graph.geometry.puzzle === 'puzzle' ? next.start : graph.geometry.puzzle;
+  $('group-title').textContent = `The state graph of ${name}`;
+  let goals = 0;
+  for (const min of graph.min) if (min === 0) goals++;
+  const steps = graph.min[graph.start];
+  $('group-summary').textContent = `${count(graph.nodes)} positions and ${count(graph.edges)} `
+    + `moves (${next.rows}×${next.columns} board, ${next.rules} rules, ${next.metric} `
+    + `metric); ${count(goals)} of them goals. The chosen position `
+    + `${steps < 0 ? 'cannot reach a goal' : `needs ${steps} moves`}.`;
+  $('group-play').href = `/puzzles#${new URLSearchParams(asked)}`;
+  $('group-play').textContent = 'Play it in the puzzle viewer';
+  return name;
+}
+
+// Any puzzle's cluster, named as /api/puzzles/graph names it (params: URLSearchParams with
+// start and optionally goal, metric, rules, position); resolves as showGroup does.
+export async function showPuzzle(params, current) {
+  const asked = Object.fromEntries(PUZZLE_PARAMETERS.filter((name) => params.get(name))
+    .map((name) => [name, params.get(name)]));
+  if (!asked.start) {
+    throw new ApiError('Name a puzzle to draw: #/puzzle?start= and a catalogue name or a '
+      + 'grid.');
+  }
+  loading('Searching and placing the cluster…');
+  const graph = await fetchGraph(`/api/puzzles/graph?${new URLSearchParams(asked)}`);
+  // the cluster is the server's last searched: the position's facts come at once
+  const next = await api('/api/puzzles/next', asked);
+  if (!current()) return null;
+  group = {
+    code: null, graph, mode: $('group-colour').value, index: null, bottlenecks: null,
+    words: PUZZLE_WORDS,
+  };
+  showFarthest(graph, 'huarong puzzle analyze');
+  const name = drawPuzzleSummary(graph, next, asked);
+  drawGraph(graph, shortestPath(graph, graph.start), graph.start);
+  return [[`state graph of ${name}`, null]];
 }
 
 export function wireGroupPage() {

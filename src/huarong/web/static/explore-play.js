@@ -109,6 +109,12 @@ export function startPlay(graph, view, codeAt, indexOf, start) {
   putOnBoard(start);
 }
 
+// The board's game ends: a graph without a board (another puzzle's) is shown.
+export function stopPlay() {
+  stopSolving();
+  game = null;
+}
+
 export function wirePlay() {
   board = new PlayBoard($('play-board'), {
     onStep: (code) => {

@@ -1,6 +1,8 @@
-// The explorer: the classes and records (#/), one class (#/class/5-4-1) and one group's graph
-// (#/group/1A9BF0C00, any layout of the group), routed by the address's hash. The group page's
-// modules (WebGL and its library) load only when a group is shown.
+// The explorer: the classes and records (#/), one class (#/class/5-4-1), one group's graph
+// (#/group/1A9BF0C00, any layout of the group) and any puzzle's state graph
+// (#/puzzle?start=dads-puzzle&goal=…&metric=…&rules=…&position=…, as /api/puzzles/graph
+// reads them), routed by the address's hash. The group page's modules (WebGL and its
+// library) load only when a graph is shown.
 
 import { showClass, wireClassPage } from './explore-class.js';
 import { $, el, showError } from './explore-common.js';
@@ -30,10 +32,15 @@ function drawCrumbs(trail) {
     ? [el('span', { className: 'sep', 'aria-hidden': 'true' }, '›'), item] : [item])));
 }
 
-// "#/group/1A9BF0C00" -> ['group', '1A9BF0C00']
+// "#/group/1A9BF0C00" -> ['group', '1A9BF0C00', URLSearchParams{}];
+// "#/puzzle?start=AB/CD" -> ['puzzle', '', URLSearchParams{start: 'AB/CD'}] (a grid's "/"
+// belongs to the query, not the path)
 function parseHash() {
-  const [kind = '', ...rest] = location.hash.replace(/^#\/?/, '').split('/');
-  return [kind, decodeURIComponent(rest.join('/')).trim()];
+  const hash = location.hash.replace(/^#\/?/, '');
+  const mark = hash.includes('?') ? hash.indexOf('?') : hash.length;
+  const [kind = '', ...rest] = hash.slice(0, mark).split('/');
+  return [kind, decodeURIComponent(rest.join('/')).trim(),
+    new URLSearchParams(hash.slice(mark + 1))];
 }
 
 async function route() {
@@ -41,7 +48,8 @@ async function route() {
   // a page's answers may come after the reader has moved on: each page draws only while
   // this is still the route being shown, so a late answer never overwrites a later page
   const current = () => turn === routed;
-  const [kind, name] = parseHash();
+  const [kind, path, query] = parseHash();
+  const name = kind === 'puzzle' ? query.get('start') ?? '' : path;
   showError('');
   let trail = [];
   let page = 'home';
@@ -56,6 +64,11 @@ async function route() {
       drawCrumbs([[`group of ${name}`, null]]);
       showPage(page);
       trail = await (await loadGroupPage()).showGroup(name, current);
+    } else if (kind === 'puzzle') {
+      page = 'group';
+      drawCrumbs([[`state graph of ${name}`, null]]);
+      showPage(page);
+      trail = await (await loadGroupPage()).showPuzzle(query, current);
     } else {
       await showHome();
     }
@@ -63,8 +76,10 @@ async function route() {
     if (turn !== routed) return;
     showPage(null);
     // the server's reason may not repeat what was asked for
-    const asked = { class: `Class “${name}”`, group: `Layout “${name}”` }[page];
-    showError(asked && !error.message.includes(name) ? `${asked}: ${error.message}`
+    const asked = {
+      class: `Class “${name}”`, group: `Layout “${name}”`, puzzle: `Puzzle “${name}”`,
+    }[kind];
+    showError(asked && name && !error.message.includes(name) ? `${asked}: ${error.message}`
       : error.message);
     return;
   }

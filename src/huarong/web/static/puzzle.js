@@ -1,6 +1,7 @@
 // The viewer of any sliding-block puzzle (/puzzles): a catalogue puzzle or any grid pasted
 // in, played move by move with the server's verdict on every move (/api/puzzles/next),
-// undo, hints and an optimal solution played back (/api/puzzles/solve).
+// undo, hints and an optimal solution played back (/api/puzzles/solve); a link opens the
+// cluster of the position shown as a graph in the explorer.
 
 import { ApiError, api } from './api.js';
 
@@ -13,6 +14,7 @@ const ui = {
   hint: $('hint-button'), solve: $('solve-button'), form: $('load-form'),
   start: $('start-input'), goal: $('goal-input'), metric: $('metric-input'),
   rules: $('rules-input'), error: $('error'), catalogue: $('catalogue'),
+  graphLink: $('graph-link'),
 };
 
 const STEP_MS = 450;
@@ -248,6 +250,7 @@ async function refresh() {
   const grid = current();
   const loading = state.loading;
   drawBoard(grid);
+  ui.graphLink.href = `/explore#/puzzle?${new URLSearchParams(query(grid))}`;
   ui.movesMade.textContent = String(state.at);
   ui.undo.disabled = state.at === 0;
   ui.redo.disabled = state.at >= state.history.length - 1;

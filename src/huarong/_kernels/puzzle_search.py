@@ -1,0 +1,233 @@
+"""Hot loops of the exhaustive search: every placement of a puzzle's pieces, split into
+clusters (connected parts of the state graph), each cluster's distances from its solved
+states.
+
+States are the ranked codes of :mod:`huarong._kernels.puzzles`: a class's placement set
+ranked by the combinatorial number system, the classes combined in mixed radix, class 0 the
+most significant.  So counting class by class (an odometer over each class's ranks, class 0
+outermost) visits the codes in increasing order, and a class set that overlaps the pieces of
+the classes before it prunes every code below it at once.  A code is where the walk stands:
+the walk resumes from any code.
+
+``seen`` is a bitset over the whole code space: bit ``code`` is set once the code's cluster
+is found.  A cluster is found by breadth-first search from its first (smallest) code, then
+the distances from its solved states by a second breadth-first search that clears the bits
+of the states it reaches (the cluster's bits are set, so a set bit is a state not reached
+yet) and sets them again when done: one bitset serves both searches.
+
+Private: :mod:`huarong.puzzles.exhaustive` wraps them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from huarong._kernels._jit import inline_kernel, kernel, trailing_zeros
+from huarong._kernels.puzzles import (
+    LOOKUP,
+    MULTIPLIER,
+    PIECES,
+    PLACES,
+    WALLS,
+    class_unrank,
+    is_goal,
+    neighbours,
+    unrank,
+)
+
+Int = int | np.integer[Any]
+
+DONE = -1
+"""The walk's position when every code has been visited."""
+
+FINISHED, BUDGET, RECORDS, QUEUE = 0, 1, 2, 3
+"""Why :func:`sweep` returned: the walk is over, the state budget is spent, the record
+arrays are full, or a cluster outgrew the queues (grow them and call again)."""
+
+_ONE = np.int64(1)
+
+
+def bitset(size: int) -> np.ndarray:
+    """A zeroed bitset of ``size`` bits (int64 words)."""
+    return np.zeros((size + 63) // 64, dtype=np.int64)
+
+
+@inline_kernel
+def _class_set(c: Int, rank: Int, classes: np.ndarray, binom: np.ndarray,
+               lookup: np.ndarray) -> Int:
+    if classes[c, LOOKUP] >= 0:
+        return lookup[classes[c, LOOKUP] + rank]
+    return class_unrank(rank, classes[c, PIECES], classes[c, PLACES], binom)
+
+
+@inline_kernel
+def _cover(places: Int, c: Int, masks: np.ndarray, taken: Int) -> Int:
+    """The cells of a class set's pieces, -1 when one overlaps ``taken`` or another."""
+    cover = np.int64(0)
+    while places != 0:
+        cells = masks[c, trailing_zeros(places)]
+        places &= places - 1
+        if cells & (taken | cover):
+            return np.int64(-1)
+        cover |= cells
+    return cover
+
+
+@kernel
+def _cluster(first: Int, seen: np.ndarray, queue: np.ndarray, order: np.ndarray,
+             masks: np.ndarray, moves: np.ndarray, classes: np.ndarray, binom: np.ndarray,
+             lookup: np.ndarray, info: np.ndarray, sets: np.ndarray, out: np.ndarray,
+             stack: np.ndarray) -> tuple[Int, Int, Int, Int]:
+    """The cluster of ``first`` (unseen): (states, solved, hardest length or -1, hardest
+    start: the smallest code of the last layer, or ``first`` without a solved state).
+    States -1: the queues are too short (the seen bits are left as they were)."""
+    room = queue.shape[0] - out.shape[0]
+    queue[0] = first
+    seen[first >> 6] |= _ONE << (first & 63)
+    head, tail, solved = 0, 1, 0
+    while head < tail:
+        code = queue[head]
+        head += 1
+        unrank(code, classes, binom, lookup, sets)
+        if is_goal(sets, classes, info):
+            order[solved] = code
+            solved += 1
+        if tail > room:
+            for i in range(tail):
+                seen[queue[i] >> 6] &= ~(_ONE << (queue[i] & 63))
+            return np.int64(-1), np.int64(0), np.int64(-1), first
+        count = neighbours(code, masks, moves, classes, binom, lookup, info, sets, out, stack)
+        for i in range(count):
+            other = out[i]
+            word, bit = other >> 6, _ONE << (other & 63)
+            if seen[word] & bit == 0:
+                seen[word] |= bit
+                queue[tail] = other
+                tail += 1
+    if solved == 0:
+        return np.int64(tail), np.int64(0), np.int64(-1), first
+    for i in range(solved):
+        seen[order[i] >> 6] &= ~(_ONE << (order[i] & 63))
+    head, end, layer, level = 0, solved, 0, 0
+    while True:
+        last = end
+        while head < last:
+            count = neighbours(order[head], masks, moves, classes, binom, lookup, info, sets,
+                               out, stack)
+            head += 1
+            for i in range(count):
+                other = out[i]
+                word, bit = other >> 6, _ONE << (other & 63)
+                if seen[word] & bit:
+                    seen[word] &= ~bit
+                    order[end] = other
+                    end += 1
+        if end == last:
+            break
+        layer = last
+        level += 1
+    hardest = order[layer]
+    for i in range(layer + 1, end):
+        hardest = min(hardest, order[i])
+    for i in range(tail):
+        seen[queue[i] >> 6] |= _ONE << (queue[i] & 63)
+    return np.int64(tail), np.int64(solved), np.int64(level), hardest
+
+
+@kernel
+def sweep(position: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
+          order: np.ndarray, records: np.ndarray, masks: np.ndarray, moves: np.ndarray,
+          classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray, info: np.ndarray,
+          most: Int) -> tuple[Int, Int, Int, Int]:
+    """Walk the valid codes from ``position`` up (every piece on the board clear of the
+    others), finding the cluster of each code not yet ``seen``, until about ``budget``
+    states are found or ``records`` (clusters, 4) int64 is full.  A record is (states,
+    solved, hardest length or -1, hardest start's code).  Returns (the position to resume
+    from or :data:`DONE`, records written, valid codes visited, why it returned)."""
+    count = classes.shape[0]
+    ranks = np.zeros(count, dtype=np.int64)
+    limits = np.empty(count, dtype=np.int64)
+    taken = np.zeros(count + 1, dtype=np.int64)
+    prefix = np.zeros(count + 1, dtype=np.int64)
+    sets = np.empty(count, dtype=np.int64)
+    out = np.empty(most, dtype=np.int64)
+    stack = np.empty(64, dtype=np.int64)
+    rest = np.int64(position)
+    for c in range(count):
+        limits[c] = binom[classes[c, PLACES], classes[c, PIECES]]
+        ranks[c] = rest // classes[c, MULTIPLIER]
+        rest -= ranks[c] * classes[c, MULTIPLIER]
+    taken[0] = info[WALLS]
+    written, visited, found = 0, 0, 0
+    level = 0
+    while True:
+        # ranks[level] is the next rank to try at this level; the levels above hold a
+        # valid prefix.
+        cover = _cover(_class_set(level, ranks[level], classes, binom, lookup), level, masks,
+                       taken[level])
+        if cover >= 0:
+            taken[level + 1] = taken[level] | cover
+            prefix[level + 1] = prefix[level] + ranks[level] * classes[level, MULTIPLIER]
+            if level + 1 < count:
+                level += 1
+                continue
+            code = prefix[count]
+            if found >= budget:
+                return code, np.int64(written), np.int64(visited), np.int64(BUDGET)
+            if seen[code >> 6] & (_ONE << (code & 63)) == 0:
+                if written == records.shape[0]:
+                    return code, np.int64(written), np.int64(visited), np.int64(RECORDS)
+                states, solved, length, start = _cluster(
+                    code, seen, queue, order, masks, moves, classes, binom, lookup, info,
+                    sets, out, stack)
+                if states < 0:
+                    return code, np.int64(written), np.int64(visited), np.int64(QUEUE)
+                records[written, 0] = states
+                records[written, 1] = solved
+                records[written, 2] = length
+                records[written, 3] = start
+                written += 1
+                found += states
+            visited += 1
+        else:
+            # A resumed walk may hold ranks below a dead end: they start again at 0.
+            for below in range(level + 1, count):
+                ranks[below] = 0
+        # The next rank: past this level's last, carry to the level above and restart the
+        # levels below at rank 0.
+        ranks[level] += 1
+        while ranks[level] == limits[level]:
+            if level == 0:
+                return np.int64(DONE), np.int64(written), np.int64(visited), np.int64(FINISHED)
+            ranks[level] = 0
+            level -= 1
+            ranks[level] += 1
+
+
+@kernel
+def piece_boards(codes: np.ndarray, masks: np.ndarray, classes: np.ndarray,
+                 binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, cells: Int
+                 ) -> np.ndarray:
+    """Each code's board: per cell 0 empty, 255 wall, else 1 + the piece's number (pieces
+    numbered class by class, a class's pieces in placement order)."""
+    result = np.zeros((codes.shape[0], cells), dtype=np.uint8)
+    sets = np.empty(classes.shape[0], dtype=np.int64)
+    walls = info[WALLS]
+    for i in range(codes.shape[0]):
+        unrank(codes[i], classes, binom, lookup, sets)
+        for cell in range(cells):
+            if (walls >> cell) & 1:
+                result[i, cell] = 255
+        piece = 1
+        for c in range(classes.shape[0]):
+            places = sets[c]
+            while places != 0:
+                covered = masks[c, trailing_zeros(places)]
+                places &= places - 1
+                while covered != 0:
+                    result[i, trailing_zeros(covered)] = piece
+                    covered &= covered - 1
+                piece += 1
+    return result

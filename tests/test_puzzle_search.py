@@ -1,0 +1,196 @@
+"""The exhaustive search (``huarong.puzzles.exhaustive``, ``huarong puzzle search``) against a
+brute force written here: every placement of the pieces built cell by cell, the moves of
+each rule and metric by plain Python, a breadth-first search per cluster."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, deque
+from itertools import product
+
+import pytest
+
+from huarong.puzzles import PuzzleError
+from huarong.puzzles.exhaustive import parse_board, parse_goal, parse_pieces, search
+
+Piece = tuple[int, int, int, int]
+"""(height, width, row, column) of a rectangle on the board."""
+State = frozenset[Piece]
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+class Brute:
+    """Every placement of rectangles on a board and the moves between them, by plain
+    Python."""
+
+    def __init__(self, board: str, pieces: str, metric: str, rules: str) -> None:
+        self.rows, self.columns, walls = parse_board(board)
+        self.walls = {divmod(cell, self.columns) for cell in walls}
+        self.sizes = [(1 + shape[-1][0], 1 + shape[-1][1])
+                      for shape, count in parse_pieces(pieces) for _ in range(count)]
+        self.metric, self.rules = metric, rules
+
+    def cells(self, piece: Piece) -> set[tuple[int, int]]:
+        height, width, row, column = piece
+        return {(row + r, column + c) for r in range(height) for c in range(width)}
+
+    def fits(self, piece: Piece, taken: set[tuple[int, int]]) -> bool:
+        height, width, row, column = piece
+        return (0 <= row and 0 <= column and row + height <= self.rows
+                and column + width <= self.columns
+                and not self.cells(piece) & (taken | self.walls))
+
+    def states(self) -> set[State]:
+        found: set[State] = set()
+
+        def place(index: int, placed: tuple[Piece, ...], taken: set[tuple[int, int]]) -> None:
+            if index == len(self.sizes):
+                found.add(frozenset(Counter(placed).keys()) if len(set(placed)) == len(placed)
+                          else frozenset())
+                return
+            height, width = self.sizes[index]
+            for row, column in product(range(self.rows), range(self.columns)):
+                piece = (height, width, row, column)
+                if self.fits(piece, taken):
+                    place(index + 1, (*placed, piece), taken | self.cells(piece))
+
+        place(0, (), set())
+        found.discard(frozenset())
+        return found
+
+    def directions(self, piece: Piece) -> tuple[tuple[int, int], ...]:
+        height, width = piece[:2]
+        if self.rules == "length" and height == 1 and width >= 2:
+            return _STEPS[2:]
+        if self.rules == "length" and width == 1 and height >= 2:
+            return _STEPS[:2]
+        return _STEPS
+
+    def moves(self, state: State) -> set[State]:
+        found = set()
+        for piece in state:
+            others = set().union(*(self.cells(p) for p in state if p != piece))
+            height, width, row, column = piece
+            reached = {(row, column)}
+            todo = [(row, column)]
+            while todo:
+                here = todo.pop()
+                for dr, dc in self.directions(piece):
+                    there = (here[0] + dr, here[1] + dc)
+                    while self.fits((height, width, *there), others):
+                        if there not in reached:
+                            reached.add(there)
+                            if self.metric == "step":
+                                todo.append(there)
+                        if self.metric != "slide":
+                            break
+                        there = (there[0] + dr, there[1] + dc)
+            for there in reached - {(row, column)}:
+                found.add(state - {piece} | {(height, width, *there)})
+        return found
+
+    def clusters(self, goal: str) -> tuple[list[tuple[int, int, int]], dict[State, int],
+                                            dict[State, int]]:
+        """(states, solved, length) per cluster; each state's distance and cluster size."""
+        shape, row, column = parse_goal(goal)
+        wanted = (1 + shape[-1][0], 1 + shape[-1][1], row, column)
+        left = self.states()
+        rows, distance, size = [], {}, {}
+        while left:
+            first = left.pop()
+            part = {first}
+            todo = deque([first])
+            while todo:
+                for other in self.moves(todo.popleft()):
+                    if other not in part:
+                        part.add(other)
+                        todo.append(other)
+            left -= part
+            solved = [s for s in part if wanted in s]
+            layer = {s: 0 for s in solved}
+            todo = deque(solved)
+            while todo:
+                here = todo.popleft()
+                for other in self.moves(here):
+                    if other not in layer:
+                        layer[other] = layer[here] + 1
+                        todo.append(other)
+            distance.update(layer)
+            size.update(dict.fromkeys(part, len(part)))
+            rows.append((len(part), len(solved), max(layer.values()) if layer else -1))
+        return rows, distance, size
+
+    def read(self, grid: str) -> State:
+        """The state of grid text: each letter's bounding box."""
+        lines = grid.split("/")
+        boxes: dict[str, list[tuple[int, int]]] = {}
+        for r, line in enumerate(lines):
+            for c, glyph in enumerate(line):
+                if glyph.isalpha():
+                    boxes.setdefault(glyph, []).append((r, c))
+        return frozenset((1 + max(r for r, _ in cells) - min(r for r, _ in cells),
+                          1 + max(c for _, c in cells) - min(c for _, c in cells),
+                          min(r for r, _ in cells), min(c for _, c in cells))
+                         for cells in boxes.values())
+
+
+CASES = [
+    ("3x3", "2x1,1x2,1x1*2", "1x2@2,1"),
+    ("3x4", "2x2,1x2,1x1*2", "2x2@1,2"),
+    ("#.../..../...#", "1x2*2,2x1,1x1", "2x1@0,3"),
+    ("4x4", "1x3,3x1,2x2,1x1", "1x3@1,1"),
+]
+
+
+@pytest.mark.parametrize("metric", ["unit", "slide", "step"])
+@pytest.mark.parametrize("rules", ["free", "length"])
+@pytest.mark.parametrize(("board", "pieces", "goal"), CASES)
+def test_search_matches_brute_force(board: str, pieces: str, goal: str, metric: str,
+                                    rules: str) -> None:
+    brute = Brute(board, pieces, metric, rules)
+    expected, distance, size = brute.clusters(goal)
+    result = search(board, pieces, goal, metric, rules)
+    found = list(zip(result.states.tolist(), result.solved.tolist(), result.length.tolist(),
+                     strict=True))
+    assert sorted(found) == sorted(expected)
+    assert result.total_states == len(size)
+    for row, grid in enumerate(result.space.grids(result.start)):
+        state = brute.read(grid)
+        assert size[state] == result.states[row]
+        if result.length[row] >= 0:
+            assert distance[state] == result.length[row]
+    totals = result.totals()
+    assert totals["clusters"] == len(expected)
+    longest = max(length for _, _, length in expected)
+    assert (totals["hardest"] or {}).get("length", -1) == longest
+
+
+def test_table_and_files(tmp_path: pytest.TempPathFactory) -> None:
+    import duckdb
+    import pyarrow.parquet as pq
+
+    result = search("3x4", "2x2,1x2,1x1*2", "2x2@1,2", "slide")
+    table = result.table()
+    assert table.column_names == ["states", "solved", "length", "start"]
+    lengths = table.column("length").to_pylist()
+    assert lengths == sorted(lengths, key=lambda n: -1 if n is None else n, reverse=True)
+    result.write(tmp_path / "c.parquet")  # type: ignore[operator]
+    assert pq.read_table(tmp_path / "c.parquet").equals(table)  # type: ignore[operator]
+    result.write(tmp_path / "c.duckdb")  # type: ignore[operator]
+    with duckdb.connect(str(tmp_path / "c.duckdb"), read_only=True) as db:  # type: ignore[operator]
+        assert db.execute("SELECT sum(states) FROM clusters").fetchone() == (390,)
+
+
+@pytest.mark.parametrize(("board", "pieces", "goal", "words"), [
+    ("3x4", "2x2,L,1x1", "2x2@0,0", "not a piece"),
+    ("3x4", "2x2,3y1", "2x2@0,0", "not a piece"),
+    ("3x4", "2x2*3,1x1", "2x2@0,0", "cover 13 cells"),
+    ("3x4", "2x2,1x1", "1x2@0,0", "none of the pieces"),
+    ("3x4", "2x2,1x1", "2x2@2,0", "leaves the"),
+    ("3x4", "2x2,1x1", "2x2", "not a goal"),
+    ("3x?", "2x2,1x1", "2x2@0,0", "not a letter"),
+])
+def test_bad_specifications(board: str, pieces: str, goal: str, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        search(board, pieces, goal)

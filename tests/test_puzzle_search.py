@@ -4,8 +4,7 @@ each rule and metric by plain Python, a breadth-first search per cluster."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter, deque
+from collections import deque
 from itertools import product
 
 import pytest
@@ -37,7 +36,7 @@ class Brute:
 
     def fits(self, piece: Piece, taken: set[tuple[int, int]]) -> bool:
         height, width, row, column = piece
-        return (0 <= row and 0 <= column and row + height <= self.rows
+        return (row >= 0 and column >= 0 and row + height <= self.rows
                 and column + width <= self.columns
                 and not self.cells(piece) & (taken | self.walls))
 
@@ -46,8 +45,7 @@ class Brute:
 
         def place(index: int, placed: tuple[Piece, ...], taken: set[tuple[int, int]]) -> None:
             if index == len(self.sizes):
-                found.add(frozenset(Counter(placed).keys()) if len(set(placed)) == len(placed)
-                          else frozenset())
+                found.add(frozenset(placed))
                 return
             height, width = self.sizes[index]
             for row, column in product(range(self.rows), range(self.columns)):
@@ -56,7 +54,6 @@ class Brute:
                     place(index + 1, (*placed, piece), taken | self.cells(piece))
 
         place(0, (), set())
-        found.discard(frozenset())
         return found
 
     def directions(self, piece: Piece) -> tuple[tuple[int, int], ...]:

@@ -173,7 +173,7 @@ def sweep(position: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
             if level + 1 < count:
                 level += 1
                 continue
-            code = prefix[count]
+            code = np.int64(prefix[count])
             if found >= budget:
                 return code, np.int64(written), np.int64(visited), np.int64(BUDGET)
             if seen[code >> 6] & (_ONE << (code & 63)) == 0:

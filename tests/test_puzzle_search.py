@@ -4,6 +4,7 @@ each rule and metric by plain Python, a breadth-first search per cluster."""
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from itertools import product
 
@@ -191,3 +192,71 @@ def test_table_and_files(tmp_path: pytest.TempPathFactory) -> None:
 def test_bad_specifications(board: str, pieces: str, goal: str, words: str) -> None:
     with pytest.raises(PuzzleError, match=words):
         search(board, pieces, goal)
+
+
+@pytest.mark.parametrize(("board", "goal", "length"), [
+    # Bickford's records for 4 and 9 pieces (his SBPSearcher's results file): the hardest
+    # start of his piece set, the goal piece A in the upper-left corner.
+    ("AAB./A.BC/..CC/..DD", "..../..../..AA/..A.", 22),
+    ("ABB./ACDD/EEFG/HEI.", "..../..../...A/...A", 132),
+])
+def test_bickford_records(board: str, goal: str, length: int) -> None:
+    from huarong.puzzles import load_puzzle
+    from huarong.puzzles.presets import bickford_space, sbp_clusters
+
+    result = sbp_clusters(bickford_space(load_puzzle(board, goal, distinct=["A"])))
+    assert int(result.length.max()) == length
+    start = result.space.grids(result.start[result.length == length])[0]
+    assert start.startswith("A")
+
+
+def test_sbp_piece_sets() -> None:
+    from huarong.puzzles.presets import SBP_SHAPES, piece_sets
+
+    # An independent count: a goal shape, then counts of the four shapes with fewer than
+    # 16 cells in all.
+    areas = [len(shape) for shape in SBP_SHAPES]
+    expected = sum(1 for goal in areas for a, b, c, d in product(range(16), repeat=4)
+                   if goal + a + 2 * b + 2 * c + 4 * d < 16)
+    assert len(piece_sets()) == expected
+
+
+def test_command(tmp_path: pytest.TempPathFactory) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    runner = CliRunner()
+    options = ["--board", "3x4", "--pieces", "2x2,1x2,1x1*2", "--goal", "2x2@1,2",
+               "--metric", "slide", "-q"]
+    answer = runner.invoke(command, [*options, "--json"])
+    assert answer.exit_code == 0, answer.output
+    brute = Brute("3x4", "2x2,1x2,1x1*2", "slide", "free")
+    expected, distance, size = brute.clusters("2x2@1,2")
+    totals = json.loads(answer.output)
+    assert (totals["clusters"], totals["states"]) == (len(expected), len(size))
+    assert distance[brute.read(totals["hardest"]["start"])] == totals["hardest"]["length"]
+    target = tmp_path / "clusters.parquet"  # type: ignore[operator]
+    answer = runner.invoke(command, [*options, "-o", str(target)])
+    assert answer.exit_code == 0, answer.output
+    assert "hardest: 9 moves" in answer.output
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(target).num_rows == len(expected)
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--board", "3x4", "--pieces", "2x2*4", "--goal", "2x2@0,0"],
+    ["--board", "3x4", "--pieces", "2x2,T", "--goal", "2x2@0,0"],
+    ["--board", "3x4", "--pieces", "2x2,1x1", "--goal", "1x1@9,9"],
+    ["--board", "3x4", "--pieces", "2x2,1x1"],
+    ["--board", "3x4", "--pieces", "2x2,1x1", "--goal", "2x2@0,0", "-o", "x.csv"],
+])
+def test_command_refuses_bad_specifications(arguments: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    answer = CliRunner().invoke(command, arguments)
+    assert answer.exit_code == 2
+    assert len(answer.output.strip().splitlines()) == 1

@@ -78,11 +78,12 @@ def _cover(places: Int, c: Int, masks: np.ndarray, taken: Int) -> Int:
 @kernel
 def _cluster(first: Int, seen: np.ndarray, queue: np.ndarray, order: np.ndarray,
              masks: np.ndarray, moves: np.ndarray, classes: np.ndarray, binom: np.ndarray,
-             lookup: np.ndarray, info: np.ndarray, sets: np.ndarray, out: np.ndarray,
-             stack: np.ndarray) -> tuple[Int, Int, Int, Int]:
+             lookup: np.ndarray, info: np.ndarray, starts: np.ndarray, sets: np.ndarray,
+             out: np.ndarray, stack: np.ndarray) -> tuple[Int, Int, Int, Int]:
     """The cluster of ``first`` (unseen): (states, solved, hardest length or -1, hardest
-    start: the smallest code of the last layer, or ``first`` without a solved state).
-    States -1: the queues are too short (the seen bits are left as they were)."""
+    start: the smallest code of the states that far, or ``first`` when none counts).  Only
+    states that may start count (see :func:`sweep`).  States -1: the queues are too short
+    (the seen bits are left as they were)."""
     room = queue.shape[0] - out.shape[0]
     queue[0] = first
     seen[first >> 6] |= _ONE << (first & 63)
@@ -110,13 +111,20 @@ def _cluster(first: Int, seen: np.ndarray, queue: np.ndarray, order: np.ndarray,
         return np.int64(tail), np.int64(0), np.int64(-1), first
     for i in range(solved):
         seen[order[i] >> 6] &= ~(_ONE << (order[i] & 63))
-    head, end, layer, level = 0, solved, 0, 0
-    while True:
+    head, end, level = 0, solved, 0
+    best, hardest = -1, first
+    while head < end:
         last = end
         while head < last:
-            count = neighbours(order[head], masks, moves, classes, binom, lookup, info, sets,
-                               out, stack)
+            code = order[head]
             head += 1
+            if starts[0] < 0 or (code // starts[1]) % starts[2] == starts[3]:
+                if level > best:
+                    best, hardest = level, code
+                elif code < hardest:
+                    hardest = code
+            count = neighbours(code, masks, moves, classes, binom, lookup, info, sets, out,
+                               stack)
             for i in range(count):
                 other = out[i]
                 word, bit = other >> 6, _ONE << (other & 63)
@@ -124,28 +132,25 @@ def _cluster(first: Int, seen: np.ndarray, queue: np.ndarray, order: np.ndarray,
                     seen[word] &= ~bit
                     order[end] = other
                     end += 1
-        if end == last:
-            break
-        layer = last
         level += 1
-    hardest = order[layer]
-    for i in range(layer + 1, end):
-        hardest = min(hardest, order[i])
     for i in range(tail):
         seen[queue[i] >> 6] |= _ONE << (queue[i] & 63)
-    return np.int64(tail), np.int64(solved), np.int64(level), hardest
+    return np.int64(tail), np.int64(solved), np.int64(best), hardest
 
 
 @kernel
-def sweep(position: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
-          order: np.ndarray, records: np.ndarray, masks: np.ndarray, moves: np.ndarray,
-          classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray, info: np.ndarray,
-          most: Int) -> tuple[Int, Int, Int, Int]:
-    """Walk the valid codes from ``position`` up (every piece on the board clear of the
-    others), finding the cluster of each code not yet ``seen``, until about ``budget``
-    states are found or ``records`` (clusters, 4) int64 is full.  A record is (states,
-    solved, hardest length or -1, hardest start's code).  Returns (the position to resume
-    from or :data:`DONE`, records written, valid codes visited, why it returned)."""
+def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
+          order: np.ndarray, records: np.ndarray, starts: np.ndarray, masks: np.ndarray,
+          moves: np.ndarray, classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray,
+          info: np.ndarray, most: Int) -> tuple[Int, Int, Int, Int]:
+    """Walk the valid codes from ``position`` up to ``stop`` (every piece on the board
+    clear of the others), finding the cluster of each code not yet ``seen``, until about
+    ``budget`` states are found or ``records`` (clusters, 4) int64 is full.  A record is
+    (states, solved, hardest length or -1, hardest start's code).  ``starts`` (class,
+    multiplier, ranks, rank) says which states may start: those whose class has that rank
+    (the code divided by the multiplier, modulo the class's number of ranks); every state
+    when the class is -1.  Returns (the position to resume from or :data:`DONE`, records
+    written, valid codes visited, why it returned)."""
     count = classes.shape[0]
     ranks = np.zeros(count, dtype=np.int64)
     limits = np.empty(count, dtype=np.int64)
@@ -174,6 +179,8 @@ def sweep(position: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
                 level += 1
                 continue
             code = np.int64(prefix[count])
+            if code >= stop:
+                return np.int64(DONE), np.int64(written), np.int64(visited), np.int64(FINISHED)
             if found >= budget:
                 return code, np.int64(written), np.int64(visited), np.int64(BUDGET)
             if seen[code >> 6] & (_ONE << (code & 63)) == 0:
@@ -181,7 +188,7 @@ def sweep(position: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
                     return code, np.int64(written), np.int64(visited), np.int64(RECORDS)
                 states, solved, length, start = _cluster(
                     code, seen, queue, order, masks, moves, classes, binom, lookup, info,
-                    sets, out, stack)
+                    starts, sets, out, stack)
                 if states < 0:
                     return code, np.int64(written), np.int64(visited), np.int64(QUEUE)
                 records[written, 0] = states

@@ -315,12 +315,22 @@ def search(board: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
 
 
 def run(space: SearchSpace, *, progress: Progress | None = None,
-        memory: int = DEFAULT_MEMORY) -> SearchResult:
-    """The search of a :class:`SearchSpace` (see :func:`search`)."""
+        memory: int = DEFAULT_MEMORY, seeds: range | None = None,
+        starts: tuple[int, int] | None = None) -> SearchResult:
+    """The search of a :class:`SearchSpace` (see :func:`search`).  ``seeds``: only the
+    clusters of these codes (by default every code); ``starts`` (class, placement set
+    rank): only states whose class has that rank may start, the others count as states
+    but never as a cluster's hardest start."""
     from huarong._kernels import puzzle_search as kernels
 
     tables = space.tables
     size = space.codes
+    walk = seeds if seeds is not None else range(size)
+    allowed = np.array([-1, 1, 1, 0], dtype=np.int64)
+    if starts is not None:
+        c, rank = starts
+        pieces, places, multiplier = (int(x) for x in tables.classes[c, :3])
+        allowed[:] = (c, multiplier, math.comb(places, pieces), rank)
     if size // 8 > memory:
         raise PuzzleError(f"{space.rows}x{space.columns} board",
                           f"its {size:,} codes need a bitset of {math.ceil(size / 8 / 2**30)} "
@@ -330,17 +340,18 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     order = np.empty(_QUEUE, dtype=np.int64)
     records = np.empty((_RECORDS, 4), dtype=np.int64)
     parts: list[np.ndarray] = []
-    position = 0 if size else kernels.DONE
+    position = walk.start if walk.start < walk.stop else kernels.DONE
     while position != kernels.DONE:
         position, written, _, why = (int(x) for x in kernels.sweep(
-            position, _BUDGET, seen, queue, order, records, *tables.kernel_args(),
-            tables.most))
+            position, walk.stop, _BUDGET, seen, queue, order, records, allowed,
+            *tables.kernel_args(), tables.most))
         parts.append(records[:written].copy())
         if why == kernels.QUEUE:
             queue = np.empty(2 * queue.shape[0], dtype=np.int64)
             order = np.empty(queue.shape[0], dtype=np.int64)
         if progress is not None:
-            progress("search", size if position == kernels.DONE else position, size)
+            done = walk.stop if position == kernels.DONE else position
+            progress("search", done - walk.start, len(walk))
     found = np.concatenate(parts) if parts else np.zeros((0, 4), dtype=np.int64)
     return SearchResult(space, found[:, 0].copy(), found[:, 1].copy(),
                         found[:, 2].astype(np.int32), found[:, 3].copy())

@@ -1,0 +1,138 @@
+"""``huarong puzzle search``: every placement of a set of pieces on a board, split into
+clusters, each cluster's hardest start; or a preset search by another author's definitions.
+
+Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._common`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from huarong.cli._common import (
+    OUTPUT,
+    InputError,
+    announce_first_compile,
+    json_option,
+    machine_faults,
+    progress_bar,
+)
+
+if TYPE_CHECKING:
+    from huarong.puzzles.exhaustive import SearchResult
+
+PRESETS = ("sbp-4x4",)
+TABLE_FORMATS = (".parquet", ".duckdb")
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    from huarong.puzzles import PuzzleError
+
+    try:
+        yield
+    except PuzzleError as error:
+        raise InputError(str(error)) from None
+
+
+def _rows(grid: str) -> str:
+    return grid.replace("/", "\n")
+
+
+@click.command("search")
+@click.option("--board", metavar="RxC|GRID",
+              help="The board: RxC, or grid text with '.' cells and '#' walls (rows joined "
+                   "by '/').")
+@click.option("--pieces", metavar="SPEC",
+              help="The pieces: rows x columns, *N for N alike, as 2x2,1x2,2x1*2,1x1*4.")
+@click.option("--goal", metavar="SHAPE@ROW,COL",
+              help="A piece of that shape with its top-left cell there (from 0), as 2x2@3,1.")
+@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default="step",
+              show_default=True,
+              help="What one move is: one cell, any distance in one direction, or anywhere "
+                   "the piece reaches alone.")
+@click.option("--rules", type=click.Choice(["free", "length"]), default="free",
+              show_default=True,
+              help="free: every piece moves in four directions; length: a 1xk or kx1 piece "
+                   "only along its length.")
+@click.option("--preset", type=click.Choice(PRESETS), default=None,
+              help="A search by another author's definitions instead: sbp-4x4 is "
+                   "N. Bickford's 4x4 search (the hardest puzzle per number of pieces).")
+@click.option("-o", "--output", type=OUTPUT, default=None,
+              help="Write one row per cluster (states, solved, length, start), hardest first, "
+                   "to FILE.parquet or FILE.duckdb (table clusters), atomically.")
+@click.option("--memory", type=click.FloatRange(min=0.001), default=8.0, show_default=True,
+              metavar="GIB", help="The most memory the bitset of the code space may take.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@json_option
+def search(board: str | None, pieces: str | None, goal: str | None, metric: str, rules: str,
+           preset: str | None, output: str | None, memory: float, quiet: bool,
+           as_json: bool) -> None:
+    """Every placement of the pieces on the board (walls included), split into clusters
+    (the states that reach each other), with each cluster's states, solved states and
+    hardest start: the state farthest from its nearest solved state.
+
+    Prints the totals (--json: {"clusters", "states", "hardest": {"length", "start"}});
+    -o writes every cluster.
+    """
+    limit = int(memory * 2**30)
+    if preset is not None:
+        _preset(preset, limit, quiet, as_json)
+        return
+    missing = [name for name, value in (("--board", board), ("--pieces", pieces),
+                                        ("--goal", goal)) if value is None]
+    if missing:
+        raise InputError(f"search needs {', '.join(missing)} (or --preset)")
+    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
+    from huarong.puzzles.exhaustive import search as run_search
+
+    assert board is not None and pieces is not None and goal is not None
+    announce_first_compile()
+    with _input_errors(), progress_bar(not quiet) as progress:
+        result = run_search(board, pieces, goal, metric, rules, progress=progress,
+                            memory=limit)
+    if output is not None:
+        with machine_faults(output, "-o"):
+            result.write(output)
+        click.echo(f"written to {output} ({len(result):,} clusters)", err=True)
+    _report(result, as_json)
+
+
+def _report(result: SearchResult, as_json: bool) -> None:
+    totals = result.totals()
+    if as_json:
+        click.echo(json.dumps(totals, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"clusters: {totals['clusters']:,}")
+    click.echo(f"states: {totals['states']:,}")
+    hardest = totals["hardest"]
+    if hardest is None:
+        click.echo("hardest: none (no cluster holds a solved state)")
+    else:
+        click.echo(f"hardest: {hardest['length']} moves from")
+        click.echo(_rows(hardest["start"]))
+
+
+def _preset(name: str, memory: int, quiet: bool, as_json: bool) -> None:
+    from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
+
+    announce_first_compile()
+    with _input_errors(), progress_bar(not quiet) as progress:
+        records = sbp_4x4(progress=progress, memory=memory)
+    if as_json:
+        click.echo(json.dumps([{"pieces": r.pieces, "length": r.length, "start": r.start,
+                                "bickford": bickford, "sets": r.sets,
+                                "clusters": r.clusters, "states": r.states}
+                               for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)],
+                              indent=2))
+        return
+    click.echo("pieces  length  Bickford  start             piece sets  clusters      states")
+    for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
+        start = record.start or "-"
+        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  {start:<16}  "
+                   f"{record.sets:>10,}  {record.clusters:>8,}  {record.states:>10,}")

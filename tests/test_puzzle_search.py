@@ -260,3 +260,19 @@ def test_command_refuses_bad_specifications(arguments: list[str]) -> None:
     answer = CliRunner().invoke(command, arguments)
     assert answer.exit_code == 2
     assert len(answer.output.strip().splitlines()) == 1
+
+
+def test_resumed_walks_find_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk stops after each cluster, with one record of room and short queues, and
+    resumes where it stopped: the same clusters in the same order."""
+    from huarong.puzzles import exhaustive
+
+    spec = ("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3", "slide")
+    whole = search(*spec)
+    monkeypatch.setattr(exhaustive, "_BUDGET", 1)
+    monkeypatch.setattr(exhaustive, "_RECORDS", 1)
+    monkeypatch.setattr(exhaustive, "_QUEUE", 16)
+    pieces = search(*spec)
+    for name in ("states", "solved", "length", "start"):
+        assert getattr(pieces, name).tolist() == getattr(whole, name).tolist()
+    assert len(whole) > 10

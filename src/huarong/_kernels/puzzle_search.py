@@ -26,18 +26,19 @@ import numpy as np
 
 from huarong._kernels._jit import inline_kernel, kernel, trailing_zeros
 from huarong._kernels.puzzles import (
-    LOOKUP,
+    HAS_GOAL,
     MULTIPLIER,
     PIECES,
     PLACES,
     WALLS,
-    class_unrank,
     is_goal,
     neighbours,
     unrank,
 )
 
 Int = int | np.integer[Any]
+
+__all__ = ["HAS_GOAL", "bitset", "piece_boards", "sweep"]
 
 DONE = -1
 """The walk's position when every code has been visited."""
@@ -52,14 +53,6 @@ _ONE = np.int64(1)
 def bitset(size: int) -> np.ndarray:
     """A zeroed bitset of ``size`` bits (int64 words)."""
     return np.zeros((size + 63) // 64, dtype=np.int64)
-
-
-@inline_kernel
-def _class_set(c: Int, rank: Int, classes: np.ndarray, binom: np.ndarray,
-               lookup: np.ndarray) -> Int:
-    if classes[c, LOOKUP] >= 0:
-        return lookup[classes[c, LOOKUP] + rank]
-    return class_unrank(rank, classes[c, PIECES], classes[c, PLACES], binom)
 
 
 @inline_kernel
@@ -152,31 +145,48 @@ def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.nda
     when the class is -1.  Returns (the position to resume from or :data:`DONE`, records
     written, valid codes visited, why it returned)."""
     count = classes.shape[0]
-    ranks = np.zeros(count, dtype=np.int64)
-    limits = np.empty(count, dtype=np.int64)
+    # Each level (class) walks the sets of its pieces among the placements clear of the
+    # levels above ("free", in placement order) in colex order, which is the order of their
+    # ranks: ``chosen`` holds the indices into ``free`` of the current set.
+    free = np.empty((count, 64), dtype=np.int64)
+    sizes = np.zeros(count, dtype=np.int64)
+    chosen = np.empty((count, 64), dtype=np.int64)
+    live = np.zeros(count, dtype=np.bool_)
+    resume = np.empty(count, dtype=np.int64)
     taken = np.zeros(count + 1, dtype=np.int64)
     prefix = np.zeros(count + 1, dtype=np.int64)
     sets = np.empty(count, dtype=np.int64)
     out = np.empty(most, dtype=np.int64)
     stack = np.empty(64, dtype=np.int64)
-    rest = np.int64(position)
-    for c in range(count):
-        limits[c] = binom[classes[c, PLACES], classes[c, PIECES]]
-        ranks[c] = rest // classes[c, MULTIPLIER]
-        rest -= ranks[c] * classes[c, MULTIPLIER]
+    unrank(position, classes, binom, lookup, resume)
     taken[0] = info[WALLS]
     written, visited, found = 0, 0, 0
     level = 0
+    resuming = True
+    _enter(0, resuming, resume, free, sizes, chosen, live, taken, masks, classes, binom)
     while True:
-        # ranks[level] is the next rank to try at this level; the levels above hold a
-        # valid prefix.
-        cover = _cover(_class_set(level, ranks[level], classes, binom, lookup), level, masks,
-                       taken[level])
+        if not live[level]:
+            if level == 0:
+                return np.int64(DONE), np.int64(written), np.int64(visited), np.int64(FINISHED)
+            level -= 1
+            resuming = False
+            _advance(level, sizes, chosen, live, classes)
+            continue
+        places = np.int64(0)
+        rank = np.int64(0)
+        for i in range(classes[level, PIECES]):
+            p = free[level, chosen[level, i]]
+            places |= _ONE << p
+            rank += binom[p, i + 1]
+        cover = _cover(places, level, masks, taken[level])
         if cover >= 0:
             taken[level + 1] = taken[level] | cover
-            prefix[level + 1] = prefix[level] + ranks[level] * classes[level, MULTIPLIER]
+            prefix[level + 1] = prefix[level] + rank * classes[level, MULTIPLIER]
             if level + 1 < count:
                 level += 1
+                resuming = resuming and places == resume[level - 1]
+                _enter(level, resuming, resume, free, sizes, chosen, live, taken, masks,
+                       classes, binom)
                 continue
             code = np.int64(prefix[count])
             if code >= stop:
@@ -198,19 +208,60 @@ def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.nda
                 written += 1
                 found += states
             visited += 1
-        else:
-            # A resumed walk may hold ranks below a dead end: they start again at 0.
-            for below in range(level + 1, count):
-                ranks[below] = 0
-        # The next rank: past this level's last, carry to the level above and restart the
-        # levels below at rank 0.
-        ranks[level] += 1
-        while ranks[level] == limits[level]:
-            if level == 0:
-                return np.int64(DONE), np.int64(written), np.int64(visited), np.int64(FINISHED)
-            ranks[level] = 0
-            level -= 1
-            ranks[level] += 1
+        resuming = False
+        _advance(level, sizes, chosen, live, classes)
+
+
+@inline_kernel
+def _enter(level: Int, resuming: bool, resume: np.ndarray, free: np.ndarray,
+           sizes: np.ndarray, chosen: np.ndarray, live: np.ndarray, taken: np.ndarray,
+           masks: np.ndarray, classes: np.ndarray, binom: np.ndarray) -> None:
+    """Start a level at its first set of placements clear of ``taken[level]``; resuming, at
+    the first whose rank is not below the resumed code's."""
+    size = 0
+    for p in range(classes[level, PLACES]):
+        if masks[level, p] & taken[level] == 0:
+            free[level, size] = p
+            size += 1
+    sizes[level] = size
+    pieces = classes[level, PIECES]
+    live[level] = pieces <= size
+    for i in range(pieces):
+        chosen[level, i] = i
+    if not resuming or not live[level]:
+        return
+    # The set resumed from may hold placements that are not clear: walk to the first set of
+    # a rank as high.
+    target = np.int64(0)
+    places = resume[level]
+    i = 1
+    while places != 0:
+        target += binom[trailing_zeros(places), i]
+        places &= places - 1
+        i += 1
+    while live[level]:
+        rank = np.int64(0)
+        for i in range(pieces):
+            rank += binom[free[level, chosen[level, i]], i + 1]
+        if rank >= target:
+            return
+        _advance(level, sizes, chosen, live, classes)
+
+
+@inline_kernel
+def _advance(level: Int, sizes: np.ndarray, chosen: np.ndarray, live: np.ndarray,
+             classes: np.ndarray) -> None:
+    """The level's next set in colex order (``live`` false past the last)."""
+    pieces = classes[level, PIECES]
+    i = 0
+    while i < pieces - 1 and chosen[level, i] + 1 == chosen[level, i + 1]:
+        i += 1
+    if i == pieces - 1 and chosen[level, i] + 1 == sizes[level]:
+        live[level] = False
+        return
+    chosen[level, i] += 1
+    for j in range(i):
+        chosen[level, j] = j
 
 
 @kernel

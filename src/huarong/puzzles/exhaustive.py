@@ -303,6 +303,19 @@ def write_table(table: pa.Table, path: str | Path) -> None:
         temporary.replace(real)
 
 
+def code_bitset(space: SearchSpace, memory: int = DEFAULT_MEMORY) -> np.ndarray:
+    """A zeroed bitset of the space's codes; :class:`PuzzleError` when it needs more than
+    ``memory`` bytes."""
+    from huarong._kernels import puzzle_search as kernels
+
+    size = space.codes
+    if size // 8 > memory:
+        raise PuzzleError(f"{space.rows}x{space.columns} board",
+                          f"its {size:,} codes need a bitset of {math.ceil(size / 8 / 2**30)} "
+                          f"GiB, more than the {memory / 2**30:g} GiB allowed")
+    return kernels.bitset(size)
+
+
 def search(board: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
            metric: str = "step", rules: str = "free", *, progress: Progress | None = None,
            memory: int = DEFAULT_MEMORY) -> SearchResult:
@@ -316,26 +329,30 @@ def search(board: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
 
 def run(space: SearchSpace, *, progress: Progress | None = None,
         memory: int = DEFAULT_MEMORY, seeds: range | None = None,
-        starts: tuple[int, int] | None = None) -> SearchResult:
+        starts: tuple[int, int] | None = None, distances: bool = True,
+        seen: np.ndarray | None = None) -> SearchResult:
     """The search of a :class:`SearchSpace` (see :func:`search`).  ``seeds``: only the
     clusters of these codes (by default every code); ``starts`` (class, placement set
     rank): only states whose class has that rank may start, the others count as states
-    but never as a cluster's hardest start."""
+    but never as a cluster's hardest start.  Without ``distances`` the clusters are only
+    counted (no solved states, no lengths).  ``seen``: the bitset of found codes to fill
+    (:func:`code_bitset`; codes already in it are skipped), by default a new one."""
     from huarong._kernels import puzzle_search as kernels
 
     tables = space.tables
     size = space.codes
+    if seen is None:
+        seen = code_bitset(space, memory)
     walk = seeds if seeds is not None else range(size)
     allowed = np.array([-1, 1, 1, 0], dtype=np.int64)
     if starts is not None:
         c, rank = starts
         pieces, places, multiplier = (int(x) for x in tables.classes[c, :3])
         allowed[:] = (c, multiplier, math.comb(places, pieces), rank)
-    if size // 8 > memory:
-        raise PuzzleError(f"{space.rows}x{space.columns} board",
-                          f"its {size:,} codes need a bitset of {math.ceil(size / 8 / 2**30)} "
-                          f"GiB, more than the {memory / 2**30:g} GiB allowed")
-    seen = kernels.bitset(size)
+    masks, moves, classes, binom, lookup, info = tables.kernel_args()
+    if not distances:
+        info = info.copy()
+        info[kernels.HAS_GOAL] = 0
     queue = np.empty(_QUEUE, dtype=np.int64)
     order = np.empty(_QUEUE, dtype=np.int64)
     records = np.empty((_RECORDS, 4), dtype=np.int64)
@@ -343,8 +360,8 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     position = walk.start if walk.start < walk.stop else kernels.DONE
     while position != kernels.DONE:
         position, written, _, why = (int(x) for x in kernels.sweep(
-            position, walk.stop, _BUDGET, seen, queue, order, records, allowed,
-            *tables.kernel_args(), tables.most))
+            position, walk.stop, _BUDGET, seen, queue, order, records, allowed, masks, moves,
+            classes, binom, lookup, info, tables.most))
         parts.append(records[:written].copy())
         if why == kernels.QUEUE:
             queue = np.empty(2 * queue.shape[0], dtype=np.int64)

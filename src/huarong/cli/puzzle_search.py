@@ -80,15 +80,18 @@ def search(board: str | None, pieces: str | None, goal: str | None, metric: str,
     -o writes every cluster.
     """
     limit = int(memory * 2**30)
+    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     if preset is not None:
-        _preset(preset, limit, quiet, as_json)
+        if board is not None or pieces is not None or goal is not None:
+            raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
+                             "none of --board, --pieces, --goal")
+        _preset(preset, limit, output, quiet, as_json)
         return
     missing = [name for name, value in (("--board", board), ("--pieces", pieces),
                                         ("--goal", goal)) if value is None]
     if missing:
         raise InputError(f"search needs {', '.join(missing)} (or --preset)")
-    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
-        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     from huarong.puzzles.exhaustive import search as run_search
 
     assert board is not None and pieces is not None and goal is not None
@@ -118,18 +121,26 @@ def _report(result: SearchResult, as_json: bool) -> None:
         click.echo(_rows(hardest["start"]))
 
 
-def _preset(name: str, memory: int, quiet: bool, as_json: bool) -> None:
+def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bool) -> None:
+    """The preset ``name``'s table, one row per number of pieces (``sbp-4x4``, the only
+    one so far)."""
+    import pyarrow as pa
+
+    from huarong.puzzles.exhaustive import write_table
     from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
 
     announce_first_compile()
     with _input_errors(), progress_bar(not quiet) as progress:
         records = sbp_4x4(progress=progress, memory=memory)
+    rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
+             "sets": r.sets, "clusters": r.clusters, "states": r.states}
+            for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
+    if output is not None:
+        with machine_faults(output, "-o"):
+            write_table(pa.Table.from_pylist(rows), output, "records")
+        click.echo(f"written to {output} ({len(rows)} rows)", err=True)
     if as_json:
-        click.echo(json.dumps([{"pieces": r.pieces, "length": r.length, "start": r.start,
-                                "bickford": bickford, "sets": r.sets,
-                                "clusters": r.clusters, "states": r.states}
-                               for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)],
-                              indent=2))
+        click.echo(json.dumps(rows, indent=2))
         return
     click.echo("pieces  length  Bickford  start             piece sets  clusters      states")
     for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):

@@ -276,9 +276,9 @@ class SearchResult:
         write_table(self.table(), path)
 
 
-def write_table(table: pa.Table, path: str | Path) -> None:
-    """``table`` to a ``.parquet`` file or to the table ``clusters`` of a new ``.duckdb``
-    file, atomically; :class:`PuzzleError` for another suffix."""
+def write_table(table: pa.Table, path: str | Path, name: str = "clusters") -> None:
+    """``table`` to a ``.parquet`` file or to the table ``name`` of a new ``.duckdb`` file,
+    atomically; :class:`PuzzleError` for another suffix."""
     from huarong.fileio import atomic_writer, real_target, temporary_beside
 
     target = Path(path)
@@ -297,7 +297,7 @@ def write_table(table: pa.Table, path: str | Path) -> None:
         connection = duckdb.connect(str(temporary))
         try:
             connection.register("found", table)
-            connection.execute("CREATE TABLE clusters AS SELECT * FROM found")
+            connection.execute(f"CREATE TABLE {name} AS SELECT * FROM found")
         finally:
             connection.close()
         temporary.replace(real)

@@ -252,7 +252,6 @@ def test_command(tmp_path: pytest.TempPathFactory) -> None:
     ["--board", "3x4", "--pieces", "2x2,1x1"],
     ["--board", "3x4", "--pieces", "2x2,1x1", "--goal", "2x2@0,0", "-o", "x.csv"],
     ["--preset", "sbp-4x4", "--board", "3x4"],
-    ["--preset", "rush"],
 ])
 def test_command_refuses_bad_specifications(arguments: list[str]) -> None:
     from click.testing import CliRunner

@@ -277,3 +277,22 @@ def test_resumed_walks_find_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("states", "solved", "length", "start"):
         assert getattr(pieces, name).tolist() == getattr(whole, name).tolist()
     assert len(whole) > 10
+
+
+def test_command_takes_a_puzzle() -> None:
+    """--puzzle: every placement of a puzzle's pieces, as the same pieces by spec."""
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    runner = CliRunner()
+    by_spec = runner.invoke(command, ["--board", "3x4", "--pieces", "2x2,1x2,1x1*2", "--goal",
+                                      "2x2@1,2", "--json", "-q"])
+    by_puzzle = runner.invoke(command, ["--puzzle", "AAB./AAC./DD..", "--goal",
+                                        "..../..AA/..AA", "--json", "-q"])
+    assert by_puzzle.exit_code == 0, by_puzzle.output
+    mine, theirs = json.loads(by_puzzle.output), json.loads(by_spec.output)
+    assert (mine["clusters"], mine["states"]) == (theirs["clusters"], theirs["states"])
+    assert mine["hardest"]["length"] == theirs["hardest"]["length"]
+    refused = runner.invoke(command, ["--puzzle", "AAB./AAC./DD..", "--board", "3x4"])
+    assert refused.exit_code == 2

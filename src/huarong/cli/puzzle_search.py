@@ -23,7 +23,7 @@ from huarong.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from huarong.puzzles.exhaustive import SearchResult
+    from huarong.puzzles.exhaustive import SearchResult, SearchSpace
 
 PRESETS = ("sbp-4x4",)
 TABLE_FORMATS = (".parquet", ".duckdb")
@@ -51,14 +51,16 @@ def _rows(grid: str) -> str:
               help="The pieces: rows x columns, *N for N alike, as 2x2,1x2,2x1*2,1x1*4.")
 @click.option("--goal", metavar="SHAPE@ROW,COL",
               help="A piece of that shape with its top-left cell there (from 0), as 2x2@3,1.")
-@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default="step",
-              show_default=True,
+@click.option("--puzzle", "start", metavar="START", default=None,
+              help="Instead of --board, --pieces and --goal: the board, pieces (any shapes), "
+                   "goal, rules and metric of a puzzle (a .toml file, a catalogue name, grid "
+                   "text with --goal as a grid...), every placement of its pieces.")
+@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
               help="What one move is: one cell, any distance in one direction, or anywhere "
-                   "the piece reaches alone.")
-@click.option("--rules", type=click.Choice(["free", "length"]), default="free",
-              show_default=True,
+                   "the piece reaches alone (default: step, or the puzzle's).")
+@click.option("--rules", type=click.Choice(["free", "length"]), default=None,
               help="free: every piece moves in four directions; length: a 1xk or kx1 piece "
-                   "only along its length.")
+                   "only along its length (default: free, or the puzzle's).")
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
               help="A search by another author's definitions instead: sbp-4x4 is "
                    "N. Bickford's 4x4 search (the hardest puzzle per number of pieces).")
@@ -69,9 +71,9 @@ def _rows(grid: str) -> str:
               metavar="GIB", help="The most memory the bitset of the code space may take.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
-def search(board: str | None, pieces: str | None, goal: str | None, metric: str, rules: str,
-           preset: str | None, output: str | None, memory: float, quiet: bool,
-           as_json: bool) -> None:
+def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
+           metric: str | None, rules: str | None, preset: str | None, output: str | None,
+           memory: float, quiet: bool, as_json: bool) -> None:
     """Every placement of the pieces on the board (walls included), split into clusters
     (the states that reach each other), with each cluster's states, solved states and
     hardest start: the state farthest from its nearest solved state.
@@ -83,27 +85,45 @@ def search(board: str | None, pieces: str | None, goal: str | None, metric: str,
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     if preset is not None:
-        if board is not None or pieces is not None or goal is not None:
+        if board is not None or pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
-                             "none of --board, --pieces, --goal")
+                             "none of --board, --pieces, --goal, --puzzle")
         _preset(preset, limit, output, quiet, as_json)
         return
-    missing = [name for name, value in (("--board", board), ("--pieces", pieces),
-                                        ("--goal", goal)) if value is None]
-    if missing:
-        raise InputError(f"search needs {', '.join(missing)} (or --preset)")
-    from huarong.puzzles.exhaustive import search as run_search
+    from huarong.puzzles.exhaustive import run, search_space
 
-    assert board is not None and pieces is not None and goal is not None
+    with _input_errors():
+        space = (_puzzle_space(start, goal, metric, rules, board, pieces) if start is not None
+                 else search_space(*_required(board, pieces, goal), metric=metric or "step",
+                                   rules=rules or "free"))
     announce_first_compile()
     with _input_errors(), progress_bar(not quiet) as progress:
-        result = run_search(board, pieces, goal, metric, rules, progress=progress,
-                            memory=limit)
+        result = run(space, progress=progress, memory=limit)
     if output is not None:
         with machine_faults(output, "-o"):
             result.write(output)
         click.echo(f"written to {output} ({len(result):,} clusters)", err=True)
     _report(result, as_json)
+
+
+def _required(board: str | None, pieces: str | None, goal: str | None
+              ) -> tuple[str, str, str]:
+    if board is None or pieces is None or goal is None:
+        missing = [name for name, value in (("--board", board), ("--pieces", pieces),
+                                            ("--goal", goal)) if value is None]
+        raise InputError(f"search needs {', '.join(missing)} (or --puzzle, or --preset)")
+    return board, pieces, goal
+
+
+def _puzzle_space(start: str, goal: str | None, metric: str | None, rules: str | None,
+                  board: str | None, pieces: str | None) -> SearchSpace:
+    from huarong.puzzles import load_puzzle
+    from huarong.puzzles.exhaustive import puzzle_space
+
+    if board is not None or pieces is not None:
+        raise InputError("--puzzle gives the board and pieces: give neither --board nor "
+                         "--pieces")
+    return puzzle_space(load_puzzle(start, goal, metric=metric, rules=rules))
 
 
 def _report(result: SearchResult, as_json: bool) -> None:

@@ -68,8 +68,9 @@ def peak_gb() -> float:
 
 
 def units(count: int) -> str:
-    """Grid text: ``count`` distinct unit pieces in the top row of an empty 5x5 board."""
-    return "/".join(["ABCDEF"[:count] + "." * (5 - count)] + ["....."] * 4)
+    """Grid text: ``count`` distinct unit pieces first in reading order on a 5x5 board."""
+    cells = "ABCDEF"[:count] + "." * (25 - count)
+    return "/".join(cells[row:row + 5] for row in range(0, 25, 5))
 
 
 def klotski_rows(table: Table, repeats: int) -> None:

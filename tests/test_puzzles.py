@@ -7,6 +7,7 @@ import contextlib
 import random
 from collections import deque
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -287,10 +288,7 @@ def test_next_moves_judge_each_move_by_its_distance() -> None:
                                    "same" if left == start else "worse")
 
 
-def test_toml_files(tmp_path: object) -> None:
-    from pathlib import Path
-
-    assert isinstance(tmp_path, Path)
+def test_toml_files(tmp_path: Path) -> None:
     path = tmp_path / "two.toml"
     path.write_text('name = "two"\ntitle = "Two"\nsource = "a test"\nboard = "AB./..."\n'
                     'goal = "..A/..."\nmetric = "unit"\ndistinct = ["A"]\n', encoding="utf-8")
@@ -378,3 +376,30 @@ def test_analyze_figures_agree_with_the_graph() -> None:
     assert figures["min_steps"] == int(graph.min_steps[start]) == solution.length
     assert figures["farthest_steps"] == max(far.values())
     assert figures["farthest_count"] == sum(1 for d in far.values() if d == max(far.values()))
+
+
+def test_the_catalogue_reads_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    from huarong.puzzles import catalogue, catalogue_entry, notation
+
+    (tmp_path / "corner.toml").write_text(
+        'name = "corner"\ntitle = "Corner"\nsource = "a test"\nboard = "AB./.C./..."\n'
+        'goal = ".../.../..A"\nmetric = "slide"\ndistinct = ["A"]\n', encoding="utf-8")
+    (tmp_path / "klotski.toml").write_text(
+        'name = "klotski"\ntitle = "Sword on Horseback"\nsource = "a test"\n'
+        'board = "1A9BF0C00"\n', encoding="utf-8")
+    monkeypatch.setattr(notation, "_catalogue_folder", lambda: tmp_path)
+    notation._catalogue_files.cache_clear()
+    try:
+        entries = catalogue()
+        assert [entry.name for entry in entries] == ["corner", "klotski"]
+        corner = catalogue_entry("corner")
+        assert (corner.title, corner.puzzle.metric) == ("Corner", "slide")
+        assert load_puzzle("corner") == corner.puzzle
+        assert load_puzzle("corner", metric="unit").metric == "unit"
+        solution = solve(load_puzzle("klotski"))
+        assert solution is not None and solution.length == 81
+        with pytest.raises(PuzzleError, match="no such puzzle"):
+            catalogue_entry("nowhere")
+    finally:
+        notation._catalogue_files.cache_clear()

@@ -171,8 +171,8 @@ def neighbours(code: Int, masks: np.ndarray, moves: np.ndarray, classes: np.ndar
                binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, sets: np.ndarray,
                out: np.ndarray, stack: np.ndarray) -> Int:
     """Write the codes one move from ``code`` into ``out``; returns how many.  ``sets``
-    (K) and ``stack`` (64) are scratch.  A code may appear twice only when two pieces of a
-    class reach the same set (they cannot: a move changes one piece's placement)."""
+    (K) and ``stack`` (64) are scratch.  No code comes twice: each move puts one piece on a
+    placement of its class that no other move of that piece reaches."""
     unrank(code, classes, binom, lookup, sets)
     occupied = info[WALLS]
     for c in range(classes.shape[0]):
@@ -225,23 +225,11 @@ def neighbours(code: Int, masks: np.ndarray, moves: np.ndarray, classes: np.ndar
     return count
 
 
-# ----- the set of found states: open addressing, codes as keys, their indices as values ---
+# ----- the set of found states: open addressing, codes as keys, their indices as values --
 # Codes are never -1, which marks a free slot.
 @inline_kernel
 def _slot(code: Int, bits: Int) -> Int:
     return ((code * _HASH_MULTIPLIER) >> (64 - bits)) & ((_ONE << bits) - 1)
-
-
-@inline_kernel
-def find(keys: np.ndarray, values: np.ndarray, bits: Int, code: Int) -> Int:
-    """The index of ``code``, -1 when it is not in the table."""
-    mask = (_ONE << bits) - 1
-    slot = _slot(code, bits)
-    while keys[slot] != FREE:
-        if keys[slot] == code:
-            return np.int64(values[slot])
-        slot = (slot + 1) & mask
-    return np.int64(FREE)
 
 
 @inline_kernel
@@ -270,78 +258,65 @@ def table_of(codes: np.ndarray, size: Int, bits: Int) -> tuple[np.ndarray, np.nd
 
 # ----- searches -----------------------------------------------------------------------------
 @kernel
-def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int, head: Int,
-            size: Int, stop_head: Int, parents: np.ndarray, offsets: np.ndarray,
-            targets: np.ndarray, edges: Int, masks: np.ndarray, moves: np.ndarray,
-            classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray, info: np.ndarray,
-            most: Int, stop_at_goal: bool) -> tuple[Int, Int, Int, Int]:
+def bitset_of(codes: np.ndarray, size: Int, words: Int) -> np.ndarray:
+    """A bitset of ``words`` int64 words with the bits of the first ``size`` codes set."""
+    found = np.zeros(words, dtype=np.int64)
+    for index in range(size):
+        found[codes[index] >> 6] |= _ONE << (codes[index] & 63)
+    return found
+
+
+@kernel
+def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
+            dense: np.ndarray, head: Int, size: Int, stop_head: Int, parents: np.ndarray,
+            offsets: np.ndarray, targets: np.ndarray, edges: Int, masks: np.ndarray,
+            moves: np.ndarray, classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray,
+            info: np.ndarray, most: Int, stop_at_goal: bool) -> tuple[Int, Int, Int, Int]:
     """Breadth-first search: expand ``codes[head]``, ``codes[head + 1]``, ... appending the
     new states, until every found state is expanded, ``stop_head`` is reached or the storage
-    might overflow (``most``: the most neighbours of a state).  ``parents`` (int32) records
-    each state's parent when it is not empty; ``offsets``/``targets`` record the edges (CSR)
-    when ``targets`` is not empty.  With ``stop_at_goal`` it stops at the first goal found.
-    Returns (head, size, edges, goal index or -1); the caller grows the storage and calls
-    again."""
+    might overflow (``most``: the most neighbours of a state).
+
+    Found states are kept in the hash table (``keys``, ``values``: code to index) or, when
+    ``dense`` is not empty, in that bitset over all codes (a perfect index: no indices, so
+    neither parents nor edges).  ``parents`` (int32) records each state's parent when it is
+    not empty; ``offsets``/``targets`` record the edges (CSR) when ``targets`` is not empty.
+    With ``stop_at_goal`` it stops at the first goal found.  Returns (head, size, edges, goal
+    index or -1); the caller grows the storage and calls again."""
     sets = np.empty(classes.shape[0], dtype=np.int64)
     out = np.empty(most, dtype=np.int64)
     stack = np.empty(64, dtype=np.int64)
     with_parents = parents.shape[0] > 0
     with_edges = targets.shape[0] > 0
-    room = min(codes.shape[0], keys.shape[0] // 2) - most
+    by_bits = dense.shape[0] > 0
+    room = codes.shape[0] - most if by_bits else min(codes.shape[0], keys.shape[0] // 2) - most
     while head < size and head < stop_head and size <= room and (
             not with_edges or edges + most <= targets.shape[0]):
         count = neighbours(codes[head], masks, moves, classes, binom, lookup, info, sets, out,
                            stack)
         for i in range(count):
-            index = _insert(keys, values, bits, out[i], size)
-            if with_edges:
-                targets[edges] = index
-                edges += 1
-            if index != size:
-                continue
-            codes[size] = out[i]
+            code = out[i]
+            if by_bits:
+                word = code >> 6
+                bit = _ONE << (code & 63)
+                if dense[word] & bit:
+                    continue
+                dense[word] |= bit
+            else:
+                index = _insert(keys, values, bits, code, size)
+                if with_edges:
+                    targets[edges] = index
+                    edges += 1
+                if index != size:
+                    continue
+            codes[size] = code
             if with_parents:
                 parents[size] = head
             size += 1
             if stop_at_goal:
-                unrank(out[i], classes, binom, lookup, sets)
+                unrank(code, classes, binom, lookup, sets)
                 if is_goal(sets, classes, info):
                     return head, size, edges, size - 1
         head += 1
         if with_edges:
             offsets[head] = edges
     return head, size, edges, np.int64(-1)
-
-
-@kernel
-def distances(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
-              sources: np.ndarray,
-              masks: np.ndarray, moves: np.ndarray, classes: np.ndarray, binom: np.ndarray,
-              lookup: np.ndarray, info: np.ndarray, most: Int) -> np.ndarray:
-    """Moves from the nearest of the ``sources`` nodes to every state of a whole cluster
-    (``codes``, all in the table), without its edges stored: int32, -1 when unreached."""
-    size = codes.shape[0]
-    distance = np.full(size, -1, dtype=np.int32)
-    queue = np.empty(size, dtype=np.int64)
-    sets = np.empty(classes.shape[0], dtype=np.int64)
-    out = np.empty(most, dtype=np.int64)
-    stack = np.empty(64, dtype=np.int64)
-    tail = 0
-    for source in sources:
-        if distance[source] < 0:
-            distance[source] = 0
-            queue[tail] = source
-            tail += 1
-    head = 0
-    while head < tail:
-        node = queue[head]
-        head += 1
-        count = neighbours(codes[node], masks, moves, classes, binom, lookup, info, sets, out,
-                           stack)
-        for i in range(count):
-            other = find(keys, values, bits, out[i])
-            if distance[other] < 0:
-                distance[other] = distance[node] + 1
-                queue[tail] = other
-                tail += 1
-    return distance

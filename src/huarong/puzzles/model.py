@@ -37,7 +37,7 @@ MAX_CELLS = 64
 DIRECTIONS = ("up", "down", "left", "right")
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _METRIC_NUMBER = {"unit": 0, "slide": 1, "step": 2}
-_FIRST_RANK_LIMIT = 1 << 63
+_RANK_LIMIT = 1 << 63
 
 
 class PuzzleError(ValueError):
@@ -198,14 +198,14 @@ class Board(NamedTuple):
 @functools.lru_cache(maxsize=32)
 def tables_of(board: Board) -> Tables:
     """The tables of a board, shared by the puzzles that differ only in start or names."""
-    return Tables(board, board.goal or "")
+    return Tables(board)
 
 
 class Tables:
     """The kernels' view of a puzzle (see :mod:`huarong._kernels.puzzles`): placements, moves,
     code radices and the goal."""
 
-    def __init__(self, puzzle: Board, text: str) -> None:
+    def __init__(self, puzzle: Board) -> None:
         rows, columns, walls = puzzle.rows, puzzle.columns, puzzle.walls
         count = len(puzzle.classes)
         self.placements = [_placements(k.shape, rows, columns, walls) for k in puzzle.classes]
@@ -214,7 +214,7 @@ class Tables:
         radices = [math.comb(len(places), k.size)
                    for places, k in zip(self.placements, puzzle.classes, strict=True)]
         self.space = math.prod(radices)
-        if self.space >= _FIRST_RANK_LIMIT:
+        if self.space >= _RANK_LIMIT:
             letters = "".join(sorted(letter for k in puzzle.classes for letter in k.letters))
             raise PuzzleError(f"{rows}x{columns} board of pieces {letters}",
                               f"its {self.space:,} placements of the pieces cannot be "
@@ -353,7 +353,8 @@ def _goal_placements(puzzle: Board, tables: Tables, text: str) -> dict[int, list
             row, column = divmod(first, puzzle.columns)
             top, left = row - shape[0][0], column - shape[0][1]
             placed = tuple((top + r) * puzzle.columns + left + k for r, k in shape)
-            p = tables.index[c].get(placed) if left >= 0 else None
+            width = 1 + max(k for _, k in shape)
+            p = tables.index[c].get(placed) if 0 <= left <= puzzle.columns - width else None
             if p is None or not cells.issuperset(placed):
                 raise PuzzleError(text, f"the goal cells of {letter!r} are not whole pieces "
                                         f"of its shape on free cells")
@@ -486,7 +487,7 @@ def code_of_pieces(puzzle: Puzzle, pieces: Sequence[tuple[int, Sequence[int]]], 
     return int(kernels.rank(words, tables.classes, tables.binom))
 
 
-def class_sets(puzzle: Puzzle, code: int) -> list[list[int]]:
+def class_placements(puzzle: Puzzle, code: int) -> list[list[int]]:
     """The placements of each class's pieces in the state ``code``, ascending."""
 
     tables = puzzle.tables
@@ -503,7 +504,7 @@ Pieces = dict[str, tuple[int, int]]
 def lettered(puzzle: Puzzle, code: int) -> Pieces:
     """The pieces of the state ``code``, each class's letters given in placement order."""
     return {letter: (c, p)
-            for c, (k, places) in enumerate(zip(puzzle.classes, class_sets(puzzle, code),
+            for c, (k, places) in enumerate(zip(puzzle.classes, class_placements(puzzle, code),
                                                 strict=True))
             for letter, p in zip(k.letters, places, strict=True)}
 

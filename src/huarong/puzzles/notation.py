@@ -10,6 +10,7 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from huarong.engine.layout import COLS, Layout, LayoutError, PieceKind
@@ -210,10 +211,15 @@ def _from_toml(data: str, where: str, options: _Options) -> Puzzle:
 
 
 # ----- the catalogue ------------------------------------------------------------------------
+def _catalogue_folder() -> Traversable:
+    """Where the catalogue's files are: package data of :mod:`huarong.puzzles`."""
+    return resources.files("huarong.puzzles") / "catalogue"
+
+
 @functools.cache
 def _catalogue_files() -> dict[str, str]:
     """Catalogue name -> the TOML text of its file (file name ``NAME.toml``)."""
-    folder = resources.files("huarong.puzzles") / "catalogue"
+    folder = _catalogue_folder()
     if not folder.is_dir():
         return {}
     return {item.name.removesuffix(".toml"): item.read_text(encoding="utf-8")

@@ -101,16 +101,23 @@ class PuzzleAnalysis:
 
 
 # ----- the breadth-first search -------------------------------------------------------------
+_DENSE_SPACE = 1 << 34
+"""Puzzles with at most this many codes may keep a big search's found states in a bitset over
+all codes (2 GiB at most) instead of the hash table: a perfect index, 12 bytes a state less
+and one memory access a look-up."""
+_DENSE_AFTER = 1 << 20
+"""States found before a search moves to the bitset: below it the hash table is small and in
+cache, and a small cluster in a large space would pay for a large bitset."""
+
+
 @dataclass(frozen=True, eq=False)
 class _Found:
     codes: np.ndarray
-    keys: np.ndarray
-    values: np.ndarray
-    bits: int
     parents: np.ndarray
     offsets: np.ndarray
     targets: np.ndarray
     goal: int
+    layers: list[int]
 
 
 def _grown(array: np.ndarray, length: int) -> np.ndarray:
@@ -121,43 +128,57 @@ def _grown(array: np.ndarray, length: int) -> np.ndarray:
     return bigger
 
 
-def _search(puzzle: Puzzle, *, edges: bool = False, parents: bool = False,
-            stop_at_goal: bool = False, limit: int | None = None,
-            progress: Progress | None = None) -> _Found:
-    """Breadth-first from the start over its cluster (or to the first goal)."""
+def _search(puzzle: Puzzle, sources: np.ndarray | None = None, *, edges: bool = False,
+            parents: bool = False, stop_at_goal: bool = False, limit: int | None = None,
+            progress: Progress | None = None, phase: str = "search") -> _Found:
+    """Breadth-first from the start (or from the codes ``sources``) over its cluster, or to
+    the first goal.  ``layers`` of the result: where each distance's states end in
+    ``codes``."""
     from huarong._kernels import puzzles as kernels
 
     tables = puzzle.tables
     most = tables.most
-    capacity = max(4 * most, 1 << 15)
+    starts = np.unique(np.array([puzzle.start] if sources is None else sources,
+                                dtype=np.int64))
+    capacity = max(4 * most, 1 << 15, 2 * starts.shape[0])
     bits = (2 * capacity - 1).bit_length()
     codes = np.empty(capacity, dtype=np.int64)
-    codes[0] = puzzle.start
-    keys, values = kernels.table_of(codes, 1, bits)
+    codes[:starts.shape[0]] = starts
+    keys, values = kernels.table_of(codes, starts.shape[0], bits)
+    dense = np.zeros(0, dtype=np.int64)
+    may_go_dense = not (edges or parents) and tables.space <= _DENSE_SPACE
     links = np.full(capacity if parents else 0, -1, dtype=np.int32)
     offsets = np.zeros(capacity + 1 if edges else 0, dtype=np.int64)
     targets = np.empty(4 * capacity if edges else 0, dtype=np.int32)
-    head, size, count, found = 0, 1, 0, -1
+    head, size, count, found = 0, starts.shape[0], 0, -1
+    layers: list[int] = []
+    layer_end = size
     if stop_at_goal and bool(tables.goal_flags(codes[:1])[0]):
         found = 0
     while found < 0 and head < size:
         head, size, count, found = (int(x) for x in kernels.explore(
-            codes, keys, values, bits, head, size, head + _CHUNK, links, offsets, targets, count,
-            *tables.kernel_args(), most, stop_at_goal))
+            codes, keys, values, bits, dense, head, size, min(head + _CHUNK, layer_end),
+            links, offsets, targets, count, *tables.kernel_args(), most, stop_at_goal))
+        if head == layer_end:
+            layers.append(layer_end)
+            layer_end = size
         if limit is not None and size > limit:
             raise ClusterTooLarge(puzzle.board, f"its cluster has more than {limit:,} states")
         if progress is not None:
-            progress("search", head, size)
+            progress(phase, head, size)
         if size + most > codes.shape[0]:
             codes = _grown(codes, size + most)
             links = _grown(links, codes.shape[0])
             offsets = _grown(offsets, codes.shape[0] + 1)
-        if size + most > keys.shape[0] // 2:
+        if may_go_dense and dense.shape[0] == 0 and size >= _DENSE_AFTER:
+            dense = kernels.bitset_of(codes, size, (tables.space + 63) // 64)
+            keys, values = keys[:0], values[:0]
+        elif dense.shape[0] == 0 and size + most > keys.shape[0] // 2:
             bits = (2 * (size + most)).bit_length()
             keys, values = kernels.table_of(codes, size, bits)
         targets = _grown(targets, count + most)
-    return _Found(codes[:size], keys, values, bits, links[:size], offsets[:head + 1],
-                  targets[:count], found)
+    codes.resize(size, refcheck=False)
+    return _Found(codes, links[:size], offsets[:head + 1], targets[:count], found, layers)
 
 
 def cluster(puzzle: Puzzle, *, limit: int | None = None,
@@ -165,20 +186,17 @@ def cluster(puzzle: Puzzle, *, limit: int | None = None,
     """The codes of every state reachable from the start (int64, breadth-first order, the
     start first), without the graph's edges: the cheapest search of a whole cluster;
     :class:`ClusterTooLarge` past ``limit`` states."""
-    return _search(puzzle, limit=limit, progress=progress).codes.copy()
+    return _search(puzzle, limit=limit, progress=progress).codes
 
 
 def state_graph(puzzle: Puzzle, *, limit: int | None = None,
                 progress: Progress | None = None) -> StateGraph:
     """The state graph of the start's cluster (every state reachable from the start), nodes
     in breadth-first order from the start; :class:`ClusterTooLarge` past ``limit`` states."""
-
     found = _search(puzzle, edges=True, limit=limit, progress=progress)
-    tables = puzzle.tables
-    codes = found.codes.copy()
-    return StateGraph(codes, found.offsets.copy(), found.targets.copy(),
-                      tables.goal_flags(codes),
-                      puzzle.geometry)
+    # The offsets and targets are views of the search's larger buffers: copies let those go.
+    return StateGraph(found.codes, found.offsets.copy(), found.targets.copy(),
+                      puzzle.tables.goal_flags(found.codes), puzzle.geometry)
 
 
 def puzzle_start_node(puzzle: Puzzle, graph: StateGraph) -> int:
@@ -266,24 +284,19 @@ def solve(puzzle: Puzzle) -> PuzzleSolution | None:
 
 def group(puzzle: Puzzle, *, limit: int | None = None,
           progress: Progress | None = None) -> ClusterSummary:
-    """The start's cluster: states, solved states and its hardest state."""
-    from huarong._kernels import puzzles as kernels
-
-    found = _search(puzzle, limit=limit, progress=progress)
-    tables = puzzle.tables
-    goal = tables.goal_flags(found.codes)
-    solved = int(goal.sum())
-    if not solved:
-        return ClusterSummary(int(found.codes.shape[0]), 0, None, None)
-    if progress is not None:
-        progress("distances", 0, int(found.codes.shape[0]))
-    distance = kernels.distances(found.codes, found.keys, found.values, found.bits,
-                                 np.flatnonzero(goal).astype(np.int64), *tables.kernel_args(),
-                                 tables.most)
-    hardest = int(distance.max())
-    code = int(found.codes[distance == hardest].min())
-    return ClusterSummary(int(found.codes.shape[0]), solved, hardest,
-                          format_state(puzzle, code))
+    """The start's cluster: states, solved states and its hardest state, found by a second
+    breadth-first search from all the goals at once."""
+    codes = _search(puzzle, limit=limit, progress=progress).codes
+    states = int(codes.shape[0])
+    goals = codes[puzzle.tables.goal_flags(codes)]
+    del codes
+    if not goals.shape[0]:
+        return ClusterSummary(states, 0, None, None)
+    back = _search(puzzle, goals, progress=progress, phase="distances to the goals")
+    layers = back.layers
+    farthest = back.codes[(layers[-2] if len(layers) > 1 else 0):layers[-1]]
+    return ClusterSummary(states, int(goals.shape[0]), len(layers) - 1,
+                          format_state(puzzle, int(farthest.min())))
 
 
 def next_moves(puzzle: Puzzle) -> list[MoveVerdict]:

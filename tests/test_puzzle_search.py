@@ -296,3 +296,17 @@ def test_command_takes_a_puzzle() -> None:
     assert mine["hardest"]["length"] == theirs["hardest"]["length"]
     refused = runner.invoke(command, ["--puzzle", "AAB./AAC./DD..", "--board", "3x4"])
     assert refused.exit_code == 2
+
+
+@pytest.mark.slow
+def test_sbp_preset_within_bickford() -> None:
+    """The whole sbp-4x4 preset (about a minute): rectangles are among Bickford's polyomino
+    pieces, so no record exceeds his, and his records for 8, 14 and 15 pieces are made of
+    rectangles (his results file)."""
+    from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
+
+    records = sbp_4x4()
+    assert [r.pieces for r in records] == list(range(1, 16))
+    for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
+        assert 0 < record.length <= bickford
+    assert [records[n - 1].length for n in (8, 14, 15)] == [89, 25, 21]

@@ -310,3 +310,16 @@ def test_sbp_preset_within_bickford() -> None:
     for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
         assert 0 < record.length <= bickford
     assert [records[n - 1].length for n in (8, 14, 15)] == [89, 25, 21]
+
+
+@pytest.mark.parametrize(("board", "words"), [("9x8", "at most 64"), ("0x4", "at least one"),
+                                              ("#.#/.A.", "only '.'")])
+def test_bad_boards(board: str, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        search(board, "1x1", "1x1@0,1")
+
+
+def test_memory_bound() -> None:
+    """Klotski's pieces have 1.6e9 codes: their bitset does not fit in 1 MB."""
+    with pytest.raises(PuzzleError, match="more than the"):
+        search("5x4", "2x2,1x2,2x1*4,1x1*4", "2x2@3,1", memory=1 << 20)

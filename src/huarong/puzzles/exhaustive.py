@@ -27,6 +27,7 @@ import numpy as np
 
 from huarong.puzzles.model import (
     EMPTY,
+    MAX_CELLS,
     WALL,
     Board,
     Grid,
@@ -80,10 +81,10 @@ def parse_board(text: str) -> tuple[int, int, frozenset[int]]:
         rows, columns = int(size[1]), int(size[2])
         if rows < 1 or columns < 1:
             raise PuzzleError(text, "a board has at least one row and one column")
-        grid = Grid.read("/".join([EMPTY * columns] * rows) if rows * columns <= 64 else text)
-        if rows * columns > 64:
-            raise PuzzleError(text, f"a board of {rows * columns} cells; boards have at most 64")
-        return grid.rows, grid.columns, grid.walls
+        if rows * columns > MAX_CELLS:
+            raise PuzzleError(text, f"a board of {rows * columns} cells; boards have at most "
+                                    f"{MAX_CELLS}")
+        return rows, columns, frozenset()
     grid = Grid.read(text)
     if set(grid.cells) - {EMPTY, WALL}:
         raise PuzzleError(text, "a search board holds only '.' (a cell) and '#' (a wall)")

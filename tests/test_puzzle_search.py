@@ -243,6 +243,7 @@ def test_command(tmp_path: pytest.TempPathFactory) -> None:
     import pyarrow.parquet as pq
 
     assert pq.read_table(target).num_rows == len(expected)
+    assert not target.with_name("clusters.parquet.checkpoint.npz").exists()
 
 
 @pytest.mark.parametrize("arguments", [
@@ -323,3 +324,34 @@ def test_memory_bound() -> None:
     """Klotski's pieces have 1.6e9 codes: their bitset does not fit in 1 MB."""
     with pytest.raises(PuzzleError, match="more than the"):
         search("5x4", "2x2,1x2,2x1*4,1x1*4", "2x2@3,1", memory=1 << 20)
+
+
+def test_checkpoint_resumes(monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.TempPathFactory
+                            ) -> None:
+    """A search stopped by Ctrl-C leaves a checkpoint; run again, it finishes with the same
+    clusters as a search never stopped, and removes the checkpoint."""
+    from huarong.puzzles import exhaustive
+
+    space = exhaustive.search_space("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3",
+                                    metric="slide")
+    whole = exhaustive.run(space)
+    monkeypatch.setattr(exhaustive, "_BUDGET", 1)
+    path = tmp_path / "search.npz"  # type: ignore[operator]
+    calls = 0
+
+    def stop(phase: str, done: int, total: int) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        exhaustive.run(space, checkpoint=path, progress=stop)
+    assert path.is_file()
+    other = exhaustive.search_space("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3")
+    with pytest.raises(PuzzleError, match="another search"):
+        exhaustive.run(other, checkpoint=path)
+    resumed = exhaustive.run(space, checkpoint=path)
+    assert not path.is_file()
+    for name in ("states", "solved", "length", "start"):
+        assert getattr(resumed, name).tolist() == getattr(whole, name).tolist()

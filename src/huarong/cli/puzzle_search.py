@@ -20,6 +20,7 @@ from huarong.cli._common import (
     json_option,
     machine_faults,
     progress_bar,
+    sigterm_unwinds,
 )
 
 if TYPE_CHECKING:
@@ -66,7 +67,9 @@ def _rows(grid: str) -> str:
                    "N. Bickford's 4x4 search (the hardest puzzle per number of pieces).")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
-                   "to FILE.parquet or FILE.duckdb (table clusters), atomically.")
+                   "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
+                   "is saved every minute and when stopped in FILE.checkpoint.npz, and the "
+                   "same command resumes it.")
 @click.option("--memory", type=click.FloatRange(min=0.001), default=8.0, show_default=True,
               metavar="GIB", help="The most memory the bitset of the code space may take.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
@@ -96,9 +99,16 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
         space = (_puzzle_space(start, goal, metric, rules, board, pieces) if start is not None
                  else search_space(*_required(board, pieces, goal), metric=metric or "step",
                                    rules=rules or "free"))
+    checkpoint = None if output is None else Path(f"{output}.checkpoint.npz")
     announce_first_compile()
-    with _input_errors(), progress_bar(not quiet) as progress:
-        result = run(space, progress=progress, memory=limit)
+    try:
+        with _input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
+            result = run(space, progress=progress, memory=limit, checkpoint=checkpoint)
+    except BaseException as stop:
+        if checkpoint is not None and checkpoint.is_file() and not isinstance(stop, Exception):
+            click.echo(f"huarong: the search so far is saved in {checkpoint}: run the same "
+                       "command again to go on", err=True)
+        raise
     if output is not None:
         with machine_faults(output, "-o"):
             result.write(output)

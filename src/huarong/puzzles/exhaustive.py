@@ -58,6 +58,9 @@ DEFAULT_MEMORY = 8 << 30
 COLUMNS = ("states", "solved", "length", "start")
 """The columns of a search's table, one row per cluster."""
 
+CHECKPOINT_SECONDS = 60.0
+"""How often a search with a checkpoint saves it."""
+
 _BUDGET = 1 << 18
 """States found between two progress reports (and chances for Ctrl-C)."""
 _RECORDS = 1 << 16
@@ -317,6 +320,34 @@ def code_bitset(space: SearchSpace, memory: int = DEFAULT_MEMORY) -> np.ndarray:
     return kernels.bitset(size)
 
 
+def _save(path: Path, key: str, position: int, seen: np.ndarray, parts: list[np.ndarray]
+          ) -> None:
+    """Where a search stands: its key, the walk's position, the bitset and the rows."""
+    from huarong.fileio import atomic_writer
+
+    found = np.concatenate(parts) if parts else np.zeros((0, 4), dtype=np.int64)
+    parts[:] = [found]
+    with atomic_writer(path, "wb") as stream:
+        np.savez(stream, key=np.array(key), position=np.array(position), seen=seen,
+                 found=found)
+
+
+def _resume(path: Path, key: str, seen: np.ndarray) -> tuple[int, np.ndarray]:
+    """The position and rows of a checkpoint of this search (its bitset read into
+    ``seen``)."""
+    try:
+        with np.load(path) as saved:
+            if str(saved["key"]) != key or saved["seen"].shape != seen.shape:
+                raise PuzzleError(str(path), "a checkpoint of another search: remove it or "
+                                             "run that search")
+            seen[:] = saved["seen"]
+            return int(saved["position"]), saved["found"].copy()
+    except (OSError, ValueError, KeyError) as error:
+        if isinstance(error, PuzzleError):
+            raise
+        raise PuzzleError(str(path), f"not a search checkpoint: {error}") from None
+
+
 def search(board: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
            metric: str = "step", rules: str = "free", *, progress: Progress | None = None,
            memory: int = DEFAULT_MEMORY) -> SearchResult:
@@ -331,13 +362,20 @@ def search(board: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
 def run(space: SearchSpace, *, progress: Progress | None = None,
         memory: int = DEFAULT_MEMORY, seeds: range | None = None,
         starts: tuple[int, int] | None = None, distances: bool = True,
-        seen: np.ndarray | None = None) -> SearchResult:
+        seen: np.ndarray | None = None, checkpoint: Path | None = None,
+        every: float = CHECKPOINT_SECONDS) -> SearchResult:
     """The search of a :class:`SearchSpace` (see :func:`search`).  ``seeds``: only the
     clusters of these codes (by default every code); ``starts`` (class, placement set
     rank): only states whose class has that rank may start, the others count as states
     but never as a cluster's hardest start.  Without ``distances`` the clusters are only
     counted (no solved states, no lengths).  ``seen``: the bitset of found codes to fill
-    (:func:`code_bitset`; codes already in it are skipped), by default a new one."""
+    (:func:`code_bitset`; codes already in it are skipped), by default a new one.
+
+    With a ``checkpoint`` path the search saves where it stands there every ``every``
+    seconds and when interrupted (Ctrl-C, SIGTERM), resumes from it when it holds this same search
+    (:class:`PuzzleError` when it holds another), and removes it when done."""
+    import time
+
     from huarong._kernels import puzzle_search as kernels
 
     tables = space.tables
@@ -359,17 +397,34 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     records = np.empty((_RECORDS, 4), dtype=np.int64)
     parts: list[np.ndarray] = []
     position = walk.start if walk.start < walk.stop else kernels.DONE
-    while position != kernels.DONE:
-        position, written, _, why = (int(x) for x in kernels.sweep(
-            position, walk.stop, _BUDGET, seen, queue, order, records, allowed, masks, moves,
-            classes, binom, lookup, info, tables.most))
-        parts.append(records[:written].copy())
-        if why == kernels.QUEUE:
-            queue = np.empty(2 * queue.shape[0], dtype=np.int64)
-            order = np.empty(queue.shape[0], dtype=np.int64)
-        if progress is not None:
-            done = walk.stop if position == kernels.DONE else position
-            progress("search", done - walk.start, len(walk))
+    key = repr((space.rows, space.columns, sorted(space.walls), space.classes, space.goal,
+                space.rules, space.metric, walk, starts, distances))
+    if checkpoint is not None and checkpoint.is_file():
+        position, found_so_far = _resume(checkpoint, key, seen)
+        parts.append(found_so_far)
+    saved = time.monotonic()
+    try:
+        while position != kernels.DONE:
+            position, written, _, why = (int(x) for x in kernels.sweep(
+                position, walk.stop, _BUDGET, seen, queue, order, records, allowed, masks,
+                moves, classes, binom, lookup, info, tables.most))
+            parts.append(records[:written].copy())
+            if why == kernels.QUEUE:
+                queue = np.empty(2 * queue.shape[0], dtype=np.int64)
+                order = np.empty(queue.shape[0], dtype=np.int64)
+            if progress is not None:
+                done = walk.stop if position == kernels.DONE else position
+                progress("search", done - walk.start, len(walk))
+            if checkpoint is not None and time.monotonic() - saved > every:
+                _save(checkpoint, key, position, seen, parts)
+                saved = time.monotonic()
+    except BaseException as stop:
+        # Ctrl-C and SIGTERM (BaseExceptions, not errors) keep the work done so far.
+        if checkpoint is not None and not isinstance(stop, Exception):
+            _save(checkpoint, key, position, seen, parts)
+        raise
+    if checkpoint is not None:
+        checkpoint.unlink(missing_ok=True)
     found = np.concatenate(parts) if parts else np.zeros((0, 4), dtype=np.int64)
     return SearchResult(space, found[:, 0].copy(), found[:, 1].copy(),
                         found[:, 2].astype(np.int32), found[:, 3].copy())

@@ -38,7 +38,7 @@ from huarong._kernels.puzzles import (
 
 Int = int | np.integer[Any]
 
-__all__ = ["HAS_GOAL", "bitset", "piece_boards", "sweep"]
+__all__ = ["HAS_GOAL", "bitset", "forget", "piece_boards", "sweep"]
 
 DONE = -1
 """The walk's position when every code has been visited."""
@@ -68,72 +68,111 @@ def _cover(places: Int, c: Int, masks: np.ndarray, taken: Int) -> Int:
     return cover
 
 
+ACTIVE, FIRST, PHASE, HEAD, TAIL, SOLVED, END, LEVEL, LAST, BEST, HARDEST = range(11)
+CURSOR = 11
+"""A cluster's search in progress (``cursor``, int64): whether one is, its first code, its
+phase (1: finding the cluster in ``queue``, 2: the distances in ``order``), the queues'
+heads and tails, the solved states, the layer being expanded and where it ends, and the
+farthest start so far (its length, -1 none, and code)."""
+
+
 @kernel
-def _cluster(first: Int, seen: np.ndarray, queue: np.ndarray, order: np.ndarray,
-             masks: np.ndarray, moves: np.ndarray, classes: np.ndarray, binom: np.ndarray,
-             lookup: np.ndarray, info: np.ndarray, starts: np.ndarray, sets: np.ndarray,
-             out: np.ndarray, stack: np.ndarray) -> tuple[Int, Int, Int, Int]:
-    """The cluster of ``first`` (unseen): (states, solved, hardest length or -1, hardest
-    start: the smallest code of the states that far, or ``first`` when none counts).  Only
-    states that may start count (see :func:`sweep`).  States -1: the queues are too short
-    (the seen bits are left as they were)."""
+def _cluster(cursor: np.ndarray, budget: Int, seen: np.ndarray, queue: np.ndarray,
+             order: np.ndarray, masks: np.ndarray, moves: np.ndarray, classes: np.ndarray,
+             binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, starts: np.ndarray,
+             sets: np.ndarray, out: np.ndarray, stack: np.ndarray) -> tuple[Int, Int]:
+    """Go on with the cluster of ``cursor`` for at most ``budget`` states expanded: (why it
+    returned: :data:`FINISHED` (the cursor holds the answer, no longer active),
+    :data:`BUDGET` or :data:`QUEUE` (grow the queues, keeping what they hold), states
+    expanded).  Only states that may start count for the farthest (see :func:`sweep`)."""
     room = queue.shape[0] - out.shape[0]
-    queue[0] = first
-    seen[first >> 6] |= _ONE << (first & 63)
-    head, tail, solved = 0, 1, 0
-    while head < tail:
-        code = queue[head]
-        head += 1
-        unrank(code, classes, binom, lookup, sets)
-        if is_goal(sets, classes, info):
-            order[solved] = code
-            solved += 1
-        if tail > room:
-            for i in range(tail):
-                seen[queue[i] >> 6] &= ~(_ONE << (queue[i] & 63))
-            return np.int64(-1), np.int64(0), np.int64(-1), first
-        count = neighbours(code, masks, moves, classes, binom, lookup, info, sets, out, stack)
-        for i in range(count):
-            other = out[i]
-            word, bit = other >> 6, _ONE << (other & 63)
-            if seen[word] & bit == 0:
-                seen[word] |= bit
-                queue[tail] = other
-                tail += 1
-    if solved == 0:
-        return np.int64(tail), np.int64(0), np.int64(-1), first
-    for i in range(solved):
-        seen[order[i] >> 6] &= ~(_ONE << (order[i] & 63))
-    head, end, level = 0, solved, 0
-    best, hardest = -1, first
-    while head < end:
-        last = end
-        while head < last:
-            code = order[head]
+    head, tail, solved = cursor[HEAD], cursor[TAIL], cursor[SOLVED]
+    done = 0
+    if cursor[PHASE] == 1:
+        while head < tail:
+            if done >= budget or tail > room:
+                cursor[HEAD], cursor[TAIL], cursor[SOLVED] = head, tail, solved
+                why = BUDGET if done >= budget else QUEUE
+                return np.int64(why), np.int64(done)
+            code = queue[head]
             head += 1
-            if starts[0] < 0 or (code // starts[1]) % starts[2] == starts[3]:
-                if level > best:
-                    best, hardest = level, code
-                elif code < hardest:
-                    hardest = code
+            done += 1
+            unrank(code, classes, binom, lookup, sets)
+            if is_goal(sets, classes, info):
+                order[solved] = code
+                solved += 1
             count = neighbours(code, masks, moves, classes, binom, lookup, info, sets, out,
                                stack)
             for i in range(count):
                 other = out[i]
                 word, bit = other >> 6, _ONE << (other & 63)
-                if seen[word] & bit:
-                    seen[word] &= ~bit
-                    order[end] = other
-                    end += 1
-        level += 1
+                if seen[word] & bit == 0:
+                    seen[word] |= bit
+                    queue[tail] = other
+                    tail += 1
+        cursor[TAIL], cursor[SOLVED] = tail, solved
+        cursor[BEST], cursor[HARDEST] = -1, cursor[FIRST]
+        if solved == 0:
+            cursor[ACTIVE] = 0
+            return np.int64(FINISHED), np.int64(done)
+        for i in range(solved):
+            seen[order[i] >> 6] &= ~(_ONE << (order[i] & 63))
+        cursor[PHASE], cursor[HEAD], cursor[END], cursor[LAST], cursor[LEVEL] = (
+            2, 0, solved, solved, 0)
+    head, end, last, level = cursor[HEAD], cursor[END], cursor[LAST], cursor[LEVEL]
+    best, hardest = cursor[BEST], cursor[HARDEST]
+    while head < end:
+        if done >= budget:
+            cursor[HEAD], cursor[END], cursor[LAST], cursor[LEVEL] = head, end, last, level
+            cursor[BEST], cursor[HARDEST] = best, hardest
+            return np.int64(BUDGET), np.int64(done)
+        if head == last:
+            level += 1
+            last = end
+        code = order[head]
+        head += 1
+        done += 1
+        if starts[0] < 0 or (code // starts[1]) % starts[2] == starts[3]:
+            if level > best:
+                best, hardest = level, code
+            elif code < hardest:
+                hardest = code
+        count = neighbours(code, masks, moves, classes, binom, lookup, info, sets, out, stack)
+        for i in range(count):
+            other = out[i]
+            word, bit = other >> 6, _ONE << (other & 63)
+            if seen[word] & bit:
+                seen[word] &= ~bit
+                order[end] = other
+                end += 1
     for i in range(tail):
         seen[queue[i] >> 6] |= _ONE << (queue[i] & 63)
-    return np.int64(tail), np.int64(solved), np.int64(best), hardest
+    cursor[BEST], cursor[HARDEST], cursor[ACTIVE] = best, hardest, 0
+    return np.int64(FINISHED), np.int64(done)
 
 
 @kernel
-def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.ndarray,
-          order: np.ndarray, records: np.ndarray, starts: np.ndarray, masks: np.ndarray,
+def forget(cursor: np.ndarray, seen: np.ndarray, queue: np.ndarray) -> None:
+    """Drop the cluster in progress: its states are no longer seen, the cursor inactive (a
+    walk resumed from its first code finds it again)."""
+    if cursor[ACTIVE]:
+        for i in range(cursor[TAIL]):
+            seen[queue[i] >> 6] &= ~(_ONE << (queue[i] & 63))
+        cursor[ACTIVE] = 0
+
+
+@inline_kernel
+def _record(records: np.ndarray, row: Int, cursor: np.ndarray) -> None:
+    records[row, 0] = cursor[TAIL]
+    records[row, 1] = cursor[SOLVED]
+    records[row, 2] = cursor[BEST]
+    records[row, 3] = cursor[HARDEST]
+
+
+@kernel
+def sweep(position: Int, stop: Int, budget: Int, cursor: np.ndarray, seen: np.ndarray,
+          queue: np.ndarray, order: np.ndarray, records: np.ndarray, starts: np.ndarray,
+          masks: np.ndarray,
           moves: np.ndarray, classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray,
           info: np.ndarray, most: Int) -> tuple[Int, Int, Int, Int]:
     """Walk the valid codes from ``position`` up to ``stop`` (every piece on the board
@@ -142,8 +181,9 @@ def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.nda
     (states, solved, hardest length or -1, hardest start's code).  ``starts`` (class,
     multiplier, ranks, rank) says which states may start: those whose class has that rank
     (the code divided by the multiplier, modulo the class's number of ranks); every state
-    when the class is -1.  Returns (the position to resume from or :data:`DONE`, records
-    written, valid codes visited, why it returned)."""
+    when the class is -1.  A cluster too big for the budget is left in ``cursor`` (see
+    :data:`CURSOR`) and goes on at the next call.  Returns (the position to resume from or
+    :data:`DONE`, records written, valid codes visited, why it returned)."""
     count = classes.shape[0]
     # Each level (class) walks the sets of its pieces among the placements clear of the
     # levels above ("free", in placement order) in colex order, which is the order of their
@@ -160,7 +200,15 @@ def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.nda
     stack = np.empty(64, dtype=np.int64)
     unrank(position, classes, binom, lookup, resume)
     taken[0] = info[WALLS]
-    written, visited, found = 0, 0, 0
+    written, visited = 0, 0
+    found: Int = 0
+    if cursor[ACTIVE]:
+        why, found = _cluster(cursor, budget, seen, queue, order, masks, moves, classes,
+                              binom, lookup, info, starts, sets, out, stack)
+        if why != FINISHED:
+            return np.int64(cursor[FIRST]), np.int64(0), np.int64(0), why
+        _record(records, 0, cursor)
+        written = 1
     level = 0
     resuming = True
     _enter(0, resuming, resume, free, sizes, chosen, live, taken, masks, classes, binom)
@@ -196,17 +244,17 @@ def sweep(position: Int, stop: Int, budget: Int, seen: np.ndarray, queue: np.nda
             if seen[code >> 6] & (_ONE << (code & 63)) == 0:
                 if written == records.shape[0]:
                     return code, np.int64(written), np.int64(visited), np.int64(RECORDS)
-                states, solved, length, start = _cluster(
-                    code, seen, queue, order, masks, moves, classes, binom, lookup, info,
-                    starts, sets, out, stack)
-                if states < 0:
-                    return code, np.int64(written), np.int64(visited), np.int64(QUEUE)
-                records[written, 0] = states
-                records[written, 1] = solved
-                records[written, 2] = length
-                records[written, 3] = start
+                queue[0] = code
+                seen[code >> 6] |= _ONE << (code & 63)
+                cursor[ACTIVE], cursor[FIRST], cursor[PHASE] = 1, code, 1
+                cursor[HEAD], cursor[TAIL], cursor[SOLVED] = 0, 1, 0
+                why, done = _cluster(cursor, budget - found, seen, queue, order, masks, moves,
+                                     classes, binom, lookup, info, starts, sets, out, stack)
+                found += done
+                if why != FINISHED:
+                    return code, np.int64(written), np.int64(visited), why
+                _record(records, written, cursor)
                 written += 1
-                found += states
             visited += 1
         resuming = False
         _advance(level, sizes, chosen, live, classes)

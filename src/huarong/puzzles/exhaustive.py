@@ -62,7 +62,8 @@ CHECKPOINT_SECONDS = 60.0
 """How often a search with a checkpoint saves it."""
 
 _BUDGET = 1 << 18
-"""States found between two progress reports (and chances for Ctrl-C)."""
+"""States expanded between two progress reports (and chances for Ctrl-C), a cluster's
+search going on across calls."""
 _RECORDS = 1 << 16
 _QUEUE = 1 << 16
 _PIECE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*(?:\*\s*(\d+))?\s*")
@@ -320,6 +321,13 @@ def code_bitset(space: SearchSpace, memory: int = DEFAULT_MEMORY) -> np.ndarray:
     return kernels.bitset(size)
 
 
+def _grown(queue: np.ndarray) -> np.ndarray:
+    """``queue`` twice as long, holding what it held."""
+    bigger = np.empty(2 * queue.shape[0], dtype=queue.dtype)
+    bigger[:queue.shape[0]] = queue
+    return bigger
+
+
 def _save(path: Path, key: str, position: int, seen: np.ndarray, parts: list[np.ndarray]
           ) -> None:
     """Where a search stands: its key, the walk's position, the bitset and the rows."""
@@ -394,6 +402,7 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
         info[kernels.HAS_GOAL] = 0
     queue = np.empty(_QUEUE, dtype=np.int64)
     order = np.empty(_QUEUE, dtype=np.int64)
+    cursor = np.zeros(kernels.CURSOR, dtype=np.int64)
     records = np.empty((_RECORDS, 4), dtype=np.int64)
     parts: list[np.ndarray] = []
     position = walk.start if walk.start < walk.stop else kernels.DONE
@@ -406,21 +415,28 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     try:
         while position != kernels.DONE:
             position, written, _, why = (int(x) for x in kernels.sweep(
-                position, walk.stop, _BUDGET, seen, queue, order, records, allowed, masks,
-                moves, classes, binom, lookup, info, tables.most))
+                position, walk.stop, _BUDGET, cursor, seen, queue, order, records, allowed,
+                masks, moves, classes, binom, lookup, info, tables.most))
             parts.append(records[:written].copy())
             if why == kernels.QUEUE:
-                queue = np.empty(2 * queue.shape[0], dtype=np.int64)
-                order = np.empty(queue.shape[0], dtype=np.int64)
+                queue, order = _grown(queue), _grown(order)
             if progress is not None:
                 done = walk.stop if position == kernels.DONE else position
                 progress("search", done - walk.start, len(walk))
-            if checkpoint is not None and time.monotonic() - saved > every:
+                if cursor[kernels.ACTIVE]:
+                    phase = int(cursor[kernels.PHASE])
+                    progress("cluster" if phase == 1 else "distances",
+                             int(cursor[kernels.HEAD]),
+                             int(cursor[kernels.TAIL if phase == 1 else kernels.END]))
+            if (checkpoint is not None and time.monotonic() - saved > every
+                    and not cursor[kernels.ACTIVE]):
                 _save(checkpoint, key, position, seen, parts)
                 saved = time.monotonic()
     except BaseException as stop:
-        # Ctrl-C and SIGTERM (BaseExceptions, not errors) keep the work done so far.
+        # Ctrl-C and SIGTERM (BaseExceptions, not errors) keep the work done so far, less
+        # the cluster in progress (found again from its first state).
         if checkpoint is not None and not isinstance(stop, Exception):
+            kernels.forget(cursor, seen, queue)
             _save(checkpoint, key, position, seen, parts)
         raise
     if checkpoint is not None:

@@ -4,16 +4,17 @@ states.
 
 States are the ranked codes of :mod:`huarong._kernels.puzzles`: a class's placement set
 ranked by the combinatorial number system, the classes combined in mixed radix, class 0 the
-most significant.  So counting class by class (an odometer over each class's ranks, class 0
-outermost) visits the codes in increasing order, and a class set that overlaps the pieces of
-the classes before it prunes every code below it at once.  A code is where the walk stands:
-the walk resumes from any code.
+most significant.  So counting class by class, class 0 outermost, each class walking the sets
+of its placements clear of the classes above in colex order (the order of their ranks),
+visits the valid codes in increasing order, and a dead end prunes every code below it at
+once.  A code is where the walk stands: the walk resumes from any code.
 
 ``seen`` is a bitset over the whole code space: bit ``code`` is set once the code's cluster
 is found.  A cluster is found by breadth-first search from its first (smallest) code, then
 the distances from its solved states by a second breadth-first search that clears the bits
 of the states it reaches (the cluster's bits are set, so a set bit is a state not reached
-yet) and sets them again when done: one bitset serves both searches.
+yet) and sets them again when done: one bitset serves both searches.  A cluster's search
+goes on across calls (its ``cursor``), so a call does a bounded amount of work.
 
 Private: :mod:`huarong.puzzles.exhaustive` wraps them.
 """

@@ -64,7 +64,8 @@ def _rows(grid: str) -> str:
                    "only along its length (default: free, or the puzzle's).")
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
               help="A search by another author's definitions instead: sbp-4x4 is "
-                   "N. Bickford's 4x4 search (the hardest puzzle per number of pieces).")
+                   "N. Bickford's 4x4 search with the pieces 1x1, 1x2, 2x1, 2x2 (his are any "
+                   "polyominoes): the hardest puzzle per number of pieces, beside his.")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "

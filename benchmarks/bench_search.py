@@ -1,0 +1,123 @@
+"""Benchmark of the exhaustive search (``huarong puzzle search``,
+``huarong.puzzles.exhaustive``), each row beside its anchor.
+
+Run: ``python benchmarks/bench_search.py [--repeats 5] [--sbp]``.  Timings are wall-clock,
+best of ``--repeats``, after compilation ("warm").  Each search is split into its parts:
+
+- enumeration: the walk over every placement (a second walk, every state already found);
+- graph: the clusters' breadth-first searches (a search without distances, less the walk);
+- distances: the searches from the solved states (the whole search, less the two above).
+
+Rows:
+
+- a small search, the issue's "3x4 board with four pieces": target well under a second;
+- Klotski's pieces on its 5x4 board (横刀立马's set: one 2x2, one 1x2, four 2x1, four 1x1),
+  every placement; anchor: the cluster of 横刀立马 by ``huarong.puzzles.group`` (the
+  one-cluster search), found among the clusters with the same states and hardest length;
+- with ``--big``: seven pieces on an empty 5x5 board (``2x2,1x2*2,2x1*2,1x1*3``, 1.3e9
+  codes): one cluster of 17,027,296 states (once; about half a minute);
+- with ``--sbp``: the ``sbp-4x4`` preset (1,010 piece sets, once; about a minute), beside
+  Bickford's three hours for his search (any polyomino pieces, a 2012 PC: not the same
+  search, the only published time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from huarong.puzzles import group, load_puzzle
+from huarong.puzzles.exhaustive import SearchResult, code_bitset, run, search_space
+
+SMALL = ("3x4", "2x2,1x2,1x1*2", "2x2@1,2")
+KLOTSKI = ("5x4", "2x2,1x2,2x1*4,1x1*4", "2x2@3,1")
+BIG = ("5x5", "2x2,1x2*2,2x1*2,1x1*3", "2x2@3,3")
+HENG_DAO_LI_MA = "1A9BF0C00"
+
+
+def best_of(repeats: int, action: Callable[[], Any]) -> tuple[float, Any]:
+    """Smallest wall time of ``repeats`` runs and the last run's value."""
+    best = float("inf")
+    value = None
+    for _ in range(repeats):
+        began = time.perf_counter()
+        value = action()
+        best = min(best, time.perf_counter() - began)
+    return best, value
+
+
+def parts(spec: tuple[str, str, str], repeats: int) -> tuple[dict[str, float], SearchResult]:
+    """The whole search's time and its three parts, and its result."""
+    space = search_space(*spec)
+    run(space)  # compile
+    whole, result = best_of(repeats, lambda: run(space))
+    bare, _ = best_of(repeats, lambda: run(space, distances=False))
+
+    def walk() -> None:
+        seen = code_bitset(space)
+        run(space, seen=seen, distances=False)
+        began = time.perf_counter()
+        run(space, seen=seen)
+        walks.append(time.perf_counter() - began)
+
+    walks: list[float] = []
+    for _ in range(repeats):
+        walk()
+    enumeration = min(walks)
+    return {"whole": whole, "enumeration": enumeration, "graph": bare - enumeration,
+            "distances": whole - bare}, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--big", action="store_true", help="Also run the 5x5 board.")
+    parser.add_argument("--sbp", action="store_true", help="Also run the sbp-4x4 preset.")
+    arguments = parser.parse_args()
+    table = Table(title="exhaustive search (warm, best of runs)")
+    for column in ("search", "clusters", "states", "hardest", "whole s", "enumeration s",
+                   "graph s", "distances s", "anchor"):
+        table.add_column(column, justify="left" if column in ("search", "anchor") else "right")
+
+    for name, spec, anchor in (("small 3x4, four pieces", SMALL, "target < 1 s"),
+                               ("Klotski's pieces, 5x4", KLOTSKI, None)):
+        times, result = parts(spec, arguments.repeats)
+        totals = result.totals()
+        if anchor is None:
+            summary = group(load_puzzle(HENG_DAO_LI_MA))
+            same = bool(((result.states == summary.states)
+                         & (result.length == summary.hardest_length)).any())
+            anchor = (f"group(横刀立马): {summary.states:,} states, hardest "
+                      f"{summary.hardest_length}: {'found' if same else 'MISSING'}")
+        hardest = totals["hardest"]["length"] if totals["hardest"] else "-"
+        table.add_row(name, f"{totals['clusters']:,}", f"{totals['states']:,}", str(hardest),
+                      f"{times['whole']:.4f}", f"{times['enumeration']:.4f}",
+                      f"{times['graph']:.4f}", f"{times['distances']:.4f}", anchor)
+
+    if arguments.big:
+        began = time.perf_counter()
+        totals = run(search_space(*BIG)).totals()
+        took = time.perf_counter() - began
+        table.add_row("5x5, seven pieces", f"{totals['clusters']:,}", f"{totals['states']:,}",
+                      str(totals["hardest"]["length"]), f"{took:.1f}", "", "", "",
+                      "one cluster, 1.3e9 codes")
+    if arguments.sbp:
+        from huarong.puzzles.presets import sbp_4x4
+
+        began = time.perf_counter()
+        records = sbp_4x4()
+        took = time.perf_counter() - began
+        best = max(records, key=lambda record: record.length)
+        table.add_row("sbp-4x4 preset (rectangles)", f"{sum(r.clusters for r in records):,}",
+                      f"{sum(r.states for r in records):,}", str(best.length), f"{took:.1f}",
+                      "", "", "", "Bickford 2012: ~3 h (polyomino pieces)")
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()

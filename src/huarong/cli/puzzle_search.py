@@ -1,0 +1,180 @@
+"""``huarong puzzle search``: every placement of a set of pieces on a board, split into
+clusters, each cluster's hardest start; or a preset search by another author's definitions.
+
+Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._common`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from huarong.cli._common import (
+    OUTPUT,
+    InputError,
+    announce_first_compile,
+    json_option,
+    machine_faults,
+    progress_bar,
+    sigterm_unwinds,
+)
+
+if TYPE_CHECKING:
+    from huarong.puzzles.exhaustive import SearchResult, SearchSpace
+
+PRESETS = ("sbp-4x4",)
+TABLE_FORMATS = (".parquet", ".duckdb")
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    from huarong.puzzles import PuzzleError
+
+    try:
+        yield
+    except PuzzleError as error:
+        raise InputError(str(error)) from None
+
+
+def _rows(grid: str) -> str:
+    return grid.replace("/", "\n")
+
+
+@click.command("search")
+@click.option("--board", metavar="RxC|GRID",
+              help="The board: RxC, or grid text with '.' cells and '#' walls (rows joined "
+                   "by '/').")
+@click.option("--pieces", metavar="SPEC",
+              help="The pieces: rows x columns, *N for N alike, as 2x2,1x2,2x1*2,1x1*4.")
+@click.option("--goal", metavar="SHAPE@ROW,COL",
+              help="A piece of that shape with its top-left cell there (from 0), as 2x2@3,1.")
+@click.option("--puzzle", "start", metavar="START", default=None,
+              help="Instead of --board, --pieces and --goal: the board, pieces (any shapes), "
+                   "goal, rules and metric of a puzzle (a .toml file, a catalogue name, grid "
+                   "text with --goal as a grid...), every placement of its pieces.")
+@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
+              help="What one move is: one cell, any distance in one direction, or anywhere "
+                   "the piece reaches alone (default: step, or the puzzle's).")
+@click.option("--rules", type=click.Choice(["free", "length"]), default=None,
+              help="free: every piece moves in four directions; length: a 1xk or kx1 piece "
+                   "only along its length (default: free, or the puzzle's).")
+@click.option("--preset", type=click.Choice(PRESETS), default=None,
+              help="A search by another author's definitions instead: sbp-4x4 is "
+                   "N. Bickford's 4x4 search with the pieces 1x1, 1x2, 2x1, 2x2 (his are any "
+                   "polyominoes): the hardest puzzle per number of pieces, beside his.")
+@click.option("-o", "--output", type=OUTPUT, default=None,
+              help="Write one row per cluster (states, solved, length, start), hardest first, "
+                   "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
+                   "is saved every minute and when stopped in FILE.checkpoint.npz, and the "
+                   "same command resumes it.")
+@click.option("--memory", type=click.FloatRange(min=0.001), default=8.0, show_default=True,
+              metavar="GIB", help="The most memory the bitset of the code space may take.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@json_option
+def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
+           metric: str | None, rules: str | None, preset: str | None, output: str | None,
+           memory: float, quiet: bool, as_json: bool) -> None:
+    """Every placement of the pieces on the board (walls included), split into clusters
+    (the states that reach each other), with each cluster's states, solved states and
+    hardest start: the state farthest from its nearest solved state.
+
+    Prints the totals (--json: {"clusters", "states", "hardest": {"length", "start"}});
+    -o writes every cluster.
+    """
+    limit = int(memory * 2**30)
+    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
+    if preset is not None:
+        if board is not None or pieces is not None or goal is not None or start is not None:
+            raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
+                             "none of --board, --pieces, --goal, --puzzle")
+        _preset(preset, limit, output, quiet, as_json)
+        return
+    from huarong.puzzles.exhaustive import run, search_space
+
+    with _input_errors():
+        space = (_puzzle_space(start, goal, metric, rules, board, pieces) if start is not None
+                 else search_space(*_required(board, pieces, goal), metric=metric or "step",
+                                   rules=rules or "free"))
+    checkpoint = None if output is None else Path(f"{output}.checkpoint.npz")
+    announce_first_compile()
+    try:
+        with _input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
+            result = run(space, progress=progress, memory=limit, checkpoint=checkpoint)
+    except BaseException as stop:
+        if checkpoint is not None and checkpoint.is_file() and not isinstance(stop, Exception):
+            click.echo(f"huarong: the search so far is saved in {checkpoint}: run the same "
+                       "command again to go on", err=True)
+        raise
+    if output is not None:
+        with machine_faults(output, "-o"):
+            result.write(output)
+        click.echo(f"written to {output} ({len(result):,} clusters)", err=True)
+    _report(result, as_json)
+
+
+def _required(board: str | None, pieces: str | None, goal: str | None
+              ) -> tuple[str, str, str]:
+    if board is None or pieces is None or goal is None:
+        missing = [name for name, value in (("--board", board), ("--pieces", pieces),
+                                            ("--goal", goal)) if value is None]
+        raise InputError(f"search needs {', '.join(missing)} (or --puzzle, or --preset)")
+    return board, pieces, goal
+
+
+def _puzzle_space(start: str, goal: str | None, metric: str | None, rules: str | None,
+                  board: str | None, pieces: str | None) -> SearchSpace:
+    from huarong.puzzles import load_puzzle
+    from huarong.puzzles.exhaustive import puzzle_space
+
+    if board is not None or pieces is not None:
+        raise InputError("--puzzle gives the board and pieces: give neither --board nor "
+                         "--pieces")
+    return puzzle_space(load_puzzle(start, goal, metric=metric, rules=rules))
+
+
+def _report(result: SearchResult, as_json: bool) -> None:
+    totals = result.totals()
+    if as_json:
+        click.echo(json.dumps(totals, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"clusters: {totals['clusters']:,}")
+    click.echo(f"states: {totals['states']:,}")
+    hardest = totals["hardest"]
+    if hardest is None:
+        click.echo("hardest: none (no cluster holds a solved state)")
+    else:
+        click.echo(f"hardest: {hardest['length']} moves from")
+        click.echo(_rows(hardest["start"]))
+
+
+def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bool) -> None:
+    """The preset ``name``'s table, one row per number of pieces (``sbp-4x4``, the only
+    one so far)."""
+    import pyarrow as pa
+
+    from huarong.puzzles.exhaustive import write_table
+    from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
+
+    announce_first_compile()
+    with _input_errors(), progress_bar(not quiet) as progress:
+        records = sbp_4x4(progress=progress, memory=memory)
+    rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
+             "sets": r.sets, "clusters": r.clusters, "states": r.states}
+            for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
+    if output is not None:
+        with machine_faults(output, "-o"):
+            write_table(pa.Table.from_pylist(rows), output, "records")
+        click.echo(f"written to {output} ({len(rows)} rows)", err=True)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    click.echo("pieces  length  Bickford  start             piece sets  clusters      states")
+    for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
+        start = record.start or "-"
+        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  {start:<16}  "
+                   f"{record.sets:>10,}  {record.clusters:>8,}  {record.states:>10,}")

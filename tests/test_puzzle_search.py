@@ -1,0 +1,357 @@
+"""The exhaustive search (``huarong.puzzles.exhaustive``, ``huarong puzzle search``) against a
+brute force written here: every placement of the pieces built cell by cell, the moves of
+each rule and metric by plain Python, a breadth-first search per cluster."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from itertools import product
+
+import pytest
+
+from huarong.puzzles import PuzzleError
+from huarong.puzzles.exhaustive import parse_board, parse_goal, parse_pieces, search
+
+Piece = tuple[int, int, int, int]
+"""(height, width, row, column) of a rectangle on the board."""
+State = frozenset[Piece]
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+class Brute:
+    """Every placement of rectangles on a board and the moves between them, by plain
+    Python."""
+
+    def __init__(self, board: str, pieces: str, metric: str, rules: str) -> None:
+        self.rows, self.columns, walls = parse_board(board)
+        self.walls = {divmod(cell, self.columns) for cell in walls}
+        self.sizes = [(1 + shape[-1][0], 1 + shape[-1][1])
+                      for shape, count in parse_pieces(pieces) for _ in range(count)]
+        self.metric, self.rules = metric, rules
+
+    def cells(self, piece: Piece) -> set[tuple[int, int]]:
+        height, width, row, column = piece
+        return {(row + r, column + c) for r in range(height) for c in range(width)}
+
+    def fits(self, piece: Piece, taken: set[tuple[int, int]]) -> bool:
+        height, width, row, column = piece
+        return (row >= 0 and column >= 0 and row + height <= self.rows
+                and column + width <= self.columns
+                and not self.cells(piece) & (taken | self.walls))
+
+    def states(self) -> set[State]:
+        found: set[State] = set()
+
+        def place(index: int, placed: tuple[Piece, ...], taken: set[tuple[int, int]]) -> None:
+            if index == len(self.sizes):
+                found.add(frozenset(placed))
+                return
+            height, width = self.sizes[index]
+            for row, column in product(range(self.rows), range(self.columns)):
+                piece = (height, width, row, column)
+                if self.fits(piece, taken):
+                    place(index + 1, (*placed, piece), taken | self.cells(piece))
+
+        place(0, (), set())
+        return found
+
+    def directions(self, piece: Piece) -> tuple[tuple[int, int], ...]:
+        height, width = piece[:2]
+        if self.rules == "length" and height == 1 and width >= 2:
+            return _STEPS[2:]
+        if self.rules == "length" and width == 1 and height >= 2:
+            return _STEPS[:2]
+        return _STEPS
+
+    def moves(self, state: State) -> set[State]:
+        found = set()
+        for piece in state:
+            others = set().union(*(self.cells(p) for p in state if p != piece))
+            height, width, row, column = piece
+            reached = {(row, column)}
+            todo = [(row, column)]
+            while todo:
+                here = todo.pop()
+                for dr, dc in self.directions(piece):
+                    there = (here[0] + dr, here[1] + dc)
+                    while self.fits((height, width, *there), others):
+                        if there not in reached:
+                            reached.add(there)
+                            if self.metric == "step":
+                                todo.append(there)
+                        if self.metric != "slide":
+                            break
+                        there = (there[0] + dr, there[1] + dc)
+            for there in reached - {(row, column)}:
+                found.add(state - {piece} | {(height, width, *there)})
+        return found
+
+    def clusters(self, goal: str) -> tuple[list[tuple[int, int, int]], dict[State, int],
+                                            dict[State, int]]:
+        """(states, solved, length) per cluster; each state's distance and cluster size."""
+        shape, row, column = parse_goal(goal)
+        wanted = (1 + shape[-1][0], 1 + shape[-1][1], row, column)
+        left = self.states()
+        rows, distance, size = [], {}, {}
+        while left:
+            first = left.pop()
+            part = {first}
+            todo = deque([first])
+            while todo:
+                for other in self.moves(todo.popleft()):
+                    if other not in part:
+                        part.add(other)
+                        todo.append(other)
+            left -= part
+            solved = [s for s in part if wanted in s]
+            layer = {s: 0 for s in solved}
+            todo = deque(solved)
+            while todo:
+                here = todo.popleft()
+                for other in self.moves(here):
+                    if other not in layer:
+                        layer[other] = layer[here] + 1
+                        todo.append(other)
+            distance.update(layer)
+            size.update(dict.fromkeys(part, len(part)))
+            rows.append((len(part), len(solved), max(layer.values()) if layer else -1))
+        return rows, distance, size
+
+    def read(self, grid: str) -> State:
+        """The state of grid text: each letter's bounding box."""
+        lines = grid.split("/")
+        boxes: dict[str, list[tuple[int, int]]] = {}
+        for r, line in enumerate(lines):
+            for c, glyph in enumerate(line):
+                if glyph.isalpha():
+                    boxes.setdefault(glyph, []).append((r, c))
+        return frozenset((1 + max(r for r, _ in cells) - min(r for r, _ in cells),
+                          1 + max(c for _, c in cells) - min(c for _, c in cells),
+                          min(r for r, _ in cells), min(c for _, c in cells))
+                         for cells in boxes.values())
+
+
+CASES = [
+    ("3x3", "2x1,1x2,1x1*2", "1x2@2,1"),
+    ("3x4", "2x2,1x2,1x1*2", "2x2@1,2"),
+    ("#.../..../...#", "1x2*2,2x1,1x1", "2x1@0,3"),
+    ("4x4", "1x3,3x1,2x2,1x1", "1x3@1,1"),
+]
+
+
+@pytest.mark.parametrize("metric", ["unit", "slide", "step"])
+@pytest.mark.parametrize("rules", ["free", "length"])
+@pytest.mark.parametrize(("board", "pieces", "goal"), CASES)
+def test_search_matches_brute_force(board: str, pieces: str, goal: str, metric: str,
+                                    rules: str) -> None:
+    brute = Brute(board, pieces, metric, rules)
+    expected, distance, size = brute.clusters(goal)
+    result = search(board, pieces, goal, metric, rules)
+    found = list(zip(result.states.tolist(), result.solved.tolist(), result.length.tolist(),
+                     strict=True))
+    assert sorted(found) == sorted(expected)
+    assert result.total_states == len(size)
+    for row, grid in enumerate(result.space.grids(result.start)):
+        state = brute.read(grid)
+        assert size[state] == result.states[row]
+        if result.length[row] >= 0:
+            assert distance[state] == result.length[row]
+    totals = result.totals()
+    assert totals["clusters"] == len(expected)
+    longest = max(length for _, _, length in expected)
+    assert (totals["hardest"] or {}).get("length", -1) == longest
+
+
+def test_table_and_files(tmp_path: pytest.TempPathFactory) -> None:
+    import duckdb
+    import pyarrow.parquet as pq
+
+    result = search("3x4", "2x2,1x2,1x1*2", "2x2@1,2", "slide")
+    table = result.table()
+    assert table.column_names == ["states", "solved", "length", "start"]
+    lengths = table.column("length").to_pylist()
+    assert lengths == sorted(lengths, key=lambda n: -1 if n is None else n, reverse=True)
+    result.write(tmp_path / "c.parquet")  # type: ignore[operator]
+    assert pq.read_table(tmp_path / "c.parquet").equals(table)  # type: ignore[operator]
+    result.write(tmp_path / "c.duckdb")  # type: ignore[operator]
+    with duckdb.connect(str(tmp_path / "c.duckdb"), read_only=True) as db:  # type: ignore[operator]
+        assert db.execute("SELECT sum(states) FROM clusters").fetchone() == (390,)
+
+
+@pytest.mark.parametrize(("board", "pieces", "goal", "words"), [
+    ("3x4", "2x2,L,1x1", "2x2@0,0", "not a piece"),
+    ("3x4", "2x2,3y1", "2x2@0,0", "not a piece"),
+    ("3x4", "2x2*3,1x1", "2x2@0,0", "cover 13 cells"),
+    ("3x4", "2x2,1x1", "1x2@0,0", "none of the pieces"),
+    ("3x4", "2x2,1x1", "2x2@2,0", "leaves the"),
+    ("3x4", "2x2,1x1", "2x2", "not a goal"),
+    ("3x?", "2x2,1x1", "2x2@0,0", "not a letter"),
+])
+def test_bad_specifications(board: str, pieces: str, goal: str, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        search(board, pieces, goal)
+
+
+@pytest.mark.parametrize(("board", "goal", "length"), [
+    # Bickford's records for 4 and 9 pieces (his SBPSearcher's results file): the hardest
+    # start of his piece set, the goal piece A in the upper-left corner.
+    ("AAB./A.BC/..CC/..DD", "..../..../..AA/..A.", 22),
+    ("ABB./ACDD/EEFG/HEI.", "..../..../...A/...A", 132),
+])
+def test_bickford_records(board: str, goal: str, length: int) -> None:
+    from huarong.puzzles import load_puzzle
+    from huarong.puzzles.presets import bickford_space, sbp_clusters
+
+    result = sbp_clusters(bickford_space(load_puzzle(board, goal, distinct=["A"])))
+    assert int(result.length.max()) == length
+    start = result.space.grids(result.start[result.length == length])[0]
+    assert start.startswith("A")
+
+
+def test_sbp_piece_sets() -> None:
+    from huarong.puzzles.presets import SBP_SHAPES, piece_sets
+
+    # An independent count: a goal shape, then counts of the four shapes with fewer than
+    # 16 cells in all.
+    areas = [len(shape) for shape in SBP_SHAPES]
+    expected = sum(1 for goal in areas for a, b, c, d in product(range(16), repeat=4)
+                   if goal + a + 2 * b + 2 * c + 4 * d < 16)
+    assert len(piece_sets()) == expected
+
+
+def test_command(tmp_path: pytest.TempPathFactory) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    runner = CliRunner()
+    options = ["--board", "3x4", "--pieces", "2x2,1x2,1x1*2", "--goal", "2x2@1,2",
+               "--metric", "slide", "-q"]
+    answer = runner.invoke(command, [*options, "--json"])
+    assert answer.exit_code == 0, answer.output
+    brute = Brute("3x4", "2x2,1x2,1x1*2", "slide", "free")
+    expected, distance, size = brute.clusters("2x2@1,2")
+    totals = json.loads(answer.output)
+    assert (totals["clusters"], totals["states"]) == (len(expected), len(size))
+    assert distance[brute.read(totals["hardest"]["start"])] == totals["hardest"]["length"]
+    target = tmp_path / "clusters.parquet"  # type: ignore[operator]
+    answer = runner.invoke(command, [*options, "-o", str(target)])
+    assert answer.exit_code == 0, answer.output
+    assert "hardest: 9 moves" in answer.output
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(target).num_rows == len(expected)
+    assert not target.with_name("clusters.parquet.checkpoint.npz").exists()
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--board", "3x4", "--pieces", "2x2*4", "--goal", "2x2@0,0"],
+    ["--board", "3x4", "--pieces", "2x2,T", "--goal", "2x2@0,0"],
+    ["--board", "3x4", "--pieces", "2x2,1x1", "--goal", "1x1@9,9"],
+    ["--board", "3x4", "--pieces", "2x2,1x1"],
+    ["--board", "3x4", "--pieces", "2x2,1x1", "--goal", "2x2@0,0", "-o", "x.csv"],
+    ["--preset", "sbp-4x4", "--board", "3x4"],
+])
+def test_command_refuses_bad_specifications(arguments: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    answer = CliRunner().invoke(command, arguments)
+    assert answer.exit_code == 2
+    assert len(answer.output.strip().splitlines()) == 1
+
+
+def test_resumed_walks_find_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk stops after each cluster, with one record of room and short queues, and
+    resumes where it stopped: the same clusters in the same order."""
+    from huarong.puzzles import exhaustive
+
+    spec = ("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3", "slide")
+    whole = search(*spec)
+    monkeypatch.setattr(exhaustive, "_BUDGET", 1)
+    monkeypatch.setattr(exhaustive, "_RECORDS", 1)
+    monkeypatch.setattr(exhaustive, "_QUEUE", 16)
+    pieces = search(*spec)
+    for name in ("states", "solved", "length", "start"):
+        assert getattr(pieces, name).tolist() == getattr(whole, name).tolist()
+    assert len(whole) > 10
+
+
+def test_command_takes_a_puzzle() -> None:
+    """--puzzle: every placement of a puzzle's pieces, as the same pieces by spec."""
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    runner = CliRunner()
+    by_spec = runner.invoke(command, ["--board", "3x4", "--pieces", "2x2,1x2,1x1*2", "--goal",
+                                      "2x2@1,2", "--json", "-q"])
+    by_puzzle = runner.invoke(command, ["--puzzle", "AAB./AAC./DD..", "--goal",
+                                        "..../..AA/..AA", "--json", "-q"])
+    assert by_puzzle.exit_code == 0, by_puzzle.output
+    mine, theirs = json.loads(by_puzzle.output), json.loads(by_spec.output)
+    assert (mine["clusters"], mine["states"]) == (theirs["clusters"], theirs["states"])
+    assert mine["hardest"]["length"] == theirs["hardest"]["length"]
+    refused = runner.invoke(command, ["--puzzle", "AAB./AAC./DD..", "--board", "3x4"])
+    assert refused.exit_code == 2
+
+
+@pytest.mark.slow
+def test_sbp_preset_within_bickford() -> None:
+    """The whole sbp-4x4 preset (about a minute): rectangles are among Bickford's polyomino
+    pieces, so no record exceeds his, and his records for 8, 14 and 15 pieces are made of
+    rectangles (his results file)."""
+    from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
+
+    records = sbp_4x4()
+    assert [r.pieces for r in records] == list(range(1, 16))
+    for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
+        assert 0 < record.length <= bickford
+    assert [records[n - 1].length for n in (8, 14, 15)] == [89, 25, 21]
+
+
+@pytest.mark.parametrize(("board", "words"), [("9x8", "at most 64"), ("0x4", "at least one"),
+                                              ("#.#/.A.", "only '.'")])
+def test_bad_boards(board: str, words: str) -> None:
+    with pytest.raises(PuzzleError, match=words):
+        search(board, "1x1", "1x1@0,1")
+
+
+def test_memory_bound() -> None:
+    """Klotski's pieces have 1.6e9 codes: their bitset does not fit in 1 MB."""
+    with pytest.raises(PuzzleError, match="more than the"):
+        search("5x4", "2x2,1x2,2x1*4,1x1*4", "2x2@3,1", memory=1 << 20)
+
+
+def test_checkpoint_resumes(monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.TempPathFactory
+                            ) -> None:
+    """A search stopped by Ctrl-C leaves a checkpoint; run again, it finishes with the same
+    clusters as a search never stopped, and removes the checkpoint."""
+    from huarong.puzzles import exhaustive
+
+    space = exhaustive.search_space("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3",
+                                    metric="slide")
+    whole = exhaustive.run(space)
+    monkeypatch.setattr(exhaustive, "_BUDGET", 1)
+    path = tmp_path / "search.npz"  # type: ignore[operator]
+    calls = 0
+
+    def stop(phase: str, done: int, total: int) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        exhaustive.run(space, checkpoint=path, progress=stop)
+    assert path.is_file()
+    other = exhaustive.search_space("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3")
+    with pytest.raises(PuzzleError, match="another search"):
+        exhaustive.run(other, checkpoint=path)
+    resumed = exhaustive.run(space, checkpoint=path)
+    assert not path.is_file()
+    for name in ("states", "solved", "length", "start"):
+        assert getattr(resumed, name).tolist() == getattr(whole, name).tolist()

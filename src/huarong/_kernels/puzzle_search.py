@@ -39,7 +39,7 @@ from huarong._kernels.puzzles import (
 
 Int = int | np.integer[Any]
 
-__all__ = ["HAS_GOAL", "bitset", "forget", "piece_boards", "sweep"]
+__all__ = ["HAS_GOAL", "bitset", "forget", "sweep"]
 
 DONE = -1
 """The walk's position when every code has been visited."""
@@ -311,30 +311,3 @@ def _advance(level: Int, sizes: np.ndarray, chosen: np.ndarray, live: np.ndarray
     chosen[level, i] += 1
     for j in range(i):
         chosen[level, j] = j
-
-
-@kernel
-def piece_boards(codes: np.ndarray, masks: np.ndarray, classes: np.ndarray,
-                 binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, cells: Int
-                 ) -> np.ndarray:
-    """Each code's board: per cell 0 empty, 255 wall, else 1 + the piece's number (pieces
-    numbered class by class, a class's pieces in placement order)."""
-    result = np.zeros((codes.shape[0], cells), dtype=np.uint8)
-    sets = np.empty(classes.shape[0], dtype=np.int64)
-    walls = info[WALLS]
-    for i in range(codes.shape[0]):
-        unrank(codes[i], classes, binom, lookup, sets)
-        for cell in range(cells):
-            if (walls >> cell) & 1:
-                result[i, cell] = 255
-        piece = 1
-        for c in range(classes.shape[0]):
-            places = sets[c]
-            while places != 0:
-                covered = masks[c, trailing_zeros(places)]
-                places &= places - 1
-                while covered != 0:
-                    result[i, trailing_zeros(covered)] = piece
-                    covered &= covered - 1
-                piece += 1
-    return result

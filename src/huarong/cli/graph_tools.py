@@ -24,7 +24,7 @@ SHOWN = 10
 """Entries of each list the text shows (--json gives them all)."""
 
 
-def _graph_file(ctx: click.Context, param: click.Parameter, value: str) -> str:
+def graph_file_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     from huarong.graph.files import UnknownFormatError, format_of
 
     try:
@@ -36,7 +36,7 @@ def _graph_file(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 @click.command()
 @click.argument("layout", type=LAYOUT)
-@click.option("-o", "--output", required=True, type=OUTPUT, callback=_graph_file,
+@click.option("-o", "--output", required=True, type=OUTPUT, callback=graph_file_name,
               help="The file; its suffix names the format: .graphml, .gexf, .json "
                    "(node-link), .parquet or .csv (an edge list, its nodes in "
                    "STEM.nodes.parquet|csv beside it).")

@@ -27,7 +27,8 @@ from huarong.cli._common import (
     progress_bar,
 )
 from huarong.cli.draw import SizeParam
-from huarong.cli.graph_tools import _graph_file
+from huarong.cli.graph_tools import graph_file_name
+from huarong.cli.puzzle_search import search
 
 if TYPE_CHECKING:
     from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis
@@ -281,7 +282,7 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
 @puzzle.command("graph")
 @_start_argument
 @_puzzle_options
-@click.option("-o", "--output", type=OUTPUT, required=True, callback=_graph_file,
+@click.option("-o", "--output", type=OUTPUT, required=True, callback=graph_file_name,
               help="The file; its suffix names the format: .graphml, .gexf, .json "
                    "(node-link), .parquet or .csv (an edge list, its nodes in "
                    "STEM.nodes.parquet|csv beside it).")
@@ -303,3 +304,6 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
         written = write_graph_file(output, table)
     click.echo(f"{', '.join(str(path) for path in written)}: {table.graph.size:,} states, "
                f"{table.graph.edge_count:,} moves", err=True)
+
+
+puzzle.add_command(search)

@@ -153,12 +153,12 @@ class SearchSpace:
     def grids(self, codes: np.ndarray) -> list[str]:
         """Grid text of each state code (``/``-joined rows; pieces lettered by
         :data:`LETTERS` class by class, a class's pieces in placement order)."""
-        from huarong._kernels import puzzle_search as kernels
+        from huarong._kernels import puzzles as kernels
 
         tables = self.tables
-        cells = kernels.piece_boards(np.ascontiguousarray(codes, dtype=np.int64),
-                                     tables.masks, tables.classes, tables.binom, tables.lookup,
-                                     tables.info, self.rows * self.columns)
+        cells = kernels.boards(np.ascontiguousarray(codes, dtype=np.int64),
+                               tables.masks, tables.classes, tables.binom, tables.lookup,
+                               tables.info, self.rows * self.columns)
         glyphs = np.frombuffer((EMPTY + LETTERS).encode().ljust(255, b"?") + WALL.encode(),
                                dtype=np.uint8)
         text = glyphs[cells].reshape(-1, self.rows, self.columns)

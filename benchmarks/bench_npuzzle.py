@@ -17,29 +17,17 @@ import functools
 import random
 import statistics
 import time
-from collections.abc import Callable
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from huarong import npuzzle
 from huarong.npuzzle import Board
+from timing import best_of
 
 EIGHT_31 = "8 6 7 2 5 4 3 0 1"
 FIFTEEN_45 = "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15"
 FIFTEEN_GOAL = Board(4, 4, tuple(range(16)))
-
-
-def best_of(repeats: int, action: Callable[[], Any]) -> tuple[float, Any]:
-    """Smallest wall time of ``repeats`` runs and the last run's value."""
-    best = float("inf")
-    value = None
-    for _ in range(repeats):
-        began = time.perf_counter()
-        value = action()
-        best = min(best, time.perf_counter() - began)
-    return best, value
 
 
 def peer_eight(board: Board) -> tuple[float, int] | None:

@@ -30,21 +30,11 @@ from rich.console import Console
 from rich.table import Table
 
 from huarong.puzzles import cluster, group, load_puzzle, solve, state_graph
+from timing import best_of
 
 KLOTSKI = "1A9BF0C00"
 RUSH_HARDEST = "rush:IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM"
 EIGHT = "ABC/DEF/GH."
-
-
-def best_of(repeats: int, action: Callable[[], Any]) -> tuple[float, Any]:
-    """Smallest wall time of ``repeats`` runs and the last run's value."""
-    best = float("inf")
-    value = None
-    for _ in range(repeats):
-        began = time.perf_counter()
-        value = action()
-        best = min(best, time.perf_counter() - began)
-    return best, value
 
 
 def best_of_pair(repeats: int, ours: Callable[[], Any], anchor: Callable[[], Any]

@@ -25,30 +25,18 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from huarong.puzzles import group, load_puzzle
 from huarong.puzzles.exhaustive import SearchResult, code_bitset, run, search_space
+from timing import best_of
 
 SMALL = ("3x4", "2x2,1x2,1x1*2", "2x2@1,2")
 KLOTSKI = ("5x4", "2x2,1x2,2x1*4,1x1*4", "2x2@3,1")
 BIG = ("5x5", "2x2,1x2*2,2x1*2,1x1*3", "2x2@3,3")
 HENG_DAO_LI_MA = "1A9BF0C00"
-
-
-def best_of(repeats: int, action: Callable[[], Any]) -> tuple[float, Any]:
-    """Smallest wall time of ``repeats`` runs and the last run's value."""
-    best = float("inf")
-    value = None
-    for _ in range(repeats):
-        began = time.perf_counter()
-        value = action()
-        best = min(best, time.perf_counter() - began)
-    return best, value
 
 
 def parts(spec: tuple[str, str, str], repeats: int) -> tuple[dict[str, float], SearchResult]:

@@ -28,7 +28,7 @@ from huarong.cli._common import (
 )
 from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
-from huarong.cli.puzzle_search import search
+from huarong.cli.puzzle_search import echo_hardest, grid_rows, search
 
 if TYPE_CHECKING:
     from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis
@@ -98,10 +98,6 @@ def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
     return {"states": summary.states, "solved": summary.solved, "hardest": hardest}
 
 
-def _rows(grid: str) -> str:
-    return grid.replace("/", "\n")
-
-
 @puzzle.command("solve")
 @_start_argument
 @_puzzle_options
@@ -123,11 +119,11 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
         click.echo(json.dumps(dataclasses.asdict(solution), ensure_ascii=False, indent=2))
         return
     click.echo(f"{solution.length} moves ({chosen.metric} metric, {chosen.rules} rules)")
-    click.echo(_rows(solution.path[0]))
+    click.echo(grid_rows(solution.path[0]))
     for number, move in enumerate(solution.moves, 1):
         cells = "" if chosen.metric == "step" else f" {move.distance}"
         click.echo(f"-- {number}: {move.piece} {move.direction}{cells}")
-        click.echo(_rows(move.grid))
+        click.echo(grid_rows(move.grid))
 
 
 @puzzle.command("group")
@@ -149,12 +145,7 @@ def group_command(start: str, goal: str | None, metric: str | None, rules: str |
         return
     click.echo(f"states: {summary['states']:,}")
     click.echo(f"solved: {summary['solved']:,}")
-    hardest = summary["hardest"]
-    if hardest is None:
-        click.echo("hardest: none (no state of the cluster is solved)")
-    else:
-        click.echo(f"hardest: {hardest['length']} moves from")
-        click.echo(_rows(hardest["start"]))
+    echo_hardest(summary["hardest"], "no state of the cluster is solved")
 
 
 def _analysis_summary(analysis: PuzzleAnalysis) -> dict[str, int]:

@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -40,8 +40,18 @@ def _input_errors() -> Iterator[None]:
         raise InputError(str(error)) from None
 
 
-def _rows(grid: str) -> str:
+def grid_rows(grid: str) -> str:
+    """Grid text one row a line, as a terminal shows a board."""
     return grid.replace("/", "\n")
+
+
+def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
+    """Print a hardest start (``{"length", "start"}``) with its board, or ``when_none``."""
+    if hardest is None:
+        click.echo(f"hardest: none ({when_none})")
+    else:
+        click.echo(f"hardest: {hardest['length']} moves from")
+        click.echo(grid_rows(hardest["start"]))
 
 
 @click.command("search")
@@ -144,12 +154,7 @@ def _report(result: SearchResult, as_json: bool) -> None:
         return
     click.echo(f"clusters: {totals['clusters']:,}")
     click.echo(f"states: {totals['states']:,}")
-    hardest = totals["hardest"]
-    if hardest is None:
-        click.echo("hardest: none (no cluster holds a solved state)")
-    else:
-        click.echo(f"hardest: {hardest['length']} moves from")
-        click.echo(_rows(hardest["start"]))
+    echo_hardest(totals["hardest"], "no cluster holds a solved state")
 
 
 def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bool) -> None:

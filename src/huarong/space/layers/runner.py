@@ -99,6 +99,22 @@ GPU_BATCH_PIECES = 16_384
 """Pieces of one GPU batch at most: the small groups of many classes share its launches."""
 
 
+def _pending(plans: list[ClassPlan], directory: Path, tally: _Tally
+             ) -> tuple[dict[ClassKey, int], list[Unit]]:
+    """Each class's count of units still to do, and those units; the units a checkpoint
+    already holds are counted done on ``tally``."""
+    waiting: dict[ClassKey, int] = {}
+    todo: list[Unit] = []
+    for class_plan in plans:
+        pending = [unit for unit in class_plan.units if not is_done(directory, unit)]
+        for unit in class_plan.units:
+            if is_done(directory, unit):
+                tally.unit_done(unit, searched=False)
+        waiting[class_plan.key] = len(pending)
+        todo += pending
+    return waiting, todo
+
+
 def _gpu_batches(units: list[Unit]) -> list[list[Unit]]:
     """Consecutive units gathered into batches of about :data:`GPU_BATCH_PAIRS` pairs and at
     most :data:`GPU_BATCH_PIECES` pieces, whatever their classes."""
@@ -130,15 +146,7 @@ def _run_on_gpu(database: Path, directory: Path, plans: list[ClassPlan], tally: 
     from huarong.space.layers.graph import build_group_graph, joined, with_mirrors
 
     by_key = {p.key: p for p in plans}
-    waiting: dict[ClassKey, int] = {}
-    todo: list[Unit] = []
-    for class_plan in plans:
-        pending = [unit for unit in class_plan.units if not is_done(directory, unit)]
-        for unit in class_plan.units:
-            if is_done(directory, unit):
-                tally.unit_done(unit, searched=False)
-        waiting[class_plan.key] = len(pending)
-        todo += pending
+    waiting, todo = _pending(plans, directory, tally)
     # Small groups first: their classes are committed while the big groups sweep.
     todo.sort(key=lambda unit: max(piece.size for piece in unit.pieces))
     batches = _gpu_batches(todo)
@@ -218,15 +226,7 @@ def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tal
     from distributed import Client, as_completed
 
     assert isinstance(client, Client)
-    waiting: dict[ClassKey, int] = {}
-    todo: list[Unit] = []
-    for class_plan in plans:
-        pending = [unit for unit in class_plan.units if not is_done(directory, unit)]
-        for unit in class_plan.units:
-            if is_done(directory, unit):
-                tally.unit_done(unit, searched=False)
-        waiting[class_plan.key] = len(pending)
-        todo += pending
+    waiting, todo = _pending(plans, directory, tally)
     by_key = {p.key: p for p in plans}
     for key, count in waiting.items():
         if count == 0:

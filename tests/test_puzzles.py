@@ -316,6 +316,9 @@ def test_toml_files(tmp_path: Path) -> None:
     ("rush:AAoo", None, {}, "36 cells"),
     ("nonsense", None, {}, "not a grid"),
     ("A?/..", None, {}, "'?' at row 1, column 2"),
+    ("AB./...", ".../...", {}, "the goal names no piece"),
+    ("AA./B..", ".../#.B", {}, "a wall in the goal at row 2, column 1"),
+    ("rush:" + "o" * 12 + "AA" + "o" * 21 + "#", None, {}, "'#' at row 6, column 6"),
 ])
 def test_bad_input_is_one_line_naming_it(start: str, goal: str | None,
                                          options: dict[str, str], problem: str) -> None:
@@ -324,6 +327,24 @@ def test_bad_input_is_one_line_naming_it(start: str, goal: str | None,
     message = str(caught.value)
     assert "\n" not in message
     assert any(message.startswith(repr(given)) for given in (start, goal, *options.values()))
+
+
+def test_a_puzzle_file_names_its_rule_either_way_and_must_be_utf8(tmp_path: Path) -> None:
+    # issue 30 spells the key "rule", the command line "--rules": a file may use either
+    for key in ("rule", "rules"):
+        path = tmp_path / f"{key}.toml"
+        path.write_text(f'board = "AB./..."\ngoal = ".AB/..."\n{key} = "length"\n',
+                        encoding="utf-8")
+        assert load_puzzle(str(path)).rules == "length"
+    both = tmp_path / "both.toml"
+    both.write_text('board = "A."\nrule = "free"\nrules = "free"\n', encoding="utf-8")
+    with pytest.raises(PuzzleError, match="rule and rules are one key"):
+        load_puzzle(str(both))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'board = "A."\ntitle = "\xe9"\n')
+    with pytest.raises(PuzzleError, match="not UTF-8 text") as caught:
+        load_puzzle(str(latin))
+    assert str(caught.value).startswith(repr(str(latin)))
 
 
 def test_too_many_placements_to_rank() -> None:

@@ -409,3 +409,18 @@ def test_graph_of_a_catalogue_puzzle_names_it_and_bad_files_are_refused(
     result = run(runner, "graph", TINY, "-o", str(tmp_path / "tiny.txt"), code=2)
     assert result.stderr.startswith("huarong: error: ") and "tiny.txt" in result.stderr
     assert not (tmp_path / "tiny.txt").exists()
+    # a cluster past --max-states is refused before its graph fills the memory
+    result = run(runner, "graph", TINY, "--goal", TINY_GOAL, "--max-states", "2", "-o",
+                 str(tmp_path / "tiny.graphml"), code=2)
+    assert "--max-states" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "tiny.graphml").exists()
+    # a character XML cannot hold, in a puzzle file's title, still gives a file readers take
+    puzzle = tmp_path / "odd.toml"
+    puzzle.write_text('title = "odd \\u0001 title"\nboard = "AB./..."\ngoal = ".AB/..."\n',
+                      encoding="utf-8")
+    for suffix in (".graphml", ".gexf"):
+        run(runner, "graph", str(puzzle), "-q", "-o", str(tmp_path / f"odd{suffix}"))
+    read = {suffix: (nx.read_graphml if suffix == ".graphml" else nx.read_gexf)(
+        tmp_path / f"odd{suffix}") for suffix in (".graphml", ".gexf")}
+    assert read[".graphml"].graph["title"] == "odd  title"
+    assert read[".gexf"].number_of_nodes() == read[".graphml"].number_of_nodes() > 1

@@ -42,9 +42,13 @@ def _input_errors() -> Iterator[None]:
     """The engine's refusals of a puzzle (:class:`~huarong.puzzles.PuzzleError`) as one line
     and exit status 2."""
     from huarong.puzzles import PuzzleError
+    from huarong.puzzles.search import ClusterTooLarge
 
     try:
         yield
+    except ClusterTooLarge as error:
+        raise InputError(f"{error}: --max-states raises the limit (about 300 bytes of memory "
+                         "a move)") from None
     except PuzzleError as error:
         raise InputError(str(error)) from None
 
@@ -77,11 +81,17 @@ def _puzzle_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
 _start_argument = click.argument("start")
 _quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+MAX_STATES = 2_000_000
+"""The largest cluster ``draw``, ``graph`` and ``analyze`` take unless told otherwise: its
+graph and what is made of it hold a few gigabytes (about 300 bytes a move)."""
+_max_states_option = click.option(
+    "--max-states", type=click.IntRange(min=1), default=MAX_STATES, show_default=True,
+    help="Refuse a cluster of more states (the whole graph is held in memory).")
 
 
 @click.group("puzzle")
 def puzzle() -> None:
-    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list.
+    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
     "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
@@ -193,10 +203,11 @@ def _write_table(chosen: Puzzle, analysis: PuzzleAnalysis, output: str) -> None:
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write every state of the cluster with its figures to FILE.csv or "
                    "FILE.parquet (atomically).")
+@_max_states_option
 @_quiet_option
 @json_option
 def analyze_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                    output: str | None, quiet: bool, as_json: bool) -> None:
+                    output: str | None, max_states: int, quiet: bool, as_json: bool) -> None:
     """The layer figures of every state of START's cluster (farthest steps and how many
     states lie that far, minimum steps, minimum-step solutions, solutions), by the
     counts-only sweeps of the database; START's figures and the cluster's summary are
@@ -207,7 +218,7 @@ def analyze_command(start: str, goal: str | None, metric: str | None, rules: str
         raise InputError(f"output {output!r}: the name must end in .csv or .parquet")
     chosen = _load(start, goal, metric, rules)
     with _input_errors(), progress_bar(not quiet) as progress:
-        analysis = analyze(chosen, progress=progress)
+        analysis = analyze(chosen, limit=max_states, progress=progress)
     if output is not None:
         _write_table(chosen, analysis, output)
     start_figures, summary = analysis.start_figures(), _analysis_summary(analysis)
@@ -247,9 +258,10 @@ def list_command(as_json: bool) -> None:
               help="The picture: FILE.png or FILE.svg (written atomically).")
 @click.option("--size", type=SizeParam(), default="1200x800", show_default=True,
               help="Picture size in pixels.")
+@_max_states_option
 @_quiet_option
 def draw_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                 output: str, size: tuple[int, int], quiet: bool) -> None:
+                 output: str, size: tuple[int, int], max_states: int, quiet: bool) -> None:
     """Draw START's cluster: every state a dot coloured by its minimum moves to a goal,
     every move a line, START ringed and its shortest solution in red."""
     from huarong.fileio import atomic_writer
@@ -261,7 +273,7 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
         raise InputError(f"output {output!r}: the name must end in .png or .svg")
     chosen = _load(start, goal, metric, rules)
     with _input_errors(), progress_bar(not quiet) as progress:
-        graph = state_graph(chosen, progress=progress)
+        graph = state_graph(chosen, limit=max_states, progress=progress)
     width, height = size
     picture = draw_state_graph(graph, "png" if suffix == ".png" else "svg", width, height,
                                start=puzzle_start_node(chosen, graph))
@@ -277,9 +289,10 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
               help="The file; its suffix names the format: .graphml, .gexf, .json "
                    "(node-link), .parquet or .csv (an edge list, its nodes in "
                    "STEM.nodes.parquet|csv beside it).")
+@_max_states_option
 @_quiet_option
 def graph_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  output: str, quiet: bool) -> None:
+                  output: str, max_states: int, quiet: bool) -> None:
     """Write START's cluster as a graph file: one node per state (code, grid, min_moves to a
     goal (-1: none), goal, distance from START, degree), one undirected edge per move (the
     piece's letter in the first node's grid, the direction); the metadata names the puzzle,
@@ -290,7 +303,7 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
 
     chosen = _load(start, goal, metric, rules)
     with _input_errors(), progress_bar(not quiet) as progress:
-        table = puzzle_table(chosen, state_graph(chosen, progress=progress))
+        table = puzzle_table(chosen, state_graph(chosen, limit=max_states, progress=progress))
     with machine_faults(output, "-o"):
         written = write_graph_file(output, table)
     click.echo(f"{', '.join(str(path) for path in written)}: {table.graph.size:,} states, "

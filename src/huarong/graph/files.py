@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,21 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from huarong.graph.state_graph import StateGraph
+
+# XML 1.0 has no place for C0 control characters other than tab and line breaks, even
+# escaped: a title or grid holding one would make a file no reader accepts.
+_NOT_XML: Final = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str, entities: dict[str, str] | None = None) -> str:
+    """``text`` as XML character data, characters XML cannot hold removed."""
+    return escape(_NOT_XML.sub("", text), entities or {})
+
+
+def _xml_attribute(text: str) -> str:
+    """``text`` as a quoted XML attribute value, characters XML cannot hold removed."""
+    return quoteattr(_NOT_XML.sub("", text))
+
 
 FileFormat = Literal["graphml", "gexf", "json", "parquet", "csv"]
 FORMATS: Final[dict[str, FileFormat]] = {".graphml": "graphml", ".gexf": "gexf",
@@ -161,24 +177,24 @@ def graphml_chunks(table: GraphTable) -> Iterator[bytes]:
             'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
             'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n']
     for prefix, target, columns in (("n", "node", table.nodes), ("e", "edge", table.edges)):
-        head += [f'<key id="{prefix}{index}" for="{target}" attr.name={quoteattr(name)} '
+        head += [f'<key id="{prefix}{index}" for="{target}" attr.name={_xml_attribute(name)} '
                  f'attr.type="{_GRAPHML_TYPES[_kind(column)]}"/>\n'
                  for index, (name, column) in enumerate(columns.items())]
-    head += [f'<key id="g{index}" for="graph" attr.name={quoteattr(name)} '
+    head += [f'<key id="g{index}" for="graph" attr.name={_xml_attribute(name)} '
              'attr.type="string"/>\n' for index, name in enumerate(table.metadata)]
     head.append('<graph id="G" edgedefault="undirected">\n')
-    head += [f'<data key="g{index}">{escape(value)}</data>\n'
+    head += [f'<data key="g{index}">{_xml_text(value)}</data>\n'
              for index, value in enumerate(table.metadata.values())]
     yield "".join(head).encode()
     node_template = '<node id="n{}">' + "".join(
         f'<data key="n{index}">{{}}</data>' for index in range(len(table.nodes))) + "</node>\n"
     for rows in _row_slices(table.graph.size):
-        yield _row_text(node_template, list(table.nodes.values()), rows, escape,
+        yield _row_text(node_template, list(table.nodes.values()), rows, _xml_text,
                         [_ids(rows)]).encode()
     edge_template = '<edge source="n{}" target="n{}">' + "".join(
         f'<data key="e{index}">{{}}</data>' for index in range(len(table.edges))) + "</edge>\n"
     for rows in _row_slices(table.graph.edge_count):
-        yield _row_text(edge_template, list(table.edges.values()), rows, escape,
+        yield _row_text(edge_template, list(table.edges.values()), rows, _xml_text,
                         [table.pairs[rows, 0].tolist(), table.pairs[rows, 1].tolist()]).encode()
     yield b"</graph>\n</graphml>\n"
 
@@ -197,7 +213,7 @@ def _attvalues(count: int) -> str:
 
 
 def _attribute_quote(text: str) -> str:
-    return escape(text, {'"': "&quot;"})
+    return _xml_text(text, {'"': "&quot;"})
 
 
 def gexf_chunks(table: GraphTable) -> Iterator[bytes]:
@@ -205,12 +221,12 @@ def gexf_chunks(table: GraphTable) -> Iterator[bytes]:
     description = "; ".join(f"{name}: {value}" for name, value in table.metadata.items())
     head = ['<?xml version="1.0" encoding="UTF-8"?>\n'
             '<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2">\n'
-            f'<meta><creator>huarong</creator><description>{escape(description)}'
+            f'<meta><creator>huarong</creator><description>{_xml_text(description)}'
             '</description></meta>\n'
             '<graph defaultedgetype="undirected" mode="static">\n']
     for target, columns in (("node", table.nodes), ("edge", table.edges)):
         head.append(f'<attributes class="{target}">\n')
-        head += [f'<attribute id="{index}" title={quoteattr(name)} '
+        head += [f'<attribute id="{index}" title={_xml_attribute(name)} '
                  f'type="{_GEXF_TYPES[_kind(column)]}"/>\n'
                  for index, (name, column) in enumerate(columns.items())]
         head.append("</attributes>\n")

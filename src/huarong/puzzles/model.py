@@ -338,6 +338,12 @@ def _goal_placements(puzzle: Board, tables: Tables, text: str) -> dict[int, list
     if (grid.rows, grid.columns) != (puzzle.rows, puzzle.columns):
         raise PuzzleError(text, f"a goal of {grid.rows}x{grid.columns} cells for a board of "
                                 f"{puzzle.rows}x{puzzle.columns}")
+    walls = [cell for cell, glyph in enumerate(grid.cells) if glyph == WALL
+             and cell not in puzzle.walls]
+    if walls:
+        row, column = divmod(walls[0], puzzle.columns)
+        raise PuzzleError(text, f"a wall in the goal at row {row + 1}, column {column + 1}, "
+                                "where the board has none")
     class_of = {letter: c for c, k in enumerate(puzzle.classes) for letter in k.letters}
     wanted: dict[int, list[int]] = {}
     letters: dict[int, list[str]] = {}
@@ -361,6 +367,9 @@ def _goal_placements(puzzle: Board, tables: Tables, text: str) -> dict[int, list
             cells.difference_update(placed)
             wanted.setdefault(c, []).append(p)
             letters.setdefault(c, []).append(letter)
+    if not wanted:
+        raise PuzzleError(text, "the goal names no piece: mark the cells a piece must cover "
+                                "with its letter")
     for c, places in wanted.items():
         if len(places) > puzzle.classes[c].size:
             named = "".join(sorted(set(letters[c])))

@@ -33,7 +33,7 @@ _KLOTSKI_GOAL_ROWS = (3, 4)
 _KLOTSKI_GOAL_COLUMNS = (1, 2)
 _KLOTSKI_KINDS = frozenset("CVHS")
 _CATALOGUE_NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-_TOML_KEYS = frozenset({"name", "title", "source", "board", "goal", "rules", "metric",
+_TOML_KEYS = frozenset({"name", "title", "source", "board", "goal", "rule", "rules", "metric",
                         "distinct"})
 
 
@@ -104,7 +104,10 @@ def _rush(text: str, options: _Options) -> Puzzle:
         raise PuzzleError(text, f"a Rush Hour board has {_RUSH_SIDE * _RUSH_SIDE} cells, not "
                                 f"{len(board)}")
     grid_text = "/".join(board[r:r + _RUSH_SIDE] for r in range(0, len(board), _RUSH_SIDE))
-    grid = Grid.read(grid_text, empty="o.", wall="x")
+    try:
+        grid = Grid.read(grid_text, empty="o.", wall="x")
+    except PuzzleError as error:
+        raise PuzzleError(text, error.problem) from None
     car = [cell for cell, glyph in enumerate(grid.cells) if glyph == _RED_CAR]
     rows = {cell // _RUSH_SIDE for cell in car}
     if len(car) < 2 or len(rows) != 1:
@@ -180,6 +183,8 @@ def _toml_file(path: Path, options: _Options) -> Puzzle:
         data = path.read_text(encoding="utf-8")
     except OSError as error:
         raise PuzzleError(str(path), f"cannot read it: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise PuzzleError(str(path), f"not UTF-8 text (byte {error.start})") from None
     return _from_toml(data, str(path), options)
 
 
@@ -194,15 +199,17 @@ def _from_toml(data: str, where: str, options: _Options) -> Puzzle:
                                  f"{', '.join(sorted(_TOML_KEYS))}")
     if not isinstance(spec.get("board"), str):
         raise PuzzleError(where, "no board: a puzzle file needs board = \"grid text\"")
-    for key in ("name", "title", "source", "goal", "rules", "metric"):
+    for key in ("name", "title", "source", "goal", "rule", "rules", "metric"):
         if key in spec and not isinstance(spec[key], str):
             raise PuzzleError(where, f"{key} must be a string")
+    if "rule" in spec and "rules" in spec:
+        raise PuzzleError(where, "give the rule once: rule and rules are one key")
     marked = spec.get("distinct", [])
     if not (isinstance(marked, list) and all(isinstance(x, str) for x in marked)):
         raise PuzzleError(where, "distinct must be a list of letters")
     try:
         puzzle = load_puzzle(spec["board"], spec.get("goal"), metric=spec.get("metric"),
-                             rules=spec.get("rules"), distinct=marked)
+                             rules=spec.get("rule", spec.get("rules")), distinct=marked)
     except PuzzleError as error:
         raise PuzzleError(where, f"{error}") from None
     named = dataclasses.replace(puzzle, name=spec.get("name"), title=spec.get("title"),

@@ -318,13 +318,14 @@ def next_moves(puzzle: Puzzle) -> list[MoveVerdict]:
     return verdicts
 
 
-def analyze(puzzle: Puzzle, *, threads: int | None = None,
+def analyze(puzzle: Puzzle, *, threads: int | None = None, limit: int | None = None,
             progress: Progress | None = None) -> PuzzleAnalysis:
     """The five layer figures of every state of the start's cluster, by the counts-only
-    sweeps of :func:`huarong.graph.sweeps.layer_figures` (CPU)."""
+    sweeps of :func:`huarong.graph.sweeps.layer_figures` (CPU); :class:`ClusterTooLarge`
+    past ``limit`` states."""
     from huarong.graph.sweeps import layer_figures
 
-    graph = state_graph(puzzle, progress=progress)
+    graph = state_graph(puzzle, limit=limit, progress=progress)
 
     def swept(sources: int, pairs: int) -> None:
         if progress is not None:

@@ -155,6 +155,8 @@ def _load(request: _Request) -> Puzzle:
         puzzle = load_puzzle(request.start, request.goal, metric=request.metric,
                              rules=request.rules)
     except PuzzleError as error:
+        if request.goal is not None and error.text == request.goal:
+            raise BadQuery(f"parameter 'goal': {error}", request.goal) from None
         raise BadQuery(str(error), request.start) from None
     if request.position is None:
         return puzzle

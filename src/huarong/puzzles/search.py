@@ -6,12 +6,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
 from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.graph.sweeps import FIGURE_COLUMNS
+from huarong.graph.verdicts import Verdict, move_verdicts
 from huarong.puzzles.model import (
     DIRECTIONS,
     Pieces,
@@ -28,7 +28,6 @@ Progress = Callable[[str, int, int], None]
 _CHUNK = 1 << 16
 """States expanded between two progress reports (and chances for Ctrl-C)."""
 
-Verdict = Literal["better", "same", "worse"]
 FIGURE_NAMES = FIGURE_COLUMNS
 """The rows of :attr:`PuzzleAnalysis.figures`."""
 
@@ -302,17 +301,10 @@ def group(puzzle: Puzzle, *, limit: int | None = None,
 def next_moves(puzzle: Puzzle) -> list[MoveVerdict]:
     """Every move from the start, with its verdict when the cluster holds a goal."""
     graph = state_graph(puzzle)
-    start = puzzle_start_node(puzzle, graph)
-    steps = graph.min_steps if graph.solvable else None
     verdicts = []
-    for node in graph.neighbours(start).tolist():
+    for node, verdict, left in move_verdicts(graph, puzzle_start_node(puzzle, graph)):
         _, move = _moves_along(puzzle, [puzzle.start, int(graph.codes[node])])[1]
         assert move is not None
-        left = None if steps is None else int(steps[node])
-        verdict: Verdict | None = None
-        if steps is not None and left is not None and left != NO_SOLUTION:
-            here = int(steps[start])
-            verdict = "better" if left < here else "same" if left == here else "worse"
         verdicts.append(MoveVerdict(move.grid, move.piece, move.direction, verdict,
                                     None if left == NO_SOLUTION else left, move.distance))
     return verdicts

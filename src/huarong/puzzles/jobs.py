@@ -1,0 +1,115 @@
+"""Searches made of many independent units (one per set of pieces, one per arrangement of
+lanes) run as one resumable job.
+
+A unit's answer is a few equal-length columns (:data:`Columns`).  :func:`run_job` runs the
+units on worker threads (the kernels release the GIL) and saves each finished unit's columns
+in a checkpoint directory, so a stopped job, run again with the same key, starts only the
+units not yet saved.  The caller reads the answers as they come and removes the directory
+(:func:`finish`) once it has what it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+from huarong.puzzles.model import PuzzleError
+
+Unit = TypeVar("Unit")
+
+Columns = dict[str, np.ndarray]
+"""A unit's answer: named numpy columns of one length (possibly none)."""
+
+UnitProgress = Callable[[int, int], None]
+"""``progress(units done, units in all)``, called from the calling thread."""
+
+_KEY_FILE = "job.json"
+
+
+def _unit_path(directory: Path, index: int) -> Path:
+    return directory / f"unit-{index:08d}.npz"
+
+
+def _open_directory(directory: Path, key: str) -> None:
+    """Make ``directory`` the checkpoint of the job ``key``: :class:`PuzzleError` when it
+    holds another job's units."""
+    from huarong.fileio import write_text_atomically
+
+    marker = directory / _KEY_FILE
+    if marker.is_file():
+        try:
+            held = json.loads(marker.read_text(encoding="utf-8")).get("key")
+        except (OSError, ValueError, AttributeError) as error:
+            raise PuzzleError(str(directory), f"not a search checkpoint: {error}") from None
+        if held != key:
+            raise PuzzleError(str(directory), "the checkpoint of another search: remove it "
+                                              "or run that search")
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    write_text_atomically(marker, json.dumps({"key": key}))
+
+
+def _load(path: Path) -> Columns:
+    try:
+        with np.load(path) as saved:
+            return {name: saved[name].copy() for name in saved.files}
+    except (OSError, ValueError) as error:
+        raise PuzzleError(str(path), f"an unreadable checkpoint unit: {error}") from None
+
+
+def _save(path: Path, columns: Columns) -> None:
+    from huarong.fileio import atomic_writer
+
+    with atomic_writer(path, "wb") as stream:
+        np.savez(stream, **columns)  # type: ignore[arg-type]  # numpy stubs: allow_pickle
+
+
+def run_job(units: Sequence[Unit], work: Callable[[Unit], Columns], *, threads: int = 1,
+            sizes: Sequence[float] | None = None, directory: Path | None = None,
+            key: str = "", progress: UnitProgress | None = None
+            ) -> Iterator[tuple[int, Columns]]:
+    """``(index, work(units[index]))`` for every unit, in the order they finish, computed on
+    ``threads`` threads (biggest ``sizes`` first).
+
+    With a checkpoint ``directory`` (made if absent) each finished unit is saved there before
+    it is yielded, and units saved by an earlier run of the same ``key`` are read back
+    instead of computed; :class:`PuzzleError` when the directory holds another job."""
+    from huarong.graph.scheduler import as_finished
+
+    saved: set[int] = set()
+    if directory is not None:
+        _open_directory(directory, key)
+        saved = {index for index in range(len(units))
+                 if _unit_path(directory, index).is_file()}
+    done = 0
+    for index in sorted(saved):
+        done += 1
+        if progress is not None:
+            progress(done, len(units))
+        assert directory is not None
+        yield index, _load(_unit_path(directory, index))
+    pending = [index for index in range(len(units)) if index not in saved]
+    pending_sizes = None if sizes is None else [sizes[index] for index in pending]
+    for position, columns in as_finished(lambda index: work(units[index]), pending,
+                                         threads=threads, sizes=pending_sizes,
+                                         ahead=2 * threads):
+        index = pending[position]
+        if directory is not None:
+            _save(_unit_path(directory, index), columns)
+        done += 1
+        if progress is not None:
+            progress(done, len(units))
+        yield index, columns
+
+
+def finish(directory: Path) -> None:
+    """Remove a finished job's checkpoint directory (only a directory :func:`run_job`
+    made: one holding its key file)."""
+    if (directory / _KEY_FILE).is_file():
+        shutil.rmtree(directory, ignore_errors=True)
+

@@ -71,14 +71,18 @@ def _save(path: Path, columns: Columns) -> None:
 
 def run_job(units: Sequence[Unit], work: Callable[[Unit], Columns], *, threads: int = 1,
             sizes: Sequence[float] | None = None, directory: Path | None = None,
-            key: str = "", progress: UnitProgress | None = None
-            ) -> Iterator[tuple[int, Columns]]:
+            key: str = "", cluster: str | None = None,
+            progress: UnitProgress | None = None) -> Iterator[tuple[int, Columns]]:
     """``(index, work(units[index]))`` for every unit, in the order they finish, computed on
     ``threads`` threads (biggest ``sizes`` first).
 
     With a checkpoint ``directory`` (made if absent) each finished unit is saved there before
     it is yielded, and units saved by an earlier run of the same ``key`` are read back
-    instead of computed; :class:`PuzzleError` when the directory holds another job."""
+    instead of computed; :class:`PuzzleError` when the directory holds another job.
+    ``cluster``: the address of a Dask scheduler to run the units on instead of threads
+    (``work`` and the units must then pickle)."""
+    if cluster is not None:
+        raise NotImplementedError("Dask clusters for search jobs: being built")
     from huarong.graph.scheduler import as_finished
 
     saved: set[int] = set()

@@ -173,25 +173,32 @@ def group_roots(codes: np.ndarray, jiang: np.ndarray, bing: np.ndarray, style: n
 @kernel
 def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Groups numbered by their smallest rank: (group of each layout, index of each layout in
-    its group, size of each group, smallest rank of each group)."""
+    its group, size of each group, smallest rank of each group).
+
+    The group of each layout is written over ``roots`` (:func:`group_roots`) and returned as
+    the first array: arrays over all 29 M layouts are what the whole-space tables' memory
+    is made of, and the roots are not needed afterwards."""
     n = roots.shape[0]
-    group = np.empty(n, dtype=np.int32)
-    index = np.empty(n, dtype=np.int32)
-    sizes = np.zeros(n, dtype=np.int32)
-    firsts = np.empty(n, dtype=np.int64)
     count = 0
+    for rank in range(n):
+        if roots[rank] == rank:
+            count += 1
+    index = np.empty(n, dtype=np.int32)
+    sizes = np.zeros(count, dtype=np.int32)
+    firsts = np.empty(count, dtype=np.int64)
+    numbered = 0
     for rank in range(n):
         root = roots[rank]
         if root == rank:
-            firsts[count] = rank
-            group[rank] = count
-            count += 1
+            firsts[numbered] = rank
+            group = numbered
+            numbered += 1
         else:
-            group[rank] = group[root]
-        g = group[rank]
-        index[rank] = sizes[g]
-        sizes[g] += 1
-    return group, index, sizes[:count].copy(), firsts[:count].copy()
+            group = roots[root]  # a smaller rank, already numbered
+        roots[rank] = group
+        index[rank] = sizes[group]
+        sizes[group] += 1
+    return roots, index, sizes, firsts
 
 
 # ----- minimum steps -----------------------------------------------------------------------

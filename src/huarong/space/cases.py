@@ -106,10 +106,19 @@ class Classes:
 
 def _counts(jiang: np.ndarray, bing: np.ndarray, style: np.ndarray
             ) -> dict[tuple[int, int, int], int]:
-    key = (jiang.astype(np.int32) << 8) | (bing.astype(np.int32) << 4) | style.astype(np.int32)
-    keys, counts = np.unique(key, return_counts=True)
-    return {(k >> 8, (k >> 4) & 15, k & 15): n
-            for k, n in zip(keys.tolist(), counts.tolist(), strict=True)}
+    # Counted a slice at a time: whole-length temporaries over 29 M layouts would take
+    # hundreds of MB (the test suite's memory is made of them).
+    counts = np.zeros(_KEY_SPACE, dtype=np.int64)
+    for start in range(0, jiang.shape[0], _COUNT_SLICE):
+        part = slice(start, start + _COUNT_SLICE)
+        key = (jiang[part].astype(np.int32) << 8) | (bing[part].astype(np.int32) << 4) | (
+            style[part].astype(np.int32))
+        counts += np.bincount(key, minlength=_KEY_SPACE)
+    return {(k >> 8, (k >> 4) & 15, k & 15): int(counts[k])
+            for k in np.flatnonzero(counts).tolist()}
+
+
+_COUNT_SLICE = 1 << 21
 
 
 @functools.cache

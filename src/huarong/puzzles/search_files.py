@@ -12,6 +12,7 @@ rows (DuckDB) it shows, so a file of millions of rows pages without being loaded
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -169,7 +170,7 @@ class SearchFile:
         return self._order
 
 
-def open_search_file(path: str | Path) -> SearchFile:
+def open_search_file(path: str | os.PathLike[str]) -> SearchFile:
     """A result file of ``huarong puzzle search -o`` (``.parquet`` or ``.duckdb``) opened for
     :meth:`SearchFile.page`; :class:`PuzzleError` for a file that is missing, unreadable or
     not such a result (no puzzle in its metadata, other columns)."""
@@ -201,7 +202,7 @@ def open_search_file(path: str | Path) -> SearchFile:
     return SearchFile(target.stem, source.rows, puzzle, totals, source)
 
 
-def open_search_files(paths: Iterable[str | Path]) -> dict[str, SearchFile]:
+def open_search_files(paths: Iterable[str | os.PathLike[str]]) -> dict[str, SearchFile]:
     """Result files by name (:func:`open_search_file`); :class:`PuzzleError` for two of one
     name."""
     files: dict[str, SearchFile] = {}

@@ -25,10 +25,14 @@ if TYPE_CHECKING:
 MAX_LIMIT = 500
 """The most rows one page answers."""
 LONGEST_OFFSET = 1 << 40
+"""The largest ``offset`` taken (far past any file's rows)."""
 LONGEST_LENGTH = 1_000_000
+"""The largest ``min_length`` taken (far past any search's length)."""
 
 
 class SearchPiece(BaseModel):
+    """One class of interchangeable pieces."""
+
     shape: list[list[int]] = Field(description="The piece's cells as [row, column] from its "
                                                "top-left.")
     letters: str = Field(description="The letters of the pieces of this shape in grid text.")
@@ -49,11 +53,15 @@ class SearchPuzzle(BaseModel):
 
 
 class SearchHardest(BaseModel):
+    """The hardest start of the whole search and its moves to a goal."""
+
     length: int
     start: str
 
 
 class SearchTotals(BaseModel):
+    """The search's totals, as ``huarong puzzle search --json`` prints them."""
+
     clusters: int
     states: int = Field(description="Every placement of the pieces.")
     hardest: SearchHardest | None = Field(description="Null when no cluster holds a solved "
@@ -61,6 +69,8 @@ class SearchTotals(BaseModel):
 
 
 class SearchSummary(BaseModel):
+    """A served result file."""
+
     name: str = Field(description="The file's name without its suffix.")
     rows: int = Field(description="Its rows: one per cluster.")
     totals: SearchTotals
@@ -68,6 +78,8 @@ class SearchSummary(BaseModel):
 
 
 class SearchRow(BaseModel):
+    """One cluster."""
+
     states: int = Field(description="The cluster's states.")
     solved: int = Field(description="How many of them are solved.")
     length: int | None = Field(description="The hardest start's moves to the nearest solved "
@@ -76,6 +88,8 @@ class SearchRow(BaseModel):
 
 
 class SearchRows(BaseModel):
+    """A page of a result file's clusters."""
+
     name: str
     offset: int
     limit: int
@@ -87,7 +101,7 @@ class SearchRows(BaseModel):
     puzzle: SearchPuzzle
 
 
-Name = Annotated[str, PathParameter(min_length=1, max_length=200,
+_Name = Annotated[str, PathParameter(min_length=1, max_length=200,
                                     description="A served file's name (its stem).")]
 
 
@@ -114,7 +128,7 @@ def searches_router(files: Mapping[str, SearchFile]) -> APIRouter:
                                   e400="A malformed offset, limit or min_length.",
                                   e404="No served result file of that name."))
     def search_rows(
-        name: Name,
+        name: _Name,
         offset: Annotated[int, Query(ge=0, le=LONGEST_OFFSET,
                                      description="Rows to skip.")] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_LIMIT,

@@ -1,7 +1,7 @@
 // The results of `huarong puzzle search` the server serves (huarong serve --search FILE):
 // the files (#/searches), and one file's clusters hardest first, a page at a time
-// (#/search/NAME?offset=…&min_length=…), each start one click from the viewer (/puzzles)
-// and one from its state graph (#/puzzle?…).
+// (#/search/NAME?offset=…&min_length=…&limit=…), each start one click from the viewer
+// (/puzzles) and one from its state graph (#/puzzle?…).
 
 import { api } from './api.js';
 import { $, count, el } from './explore-common.js';
@@ -9,12 +9,15 @@ import { gridBoard } from './miniboard.js';
 
 const PER_PAGE = 50;
 const BOARD_HEIGHT = 30; // pixels: a row's picture of its start
-const shown = { name: null, offset: 0, minLength: null };
+const shown = {
+  name: null, offset: 0, minLength: null, limit: PER_PAGE,
+};
 
-export function searchHref(name, offset = 0, minLength = null) {
+function searchHref(name, offset = 0, minLength = null, limit = PER_PAGE) {
   const query = new URLSearchParams();
   if (offset) query.set('offset', String(offset));
   if (minLength !== null) query.set('min_length', String(minLength));
+  if (limit !== PER_PAGE) query.set('limit', String(limit));
   const tail = query.toString();
   return `#/search/${encodeURIComponent(name)}${tail ? `?${tail}` : ''}`;
 }
@@ -80,8 +83,8 @@ function row(item, rank, puzzle) {
 }
 
 async function showRows(offset, current = () => true) {
-  const { name, minLength } = shown;
-  const query = { offset, limit: PER_PAGE };
+  const { name, minLength, limit } = shown;
+  const query = { offset, limit };
   if (minLength !== null) query.min_length = minLength;
   const answer = await api(`/api/puzzles/searches/${encodeURIComponent(name)}`, query);
   if (!current() || shown.name !== name) return;
@@ -100,7 +103,8 @@ async function showRows(offset, current = () => true) {
 // same rows, without a new route (which would move the focus to the heading).
 function turnTo(offset) {
   return showRows(offset).then(() => {
-    history.replaceState(null, '', searchHref(shown.name, shown.offset, shown.minLength));
+    history.replaceState(null, '', searchHref(shown.name, shown.offset, shown.minLength,
+      shown.limit));
   });
 }
 
@@ -119,6 +123,7 @@ export async function showSearches(name, params, current) {
   const minLength = params.get('min_length');
   shown.name = name;
   shown.minLength = minLength === null || minLength === '' ? null : Number(minLength);
+  shown.limit = Number(params.get('limit')) || PER_PAGE;
   $('search-min').value = shown.minLength ?? '';
   drawSummary(file);
   await showRows(Number(params.get('offset') ?? 0) || 0, current);
@@ -127,10 +132,10 @@ export async function showSearches(name, params, current) {
 
 export function wireSearchPage(onError) {
   $('search-prev').addEventListener('click', () => {
-    turnTo(Math.max(0, shown.offset - PER_PAGE)).catch(onError);
+    turnTo(Math.max(0, shown.offset - shown.limit)).catch(onError);
   });
   $('search-next').addEventListener('click', () => {
-    turnTo(shown.offset + PER_PAGE).catch(onError);
+    turnTo(shown.offset + shown.limit).catch(onError);
   });
   $('search-filter').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -164,8 +164,8 @@ class SearchSpace:
         """The space as JSON: ``rows``, ``columns``, the empty ``board`` (grid text, ``#``
         walls), the ``pieces`` (each class's ``shape`` as (row, column) cells, its
         ``letters`` in grid text and whether it is ``distinct``), the ``goal``, ``rules`` and
-        ``metric``: with a start's grid text, a puzzle as :func:`huarong.puzzles.load_puzzle`
-        reads it."""
+        ``metric``: what :func:`huarong.puzzles.load_puzzle` takes besides a start's grid
+        text (``distinct``: the letters of the distinct classes) to play that start."""
         board = "/".join("".join(WALL if r * self.columns + c in self.walls else EMPTY
                                  for c in range(self.columns)) for r in range(self.rows))
         return {"rows": self.rows, "columns": self.columns, "board": board,

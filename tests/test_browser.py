@@ -76,13 +76,13 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def _serve(database: Path) -> Iterator[str]:
+def _serve(database: Path, **options: Any) -> Iterator[str]:
     uvicorn = pytest.importorskip("uvicorn")
     from huarong.web.app import create_app
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(database), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(database, **options), host="127.0.0.1",
+                                           port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -139,15 +139,23 @@ def _check_free(host: str, port: int) -> None:
 @click.option("--db", "database", type=click.Path(dir_okay=False),
               help="Database for the level picker [default: $HUARONG_DB or "
                    "~/.local/share/huarong/huarong.duckdb].")
+@click.option("--search", "searches", multiple=True, metavar="FILE",
+              help="A result file of huarong puzzle search -o (.parquet or .duckdb) to browse, "
+                   "hardest first, at /explore#/searches; repeatable.")
 def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size: int,
-          database: str | None) -> None:
+          database: str | None, searches: tuple[str, ...]) -> None:
     """Serve the HTTP API (/api/..., klotski.online's /solution) and the solution viewer
     (/). API documentation at /docs and /redoc (no internet needed) and /openapi.json."""
     import uvicorn
 
+    from huarong.puzzles import PuzzleError
     from huarong.web.app import create_app
 
+    try:
+        app = create_app(database, heavy_slots=heavy_slots, max_group_size=max_group_size,
+                         searches=searches)
+    except PuzzleError as error:
+        raise InputError(f"--search {error}") from None
     _check_free(host, port)
     click.echo(f"huarong: serving on http://{host}:{port}/ (Ctrl+C to stop)", err=True)
-    uvicorn.run(create_app(database, heavy_slots=heavy_slots, max_group_size=max_group_size),
-                host=host, port=port, log_level=log_level)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)

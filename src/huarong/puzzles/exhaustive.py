@@ -15,6 +15,7 @@ queues of the largest cluster's size.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -57,6 +58,15 @@ DEFAULT_MEMORY = 8 << 30
 
 COLUMNS = ("states", "solved", "length", "start")
 """The columns of a search's table, one row per cluster."""
+
+METADATA_KEY = "huarong.search"
+"""The key of a result file's metadata: JSON of ``{"puzzle": SearchSpace.spec(), "totals":
+SearchResult.totals()}``, what it takes to play its starts (Parquet key-value metadata; in
+DuckDB a row of the table ``metadata(key, value)``)."""
+
+ROW_GROUP = 1 << 16
+"""Rows per row group of a Parquet result file: a page of rows reads one group, not a
+million rows (pyarrow's default)."""
 
 CHECKPOINT_SECONDS = 60.0
 """How often a search with a checkpoint saves it."""
@@ -149,6 +159,20 @@ class SearchSpace:
     def codes(self) -> int:
         """The size of the code space (every placement of each class, overlapping or not)."""
         return int(self.tables.space)
+
+    def spec(self) -> dict[str, Any]:
+        """The space as JSON: ``rows``, ``columns``, the empty ``board`` (grid text, ``#``
+        walls), the ``pieces`` (each class's ``shape`` as (row, column) cells, its
+        ``letters`` in grid text and whether it is ``distinct``), the ``goal``, ``rules`` and
+        ``metric``: what :func:`huarong.puzzles.load_puzzle` takes besides a start's grid
+        text (``distinct``: the letters of the distinct classes) to play that start."""
+        board = "/".join("".join(WALL if r * self.columns + c in self.walls else EMPTY
+                                 for c in range(self.columns)) for r in range(self.rows))
+        return {"rows": self.rows, "columns": self.columns, "board": board,
+                "pieces": [{"shape": [list(cell) for cell in k.shape],
+                            "letters": "".join(k.letters), "distinct": k.distinct}
+                           for k in self.classes],
+                "goal": self.goal, "rules": self.rules, "metric": self.metric}
 
     def grids(self, codes: np.ndarray) -> list[str]:
         """Grid text of each state code (``/``-joined rows; pieces lettered by
@@ -264,16 +288,19 @@ class SearchResult:
 
     def table(self) -> pa.Table:
         """The clusters as an Arrow table (:data:`COLUMNS`; ``length`` null when the cluster
-        holds no solved state), hardest first, then larger first."""
+        holds no solved state), hardest first, then larger first; the space and the totals
+        in its schema's metadata (:data:`METADATA_KEY`)."""
         import pyarrow as pa
 
         order = np.lexsort((np.arange(len(self)), -self.states, -self.length))
         length = self.length[order]
+        about = {"puzzle": self.space.spec(), "totals": self.totals()}
         return pa.table({
             "states": pa.array(self.states[order]),
             "solved": pa.array(self.solved[order]),
             "length": pa.array(length, mask=length < 0),
-            "start": pa.array(self.space.grids(self.start[order]), type=pa.string())})
+            "start": pa.array(self.space.grids(self.start[order]), type=pa.string())},
+            metadata={METADATA_KEY: json.dumps(about, ensure_ascii=False)})
 
     def write(self, path: str | Path) -> None:
         """Write the table to ``path``: Parquet (``.parquet``) or DuckDB (``.duckdb``, table
@@ -283,7 +310,8 @@ class SearchResult:
 
 def write_table(table: pa.Table, path: str | Path, name: str = "clusters") -> None:
     """``table`` to a ``.parquet`` file or to the table ``name`` of a new ``.duckdb`` file,
-    atomically; :class:`PuzzleError` for another suffix."""
+    atomically; :class:`PuzzleError` for another suffix.  The schema's metadata goes into
+    the Parquet file's key-value metadata, or the DuckDB table ``metadata(key, value)``."""
     from huarong.fileio import atomic_writer, real_target, temporary_beside
 
     target = Path(path)
@@ -291,7 +319,7 @@ def write_table(table: pa.Table, path: str | Path, name: str = "clusters") -> No
         import pyarrow.parquet as pq
 
         with atomic_writer(target, "wb") as stream:
-            pq.write_table(table, stream)
+            pq.write_table(table, stream, row_group_size=ROW_GROUP)
         return
     if target.suffix != ".duckdb":
         raise PuzzleError(str(path), "write the clusters to a .parquet or .duckdb file")
@@ -303,6 +331,11 @@ def write_table(table: pa.Table, path: str | Path, name: str = "clusters") -> No
         try:
             connection.register("found", table)
             connection.execute(f"CREATE TABLE {name} AS SELECT * FROM found")
+            if table.schema.metadata:
+                connection.execute("CREATE TABLE metadata (key VARCHAR, value VARCHAR)")
+                connection.executemany("INSERT INTO metadata VALUES (?, ?)", [
+                    [key.decode(), value.decode()]
+                    for key, value in table.schema.metadata.items()])
         finally:
             connection.close()
         temporary.replace(real)

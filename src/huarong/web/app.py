@@ -15,6 +15,7 @@ server's size limit, 503 (with ``Retry-After``) while every slot for heavy work 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -54,16 +55,23 @@ def pages_router() -> APIRouter:
 
 
 def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int = HEAVY_SLOTS,
-               max_group_size: int = MAX_GROUP_SIZE) -> FastAPI:
+               max_group_size: int = MAX_GROUP_SIZE,
+               searches: Iterable[str | os.PathLike[str]] = ()) -> FastAPI:
     """The application: the JSON API, klotski.online's ``/solution`` and the viewer page.
 
     ``database``: where the level picker's database is (default ``$HUARONG_DB`` or the
     standard place); ``heavy_slots`` requests may search groups of at most
-    ``max_group_size`` layouts at once."""
+    ``max_group_size`` layouts at once; ``searches``: result files of ``huarong puzzle
+    search`` to browse (:class:`~huarong.puzzles.PuzzleError` for one that is not such a
+    file, or two of one name)."""
+    from huarong.puzzles.search_files import open_search_files
     from huarong.web.explore_api import explore_router
     from huarong.web.layout_api import layout_router
     from huarong.web.puzzles_api import puzzles_router
+    from huarong.web.searches_api import searches_router
     from huarong.web.solve_api import solve_router
+
+    results = open_search_files(searches)
 
     app = FastAPIOffline(
         title="huarong",
@@ -90,6 +98,7 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     app.include_router(explore_router(state.database))
     app.include_router(pages_router())
     app.include_router(puzzles_router(max_group_size, heavy_slots))
+    app.include_router(searches_router(results))
     app.mount("/static", StaticFiles(directory=_static_directory()), name="static")
     contract(app)
     return app

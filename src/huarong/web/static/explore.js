@@ -1,14 +1,16 @@
 // The explorer: the classes and records (#/), one class (#/class/5-4-1), one group's graph
 // (#/group/1A9BF0C00, any layout of the group) and any puzzle's state graph
 // (#/puzzle?start=dads-puzzle&goal=…&metric=…&rules=…&position=…, as /api/puzzles/graph
-// reads them), routed by the address's hash. The group page's modules (WebGL and its
+// reads them) and the served results of puzzle searches (#/searches, #/search/NAME?offset=…),
+// routed by the address's hash. The group page's modules (WebGL and its
 // library) load only when a graph is shown.
 
 import { showClass, wireClassPage } from './explore-class.js';
 import { $, el, showError } from './explore-common.js';
 import { showHome } from './explore-home.js';
+import { showSearches, wireSearchPage } from './explore-search.js';
 
-const PAGES = ['home', 'class', 'group'];
+const PAGES = ['home', 'class', 'group', 'search'];
 let groupPage = null;
 let routed = 0;
 
@@ -69,6 +71,10 @@ async function route() {
       drawCrumbs([[`state graph of ${name}`, null]]);
       showPage(page);
       trail = await (await loadGroupPage()).showPuzzle(query, current);
+    } else if (kind === 'searches' || (kind === 'search' && name)) {
+      page = 'search';
+      drawCrumbs([['search results', null]]);
+      trail = await showSearches(kind === 'search' ? name : '', query, current);
     } else {
       await showHome();
     }
@@ -78,6 +84,7 @@ async function route() {
     // the server's reason may not repeat what was asked for
     const asked = {
       class: `Class “${name}”`, group: `Layout “${name}”`, puzzle: `Puzzle “${name}”`,
+      search: `Search result “${name}”`,
     }[kind];
     showError(asked && name && !error.message.includes(name) ? `${asked}: ${error.message}`
       : error.message);
@@ -88,7 +95,7 @@ async function route() {
   drawCrumbs(trail);
   // after a link inside the explorer, a screen reader starts at the new page's heading
   if (turn > 1) {
-    const heading = $(`page-${page}`).querySelector('h2');
+    const heading = $(`page-${page}`).querySelector('section:not([hidden]) h2');
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
     window.scrollTo(0, 0);
@@ -96,5 +103,6 @@ async function route() {
 }
 
 wireClassPage((error) => showError(error.message));
+wireSearchPage((error) => showError(error.message));
 window.addEventListener('hashchange', () => { route(); });
 route();

@@ -1,5 +1,5 @@
 // A small picture of a layout, for lists of layouts and the explorer's hover card: Klotski's
-// from its code, any puzzle's from its board cells.
+// from its code, any puzzle's from its board cells or its grid text.
 
 import { cellsOf, codeText } from './graph-format.js';
 import { SHAPE, colOf, decode, rowOf } from './rules.js';
@@ -64,6 +64,18 @@ export function cellBoard(cells, rows, columns) {
     }
   }
   return svg;
+}
+
+// A board from grid text ('/'-joined rows, '.' empty, '#' wall, a letter per piece), each
+// piece a number of its own.
+export function gridBoard(grid) {
+  const rows = grid.split('/');
+  const letters = [...new Set(grid.replace(/[./#]/g, ''))];
+  const cells = Uint8Array.from(rows.join(''), (glyph) => {
+    if (glyph === '.') return 0;
+    return glyph === '#' ? WALL : letters.indexOf(glyph) + 1;
+  });
+  return cellBoard(cells, rows.length, rows[0].length);
 }
 
 // The board of a graph's node (graph-format.js): from its cells when the graph has them,

@@ -1,0 +1,106 @@
+"""A search's results browsed in the explorer (#/searches), driven in Debian's chromium
+through Playwright: the rows hardest first, paged, filtered, and a start played in the viewer
+by the keyboard.  Expected rows come from the :class:`SearchResult` in the order of a plain
+sort; the viewer's minimum moves from the search's length for that start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from huarong.puzzles.exhaustive import search
+
+from .test_browser import _serve, launch_chromium
+from .test_browser_explore import _serious_accessibility_problems
+from .test_browser_puzzles import _viewer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """A 3x4 search written as ``tiny.parquet``, and its rows hardest first."""
+    result = search("3x4", "2x2,1x2,2x1,1x1*2", "2x2@1,2", "slide")
+    path = tmp_path_factory.mktemp("searches") / "tiny.parquet"
+    result.write(path)
+    grids = result.space.grids(result.start)
+    rows = [{"length": None if result.length[i] < 0 else int(result.length[i]),
+             "states": int(result.states[i]), "solved": int(result.solved[i]),
+             "start": grids[i]} for i in range(len(result))]
+    return path, sorted(rows, key=lambda row: (
+        -(row["length"] if row["length"] is not None else -1), -row["states"]))
+
+
+@pytest.fixture(scope="module")
+def server_url(expected: tuple[Path, list[dict[str, Any]]]) -> Iterator[str]:
+    with _serve(Path(__file__).parent / "no-such-database.duckdb",
+                searches=[expected[0]]) as url:
+        yield url
+
+
+def _rows(page: Page) -> list[list[str]]:
+    return [[(cell.text_content() or "").strip() for cell in row.locator("th, td").all()]
+            for row in page.locator("#search-rows tbody tr").all()]
+
+
+def _shown(row: dict[str, Any], rank: int) -> list[str]:
+    length = "none" if row["length"] is None else str(row["length"])
+    return [str(rank), length, str(row["states"]), str(row["solved"]), row["start"],
+            f"graph of {row['start']}"]
+
+
+def test_the_rows_hardest_first_paged_filtered_and_a_start_played(
+        browser: Browser, server_url: str,
+        expected: tuple[Path, list[dict[str, Any]]]) -> None:
+    rows = expected[1]
+    with _viewer(browser, f"{server_url}/explore#/searches") as page:
+        page.click("#searches-list a:text-is('tiny')")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-rows tbody tr').length")
+        assert _rows(page) == [_shown(row, rank) for rank, row in enumerate(rows, 1)]
+        assert not _serious_accessibility_problems(page)
+
+        # Six a page from the address; Easier by the keyboard turns to the next six.
+        page.goto(f"{server_url}/explore#/search/tiny?limit=6")
+        page.wait_for_function("() => document.querySelector('#search-range').textContent"
+                               ".startsWith('1–6 ')")
+        page.focus("#search-next")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('#search-range').textContent"
+                               ".startsWith('7–12 ')")
+        assert _rows(page) == [_shown(row, rank) for rank, row in enumerate(rows, 1)][6:12]
+        assert "offset=6" in page.evaluate("() => location.hash")
+
+        # At least 5 moves: the rows of 5 and more.
+        page.fill("#search-min", "5")
+        page.press("#search-min", "Enter")
+        long_ones = [row for row in rows if row["length"] is not None and row["length"] >= 5]
+        page.wait_for_function("n => document.querySelector('#search-range').textContent"
+                               ".endsWith(`of ${n}`)", arg=len(long_ones))
+        assert [cells[4] for cells in _rows(page)] == [row["start"] for row in long_ones[:6]]
+
+        # The hardest start played in the viewer from the keyboard: its moves to the goal
+        # are the search's length.
+        hardest = rows[0]
+        graph = page.get_attribute("#search-rows tbody tr:first-child a.graph-link", "href")
+        assert graph is not None and graph.startswith("#/puzzle?")
+        page.focus("#search-rows tbody tr:first-child a.play-link")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/puzzles#**")
+        page.wait_for_function("() => !['…', ''].includes("
+                               "document.querySelector('#remaining').textContent)")
+        assert page.get_attribute("#puzzle-board", "data-grid") == hardest["start"]
+        assert page.text_content("#remaining") == str(hardest["length"])
+        assert page.locator("#goal-board .pcell").count() == 12

@@ -194,6 +194,7 @@ def test_random_puzzles_agree_with_the_plain_python_search(seed: int) -> None:
     assert graph.size == len(cluster)
     assert graph.edge_count == sum(len(list(ref.neighbours(s))) for s in cluster) // 2
     assert int(graph.goal.sum()) == len(goals)
+    assert group(puzzle, graph=graph) == summary
     if goal is None:
         with pytest.raises(PuzzleError, match="no goal"):
             solve(puzzle)

@@ -282,9 +282,12 @@ def solve(puzzle: Puzzle) -> PuzzleSolution | None:
 
 
 def group(puzzle: Puzzle, *, limit: int | None = None,
-          progress: Progress | None = None) -> ClusterSummary:
+          progress: Progress | None = None, graph: StateGraph | None = None) -> ClusterSummary:
     """The start's cluster: states, solved states and its hardest state, found by a second
-    breadth-first search from all the goals at once."""
+    breadth-first search from all the goals at once (from ``graph``, the cluster's state
+    graph, when it is given)."""
+    if graph is not None:
+        return _group_of_graph(puzzle, graph)
     codes = _search(puzzle, limit=limit, progress=progress).codes
     states = int(codes.shape[0])
     goals = codes[puzzle.tables.goal_flags(codes)]
@@ -298,9 +301,21 @@ def group(puzzle: Puzzle, *, limit: int | None = None,
                           format_state(puzzle, int(farthest.min())))
 
 
-def next_moves(puzzle: Puzzle) -> list[MoveVerdict]:
-    """Every move from the start, with its verdict when the cluster holds a goal."""
-    graph = state_graph(puzzle)
+def _group_of_graph(puzzle: Puzzle, graph: StateGraph) -> ClusterSummary:
+    solved = int(np.count_nonzero(graph.goal))
+    if not solved:
+        return ClusterSummary(graph.size, 0, None, None)
+    steps = graph.min_steps
+    hardest = int(steps.max())
+    return ClusterSummary(graph.size, solved, hardest,
+                          format_state(puzzle, int(graph.codes[steps == hardest].min())))
+
+
+def next_moves(puzzle: Puzzle, graph: StateGraph | None = None) -> list[MoveVerdict]:
+    """Every move from the start, with its verdict when the cluster holds a goal
+    (``graph``: the start's cluster's state graph, searched when not given)."""
+    if graph is None:
+        graph = state_graph(puzzle)
     verdicts = []
     for node, verdict, left in move_verdicts(graph, puzzle_start_node(puzzle, graph)):
         _, move = _moves_along(puzzle, [puzzle.start, int(graph.codes[node])])[1]

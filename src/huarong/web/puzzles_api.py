@@ -260,7 +260,7 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
         from huarong.puzzles import group
 
         def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            found = group(puzzle)
+            found = group(puzzle, graph=graph)
             hardest = (Hardest(length=found.hardest_length, start=found.hardest_start)
                        if found.hardest_length is not None and found.hardest_start is not None
                        else None)
@@ -283,7 +283,7 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
                     "moves": [{"to": move.to, "piece": move.piece,
                                "direction": move.direction, "distance": move.distance,
                                "verdict": move.verdict, "min_steps": move.min_steps}
-                              for move in next_moves(puzzle)]}
+                              for move in next_moves(puzzle, graph)]}
 
         return searched(request, answer)
 

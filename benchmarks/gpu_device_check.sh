@@ -32,15 +32,20 @@ printf '| what | figure |\n| --- | --- |\n' >"$table"
 export PYTHONUNBUFFERED=1
 started=$(date +%s)
 took=0
+skipped=
 row() { printf '| %s | %s |\n' "$1" "$2" >>"$table"; }
 left() { echo $((budget - ($(date +%s) - started))); }
 # run NAME LIMIT COMMAND...: COMMAND with its output in $out/NAME.log, cut off after LIMIT
-# seconds or when the budget runs out; sets $took (seconds) and returns its exit status.
+# seconds or when the budget runs out; sets $took (seconds) and $skipped (non-empty when the
+# budget was spent before it started) and returns its exit status.
 run() {
     local name=$1 limit=$2 begin rc
     shift 2
+    skipped=
     if [ "$(left)" -lt "$limit" ]; then limit=$(left); fi
-    if [ "$limit" -le 5 ]; then took=0; row "$name" "skipped: the budget is spent"; return 124; fi
+    if [ "$limit" -le 5 ]; then
+        took=0; skipped=1; row "$name" "skipped: the budget is spent"; return 124
+    fi
     begin=$(date +%s%N)
     timeout "$limit" "$@" >"$out/$name.log" 2>&1
     rc=$?
@@ -105,7 +110,7 @@ if HUARONG_GPU_KERNEL=$kernel run layers "$whole" \
         python3 -m huarong db layers "${classes[@]}" --gpu --db "$database"; then
     row "db layers ${classes[*]} --gpu, whole (kernel ${kernel:-default})" \
         "$took s: $(tail -1 "$out/layers.log")"
-else
+elif [ -z "$skipped" ]; then
     row "db layers ${classes[*]} --gpu (kernel ${kernel:-default})" \
         "FAILED or stopped after $took s: $(tail -1 "$out/layers.log")"
 fi
@@ -114,7 +119,8 @@ c = duckdb.connect('$database', read_only=True)
 print(c.execute('SELECT count(farthest_steps), count(*) FROM layouts').fetchone())")"
 
 run tests 120 python3 -m pytest -q -p no:cacheprovider tests/test_layers_gpu.py -k real
-row "pytest tests/test_layers_gpu.py -k real" "$(tail -1 "$out/tests.log") ($took s)"
+[ -z "$skipped" ] &&
+    row "pytest tests/test_layers_gpu.py -k real" "$(tail -1 "$out/tests.log") ($took s)"
 if python3 -m huarong analyze-multi-group --help 2>/dev/null | grep -q -- '--gpu'; then
     python3 -c "import duckdb
 c = duckdb.connect('$database', read_only=True)
@@ -129,7 +135,7 @@ print(f'{j}-{b}-{s}: {len(seeds)} groups')" >"$out/class.txt"
         row "analyze-multi-group --gpu, class $(cat "$out/class.txt")" \
             "$took s, CSV $(du -sh /tmp/largest-farthest.csv /tmp/largest-solutions.csv |
                              awk '{print $1}' | paste -sd+)"
-    else
+    elif [ -z "$skipped" ]; then
         row "analyze-multi-group --gpu, class $(cat "$out/class.txt")" \
             "FAILED or stopped: $(tail -1 "$out/analyze.log")"
     fi

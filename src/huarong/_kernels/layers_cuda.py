@@ -30,8 +30,9 @@ the environment variable :data:`KERNEL_VARIABLE`), the same figures every way:
   thread a listed entry settles it, and the settled list is the next frontier.  The bits
   behind a goal go straight into the neighbour's ``blocked`` word (they are bits it has not
   seen, which no thread reads at this level), so no second accumulator.  A level costs the
-  work near its frontier only: a source's word sits on a node's frontier for a few levels of
-  the hundred or more a big group's sweep takes.
+  work near its frontier only: on the largest group a word is on a node's frontier at 4.5 of
+  the 20-21 levels of its sweep, so a level of ``push`` finds about a fifth of its (node,
+  word)s on the frontier (``benchmarks/frontier_density.py``).
 
 Measured twice on an H100 (``benchmarks/gpu_whole_space.py``, the largest group, 16,384
 sources), ns a (source, layout) pair: pull 0.041-0.043, pull with int32 offsets

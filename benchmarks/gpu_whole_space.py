@@ -3,23 +3,29 @@ each kernel of :data:`huarong._kernels.layers_cuda.KERNELS` (int64 and int32 off
 largest group, the small groups of every class packed together, the group graphs built on
 every core, and the GPU's figures against the CPU's.  One table.
 
-    python benchmarks/gpu_whole_space.py [--sources N] [--db PATH] [--classes J-B ...]
+    python benchmarks/gpu_whole_space.py [--sources N] [--group SEED] [--check SEED]
+        [--no-small] [--db PATH] [--classes J-B ...]
 
 - Kernels: the first N clustered sources of the largest group (964,656 layouts; default
-  16,384 sources, four segments of 4,096), ns a (source, layout) pair; every kernel's figures
-  equal the first's, and on the group of 1A9BF0C00 (25,955 layouts) the CPU's.
-- Small groups: every searched group under :data:`huarong.space.layers.job.GPU_BIG_GROUP`
-  layouts, of every class, graphs built on every core (timed), then swept in the batches
-  ``db layers --gpu`` makes (timed): the rate ``--plan --gpu`` uses for them.
+  16,384 sources, four segments of 4,096), or of the group of ``--group``, ns a (source,
+  layout) pair; every kernel's figures equal the first's, and on the group of ``--check``
+  (default 1A9BF0C00, 25,955 layouts) the CPU's.
+- Small groups (unless ``--no-small``): every searched group under
+  :data:`huarong.space.layers.job.GPU_BIG_GROUP` layouts, of every class, graphs built on
+  every core (timed), then swept in the batches ``db layers --gpu`` makes (timed): the rate
+  ``--plan --gpu`` uses for them.
 - With ``--db``: the classes ``--classes`` (default 5-4, which ``db build`` computes on the
   CPU) swept on the GPU and compared layout by layout with the database.
 
 The last line names the fastest kernel (``fastest kernel: NAME``), for
-``HUARONG_GPU_KERNEL``.  Without numba-cuda or a GPU it prints what is missing and stops."""
+``HUARONG_GPU_KERNEL``.  Without numba-cuda or a GPU it prints what is missing and stops;
+under numba's simulator (``NUMBA_ENABLE_CUDASIM=1``) it runs, slowly: tiny groups only
+(``--group 82029F400 --check C58763000 --no-small``)."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import time
 from pathlib import Path
@@ -34,6 +40,9 @@ from huarong.space import cases, layers
 from huarong.space.layers.graph import build_group_graph, joined, with_mirrors
 from huarong.space.layers.job import GPU_BIG_GROUP
 from huarong.space.layers.runner import GPU_BATCH_PIECES
+
+REPEATS = 2
+"""Runs of each kernel on the timed group; the best counts."""
 
 
 def _row(what: str, figure: str) -> None:
@@ -51,16 +60,23 @@ def _searched_groups() -> tuple[np.ndarray, np.ndarray]:
     return codes[firsts][searched], groups.sizes[searched].astype(np.int64)
 
 
-def kernel_rows(count: int, threads: int, check: str = "1A9BF0C00") -> str:
-    """One row a kernel on the largest group, each checked on the group of ``check``
-    against the CPU; returns the fastest kernel's name."""
+def kernel_rows(count: int, threads: int, group: str | None = None,
+                check: str = "1A9BF0C00") -> str:
+    """One row a kernel on the group of ``group`` (default: the largest), the best of
+    :data:`REPEATS` runs, each checked on the group of ``check`` against the CPU; returns the
+    fastest kernel's name."""
     from huarong._kernels.layers_cuda import KERNEL_VARIABLE, KERNELS
 
-    seeds, sizes = _searched_groups()
-    largest = int(np.argmax(sizes))
     started = time.perf_counter()
-    graph, clustered = build_group_graph(int(seeds[largest]), int(sizes[largest]))
-    _row(f"graph of the largest group ({graph.size:,} layouts), one thread",
+    if group is None:
+        seeds, sizes = _searched_groups()
+        largest = int(np.argmax(sizes))
+        graph, clustered = build_group_graph(int(seeds[largest]), int(sizes[largest]))
+        named = "the largest group"
+    else:
+        graph, clustered = build_group_graph(int(Layout.from_code(group)))
+        named = f"group {group}"
+    _row(f"graph of {named} ({graph.size:,} layouts), one thread",
          f"{time.perf_counter() - started:.2f} s")
     sources = np.ascontiguousarray(clustered[:count])
     middle, middle_sources = build_group_graph(int(Layout.from_code(check)))
@@ -69,15 +85,17 @@ def kernel_rows(count: int, threads: int, check: str = "1A9BF0C00") -> str:
     timings: dict[str, float] = {}
     for kernel in [name + suffix for name in KERNELS for suffix in ("", "32")]:
         os.environ[KERNEL_VARIABLE] = kernel
-        [check] = sweep_graphs([(middle, middle_sources)], backend="gpu")  # compiles too
-        started = time.perf_counter()
-        [figures] = sweep_graphs([(graph, sources)], backend="gpu")
-        seconds = time.perf_counter() - started
+        [checked] = sweep_graphs([(middle, middle_sources)], backend="gpu")  # compiles too
+        seconds = math.inf
+        for _ in range(REPEATS):
+            started = time.perf_counter()
+            [figures] = sweep_graphs([(graph, sources)], backend="gpu")
+            seconds = min(seconds, time.perf_counter() - started)
         first = figures if first is None else first
-        same = figures.tobytes() == first.tobytes() and check.tobytes() == cpu.tobytes()
+        same = figures.tobytes() == first.tobytes() and checked.tobytes() == cpu.tobytes()
         if same:
             timings[kernel] = seconds
-        _row(f"kernel {kernel}: largest group, {sources.shape[0]:,} sources",
+        _row(f"kernel {kernel}: {named}, {sources.shape[0]:,} sources",
              f"{seconds:.2f} s, {seconds / (sources.shape[0] * graph.size) * 1e9:.4f} ns a "
              f"pair, {'equal' if same else 'DIFFERENT'}")
     del os.environ[KERNEL_VARIABLE]
@@ -145,6 +163,11 @@ def compare_rows(database: Path, classes: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sources", type=int, default=16_384)
+    parser.add_argument("--group", default=None, metavar="SEED",
+                        help="the group the kernels are timed on (default: the largest)")
+    parser.add_argument("--check", default="1A9BF0C00", metavar="SEED",
+                        help="the group each kernel's figures are checked on against the CPU")
+    parser.add_argument("--no-small", action="store_true", help="skip the small groups")
     parser.add_argument("--db", type=Path, default=None,
                         help="a database whose figures of --classes are compared")
     parser.add_argument("--classes", nargs="+", default=["5-4"], metavar="J-B")
@@ -156,11 +179,11 @@ def main() -> None:
     threads = os.cpu_count() or 1
     from numba import cuda
 
-    _row("card", cuda.get_current_device().name.decode()
-         if isinstance(cuda.get_current_device().name, bytes)
-         else str(cuda.get_current_device().name))
-    fastest = kernel_rows(options.sources, threads)
-    small_rows(threads)
+    name = getattr(cuda.get_current_device(), "name", "numba's simulator")
+    _row("card", name.decode() if isinstance(name, bytes) else str(name))
+    fastest = kernel_rows(options.sources, threads, options.group, options.check)
+    if not options.no_small:
+        small_rows(threads)
     if options.db is not None:
         compare_rows(options.db, options.classes)
     print(f"fastest kernel: {fastest}")

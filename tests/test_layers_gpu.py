@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GROUP_SEEDS = ("82029F400", "ADD520000", "C55348000", "C58763000", "A51CD1C00")
 """Groups of 33-104 layouts: two self-mirror, three not; with goals, solutions at several
 steps (more solutions than those at the minimum), several solutions at the minimum."""
-LAUNCH_MEMORY = 16_000
+LAUNCH_MEMORY = 17_000
 """Bytes a launch in the figures run: too few for two words a node on the group of 104
 sources, so they take two segments; and two groups a launch where they fit."""
 CLASSES = ("7-0-6", "7-0-7")
@@ -39,9 +39,20 @@ CPU_CHECKPOINTED = (7, 0, 6)
 DEFAULT_KERNEL = "push"
 """huarong._kernels.layers_cuda.DEFAULT_KERNEL (not imported here: that imports numba.cuda,
 which must come after the simulator is switched on)."""
-_KERNEL_GROUPS = [("pull", ("82029F400", "C58763000")), (DEFAULT_KERNEL, GROUP_SEEDS)]
-"""Each kernel and the groups it sweeps: the other on a group cut into two segments and a
-self-mirror one (the simulator is slow), the default on every group."""
+WIDE_MEMORY = 1 << 20
+"""Bytes a launch in the wide runs: two words a node on the group of 104 sources, in one
+segment, so lanes of the second word too."""
+_SWEEPS = [("pull", "pull", ("82029F400", "C58763000"), LAUNCH_MEMORY),
+           ("list", "list", ("82029F400", "C58763000"), LAUNCH_MEMORY),
+           ("list-wide", "list", ("82029F400",), WIDE_MEMORY),
+           (f"{DEFAULT_KERNEL}-wide", DEFAULT_KERNEL, ("82029F400",), WIDE_MEMORY),
+           (DEFAULT_KERNEL, DEFAULT_KERNEL, GROUP_SEEDS, LAUNCH_MEMORY)]
+"""The runs of the group figures: (name, kernel, the groups it sweeps, bytes a launch).  The
+kernels but the default on a group cut into two segments whose mirror group's figures follow
+from its own, and a self-mirror one (the simulator is slow); the new kernel and the default on
+the first with two words a node; the default, last, on every group."""
+PACKED_KERNELS = (DEFAULT_KERNEL, "list")
+"""The kernels that sweep both classes at once, their small groups in one launch."""
 
 
 def _child(out: Path) -> None:
@@ -70,14 +81,16 @@ def _child(out: Path) -> None:
         graph, sources = layers.group_graph(int(Layout.from_code(code)))
         pieces.append(layers.Piece(int(Layout.from_code(code)), graph.size, 0,
                                    sources.shape[0]))
-    for kernel, codes_swept in _KERNEL_GROUPS:  # the default kernel last, on every group
+    log["sweep_launches"] = {}
+    for name, kernel, codes_swept, memory in _SWEEPS:
         os.environ[layers_cuda.KERNEL_VARIABLE] = kernel
         del launches[:]
         parts = layers.sweep_pieces([pieces[GROUP_SEEDS.index(code)] for code in codes_swept],
-                                    1, backend="gpu", memory=LAUNCH_MEMORY)
+                                    1, backend="gpu", memory=memory)
         for code, (codes, figures) in zip(codes_swept, parts, strict=True):
-            np.save(out / f"group-{code}-{kernel}-codes.npy", codes)
-            np.save(out / f"group-{code}-{kernel}-figures.npy", figures)
+            np.save(out / f"group-{code}-{name}-codes.npy", codes)
+            np.save(out / f"group-{code}-{name}-figures.npy", figures)
+        log["sweep_launches"][name] = launches[:]
     log["group_launches"] = launches[:]
     # The job's plumbing from here on, on the kernel the simulator runs fastest (the two give
     # the same figures: above); the classes sharing a launch on the default.
@@ -118,12 +131,16 @@ def _child(out: Path) -> None:
     runner.save_unit = real_save  # type: ignore[assignment]
 
     # Both classes at once: their small groups share one launch.
-    both = class_database(out / "both.duckdb", (7, 0))
-    del launches[:]
-    del os.environ[layers_cuda.KERNEL_VARIABLE]
-    layers.run(both, layers.plan(both, keys), threads=2, gpu=True)
+    for kernel in PACKED_KERNELS:
+        both = class_database(out / f"both-{kernel}.duckdb", (7, 0))
+        del launches[:]
+        if kernel == DEFAULT_KERNEL:  # named by nobody: the default, with int32 offsets
+            del os.environ[layers_cuda.KERNEL_VARIABLE]
+        else:
+            os.environ[layers_cuda.KERNEL_VARIABLE] = kernel
+        layers.run(both, layers.plan(both, keys), threads=2, gpu=True)
+        log[f"both_launches_{kernel}"] = launches[:]
     os.environ[layers_cuda.KERNEL_VARIABLE] = "pull"
-    log["both_launches"] = launches[:]
     log["both_groups"] = sum(len(unit.pieces) for p in plans for unit in p.units)
 
     # ... and GPU checkpoints resumed by a CPU run.
@@ -186,14 +203,14 @@ def _log(out: Path) -> dict[str, Any]:
     return log
 
 
-@pytest.mark.parametrize(("kernel", "code"), [(kernel, code) for kernel, codes in _KERNEL_GROUPS
-                                               for code in codes])
-def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str, kernel: str) -> None:
+@pytest.mark.parametrize(("name", "code"), [(name, code) for name, _, codes, _ in _SWEEPS
+                                             for code in codes])
+def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str, name: str) -> None:
     """All five figures of every layout of the group (and of its mirror group), to the
-    byte, in the same order, with either kernel."""
+    byte, in the same order, with every kernel."""
     cpu_codes, cpu_figures = layers.group_figures(int(Layout.from_code(code)), threads=1)
-    codes = np.load(simulated / f"group-{code}-{kernel}-codes.npy")
-    figures = np.load(simulated / f"group-{code}-{kernel}-figures.npy")
+    codes = np.load(simulated / f"group-{code}-{name}-codes.npy")
+    figures = np.load(simulated / f"group-{code}-{name}-figures.npy")
     graph, _ = layers.group_graph(int(Layout.from_code(code)))
     if graph.mirror is None:  # group_figures gives the group only, sweep_pieces both
         order = np.argsort(codes, kind="stable")
@@ -203,6 +220,12 @@ def test_group_figures_equal_the_cpu_sweep(simulated: Path, code: str, kernel: s
     assert codes.tobytes() == cpu_codes.tobytes()
     assert figures.dtype == cpu_figures.dtype
     assert figures.tobytes() == cpu_figures.tobytes()
+
+
+@pytest.mark.parametrize("name", [name for name, *_ in _SWEEPS if name.endswith("-wide")])
+def test_wide_runs_take_two_words_a_node(simulated: Path, name: str) -> None:
+    """One launch of one segment of 128 lanes: the 104 sources of the group span two words."""
+    assert _log(simulated)["sweep_launches"][name] == [[1, 128]]
 
 
 def test_the_chosen_groups_exercise_every_figure() -> None:
@@ -216,7 +239,7 @@ def test_the_chosen_groups_exercise_every_figure() -> None:
 
 
 def test_sources_cut_into_segments_and_groups_packed(simulated: Path) -> None:
-    """Within 16 kB a launch, the group of 104 sources gets one word a node, so two segments
+    """Within 17 kB a launch, the group of 104 sources gets one word a node, so two segments
     of 64 lanes; groups of few sources share a launch."""
     launches = _log(simulated)["group_launches"]
     sources = sum(layers.group_graph(int(Layout.from_code(code)))[1].shape[0]
@@ -234,13 +257,14 @@ def test_small_groups_take_one_launch(simulated: Path) -> None:
     assert max(count for count, _ in log["unit_launches"]) > 20
 
 
-def test_classes_share_a_launch(simulated: Path, expected: dict[int, tuple[int, ...]]
-                                ) -> None:
+@pytest.mark.parametrize("kernel", PACKED_KERNELS)
+def test_classes_share_a_launch(simulated: Path, expected: dict[int, tuple[int, ...]],
+                                kernel: str) -> None:
     """``db layers --gpu`` of two classes: every searched group of both in one launch, and
     the figures stored are the CPU's."""
     log = _log(simulated)
-    assert [count for count, _ in log["both_launches"]] == [log["both_groups"]]
-    assert _stored(simulated / "both.duckdb") == expected
+    assert [count for count, _ in log[f"both_launches_{kernel}"]] == [log["both_groups"]]
+    assert _stored(simulated / f"both-{kernel}.duckdb") == expected
 
 
 def test_units_equal_the_cpu_units(simulated: Path, tmp_path: Path) -> None:
@@ -385,9 +409,13 @@ def _real_gpu() -> bool:
 
 
 @pytest.mark.skipif(not _real_gpu(), reason="no CUDA GPU")
+@pytest.mark.parametrize("kernel", [DEFAULT_KERNEL + "32", "list", "list32"])
 @pytest.mark.parametrize("code", ["1A9BF0C00", "4FEA13400"])
-def test_real_gpu_equals_the_cpu_sweep(code: str) -> None:
-    """Two groups named in issue 23, all five figures."""
+def test_real_gpu_equals_the_cpu_sweep(code: str, kernel: str,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two groups named in issue 23, all five figures, with the default kernel and the
+    newest."""
+    monkeypatch.setenv("HUARONG_GPU_KERNEL", kernel)
     graph, sources = layers.group_graph(int(Layout.from_code(code)))
     piece = layers.Piece(int(Layout.from_code(code)), graph.size, 0, sources.shape[0])
     [(codes, figures)] = layers.sweep_pieces([piece], 1, backend="gpu")

@@ -30,6 +30,7 @@ from huarong._kernels.layers_cuda import (
     _cell,
     _check,
     _device_function,
+    _gather,
     _grid,
     _kernel,
     _lowest_bit,
@@ -92,13 +93,7 @@ def _expand(offsets: Any, targets: Any, goal_slot: Any, frontier: Any, visited: 
         if slot >= 0:
             found[slot, w] = 0
         return
-    gathered = np.int64(0)
-    behind_goal = np.int64(0)
-    for e in range(offsets[v], offsets[v + 1]):
-        u = targets[e]
-        word = frontier[u, w]
-        gathered |= word
-        behind_goal |= word & blocked[u, w]
+    gathered, behind_goal = _gather(offsets, targets, frontier, blocked, v, w)
     new = gathered & ~seen
     nxt[v, w] = new
     if slot >= 0:

@@ -8,8 +8,8 @@ as one graph of disjoint parts.  Lane ``b`` of word ``w`` of a node stands for s
 ``64 w + b`` of the node's segment, so small groups share every lane and the ~25,000 small
 groups take few launches.
 
-A level is expanded one of two ways (:data:`KERNELS`, chosen by the ``kernel`` argument or
-the environment variable :data:`KERNEL_VARIABLE`), the same figures either way:
+A level is expanded one of three ways (:data:`KERNELS`, chosen by the ``kernel`` argument or
+the environment variable :data:`KERNEL_VARIABLE`), the same figures every way:
 
 - ``pull``: one thread a (node, word) ORs its neighbours' frontier words, so no two threads
   write the same word.  Neighbours' ``blocked`` words are read while their owners write them,
@@ -22,19 +22,31 @@ the environment variable :data:`KERNEL_VARIABLE`), the same figures either way:
   neighbour has seen, into the neighbour's accumulator (an atomic reduction, fire and
   forget), then one thread a (node, word) settles its accumulator.  Only frontier words read
   rows: work follows the frontier.
+- ``list``: ``push`` without the passes over every (node, word).  The frontier is a list of
+  (node, word) entries with their words; a thread an entry pushes as ``push`` does, and the
+  thread whose OR first makes a neighbour's accumulator non-zero lists that (node, word) for
+  the next level (each is listed once: the accumulator stays non-zero until settled).  The
+  listing is gathered a block at a time in shared memory, one global atomic a block.  Then a
+  thread a listed entry settles it, and the settled list is the next frontier.  The bits
+  behind a goal go straight into the neighbour's ``blocked`` word (they are bits it has not
+  seen, which no thread reads at this level), so no second accumulator.  A level costs the
+  work near its frontier only: on the largest group a word is on a node's frontier at 4.5 of
+  the 20-21 levels of its sweep, so a level of ``push`` finds about a fifth of its (node,
+  word)s on the frontier (``benchmarks/frontier_density.py``).
 
 Measured twice on an H100 (``benchmarks/gpu_whole_space.py``, the largest group, 16,384
 sources), ns a (source, layout) pair: pull 0.041-0.043, pull with int32 offsets
 0.039-0.043, push 0.043, push with int32 offsets 0.038 in both runs: the default.  The gain
 is small; our guess (not profiled) is that each level's passes over every word (``push``:
-the frontier, the accumulator, the next frontier) bound both.  A third kernel, one launch a
+the frontier, the accumulator, the next frontier) bound both, hence ``list``, not measured
+on a GPU yet (its figures are checked under the simulator).  A fourth kernel, one launch a
 level that settled and pushed on at once with bitmaps flagging the words to visit, took
 0.062-0.064 and was dropped (probably its atomics collide: 64 (node, word)s share a bitmap
 word).
 
 Offsets come as int64 or, where the edges allow, int32 (``offsets32``): fewer instructions
-a row.  Per level the host reads back two flags only (some source ends here; some goes on);
-the figures stay on the GPU until the launch ends.
+a row.  Per level the host reads back three numbers only (some source ends here; some goes
+on; ``list``: the entries listed); the figures stay on the GPU until the launch ends.
 """
 
 from __future__ import annotations
@@ -64,20 +76,29 @@ from huarong._kernels.layers import (
 THREADS_A_BLOCK = 256
 MAX_WORDS = 64
 """Words a node at most (4,096 sources a segment)."""
-BYTES_A_NODE_WORD = 6 * 8
-"""visited, frontier, next frontier, blocked and (``push``) two accumulators: one int64
-word each."""
+BYTES_A_NODE_WORD = 7 * 8
+"""The most a kernel takes: ``push``'s visited, frontier, next frontier, blocked and two
+accumulators, one int64 word each; ``list``'s visited, blocked and accumulator, and room in
+each of its two lists for every (node, word) as an int64 entry and its word."""
 BYTES_A_NODE = 8 + 4 + 1 + 8 * 4
 """Node arrays besides the words: offset, segment, goal flag, and room for eight int32 edge
 targets (the mean degree is 3.6 on the groups of 1A9BF0C00 and 4FEA13400, at most 10)."""
 
-_ANY_ENDING, _ANY_ALIVE = 0, 1
-KERNELS = ("pull", "push")
+_ANY_ENDING, _ANY_ALIVE, _LISTED = 0, 1, 2
+KERNELS = ("pull", "push", "list")
 """The ways to expand a level (module docstring)."""
 DEFAULT_KERNEL = "push"
 KERNEL_VARIABLE = "HUARONG_GPU_KERNEL"
 """Names the kernel of :data:`KERNELS` when no argument does; a ``32`` suffix (``push32``)
 asks for int32 offsets."""
+WORD_BITS = 6
+"""A ``list`` entry is ``node << WORD_BITS | word``: :data:`MAX_WORDS` words a node."""
+STAGED = 4 * THREADS_A_BLOCK
+"""Entries a block of ``list``'s push gathers in shared memory before it lists them with one
+global atomic; a block finding more lists the rest one atomic each."""
+SETTLING_BLOCKS = 4096
+"""At most this many blocks settle a ``list`` level, each thread taking every so-many
+entries: how many there are is known on the GPU only."""
 
 
 def _kernel(function: Any, **options: bool) -> Any:
@@ -147,18 +168,54 @@ def _start(sources: Any, goal: Any, visited: Any, frontier: Any, blocked: Any, f
     if segment < 0 or sources[segment, lane] < 0:
         return
     node = sources[segment, lane]
-    slot = segment * lanes + lane
+    frontier[node, lane // 64] |= np.int64(1) << np.int64(lane % 64)
+    _put_source(goal, visited, blocked, full, figures, node, segment, lane)
+
+
+@_kernel
+def _start_listed(listed: Any, listed_words: Any, count: np.int64, goal: Any,
+                  segment_of: Any, visited: Any, blocked: Any, full: Any,
+                  figures: Any) -> None:
+    """Level 0 of ``list``: thread ``i`` puts the source of entry ``i`` of the host's list
+    (one bit set in its word) on the graph."""
+    i = cuda.grid(1)
+    if i >= count:
+        return
+    node = listed[i] >> WORD_BITS
+    lane = (listed[i] & (MAX_WORDS - 1)) * 64 + _lowest_bit(listed_words[i])
+    _put_source(goal, visited, blocked, full, figures, node, np.int64(segment_of[node]), lane)
+
+
+@_device_function
+def _put_source(goal: Any, visited: Any, blocked: Any, full: Any, figures: Any,
+                node: np.int64, segment: np.int64, lane: np.int64) -> None:
+    """Source ``lane`` of ``segment`` at ``node`` visited, and a solution when a goal."""
     w = lane // 64
     bit = np.int64(1) << np.int64(lane % 64)
+    slot = segment * visited.shape[1] * 64 + lane
     # Sources of a segment are distinct nodes: no other thread writes these (node, word)s.
     visited[node, w] |= bit
-    frontier[node, w] |= bit
     cuda.atomic.or_(full, (segment, w), bit)
     if goal[node]:
         blocked[node, w] |= bit
         figures[SOLUTION_COUNT, slot] = 1
         figures[MIN_STEPS, slot] = 0
         figures[MIN_COUNT, slot] = 1
+
+
+@_device_function
+def _gather(offsets: Any, targets: Any, frontier: Any, blocked: Any, v: np.int64,
+           w: np.int64) -> tuple[np.int64, np.int64]:
+    """(the OR of word ``w`` of node ``v``'s neighbours' frontiers, the part of it whose
+    sources reached a neighbour through a goal): a pull."""
+    gathered = np.int64(0)
+    behind_goal = np.int64(0)
+    for e in range(offsets[v], offsets[v + 1]):
+        u = targets[e]
+        word = frontier[u, w]
+        gathered |= word
+        behind_goal |= word & blocked[u, w]
+    return gathered, behind_goal
 
 
 @_kernel
@@ -177,13 +234,7 @@ def _expand(offsets: Any, targets: Any, goal: Any, segment_of: Any, frontier: An
     if seen == full[segment, w]:
         nxt[v, w] = 0
         return
-    gathered = np.int64(0)
-    behind_goal = np.int64(0)
-    for e in range(offsets[v], offsets[v + 1]):
-        u = targets[e]
-        word = frontier[u, w]
-        gathered |= word
-        behind_goal |= word & blocked[u, w]
+    gathered, behind_goal = _gather(offsets, targets, frontier, blocked, v, w)
     new = gathered & ~seen
     nxt[v, w] = new
     if new == 0:
@@ -267,6 +318,66 @@ def _settle(goal: Any, segment_of: Any, acc: Any, acc_blocked: Any, visited: Any
 
 
 @_kernel
+def _push_listed(offsets: Any, targets: Any, listed: Any, listed_words: Any, count: np.int64,
+                 visited: Any, blocked: Any, acc: Any, touched: Any, flags: Any) -> None:
+    """``list``: each of the ``count`` frontier entries ORs its word, less the bits its
+    neighbour has seen, into the neighbour's ``acc`` (and those behind a goal into its
+    ``blocked``); a (node, word) whose ``acc`` this makes non-zero is listed in ``touched``,
+    counted in ``flags[_LISTED]``.  Every thread of a block reaches the barriers."""
+    staged = cuda.shared.array(STAGED, np.int64)
+    tally = cuda.shared.array(2, np.int64)  # entries staged, their first place in touched
+    if cuda.threadIdx.x == 0:
+        tally[0] = 0
+    cuda.syncthreads()
+    i = cuda.grid(1)
+    if i < count:
+        u = listed[i] >> WORD_BITS
+        w = listed[i] & (MAX_WORDS - 1)
+        word = listed_words[i]
+        behind = word & blocked[u, w]
+        for e in range(offsets[u], offsets[u + 1]):
+            v = targets[e]
+            fresh = word & ~visited[v, w]
+            if fresh == 0:
+                continue
+            if cuda.atomic.or_(acc, (v, w), fresh) == 0:
+                entry = (np.int64(v) << WORD_BITS) | w
+                at = cuda.atomic.add(tally, 0, 1)
+                if at < STAGED:
+                    staged[at] = entry
+                else:
+                    touched[cuda.atomic.add(flags, _LISTED, 1)] = entry
+            if behind & fresh != 0:
+                cuda.atomic.or_(blocked, (v, w), behind & fresh)
+    cuda.syncthreads()
+    kept = min(tally[0], STAGED)
+    if cuda.threadIdx.x == 0 and kept > 0:
+        tally[1] = cuda.atomic.add(flags, _LISTED, kept)
+    cuda.syncthreads()
+    for j in range(cuda.threadIdx.x, kept, cuda.blockDim.x):
+        touched[tally[1] + j] = staged[j]
+
+
+@_kernel
+def _settle_listed(goal: Any, segment_of: Any, touched: Any, touched_words: Any, flags: Any,
+                   acc: Any, visited: Any, blocked: Any, reached: Any, figures: Any,
+                   level: np.int64) -> None:
+    """``list``: each (node, word) :func:`_push_listed` listed settles its accumulator, as
+    :func:`_settle`, its new sources the entry's word at ``level``."""
+    words = visited.shape[1]
+    for i in range(cuda.grid(1), flags[_LISTED], cuda.gridsize(1)):
+        v = touched[i] >> WORD_BITS
+        w = touched[i] & (MAX_WORDS - 1)
+        seen = visited[v, w]
+        new = acc[v, w] & ~seen
+        acc[v, w] = 0
+        touched_words[i] = new
+        if new != 0:
+            _found(goal, blocked, visited, reached, figures, v, w, np.int64(segment_of[v]),
+                   words, seen, new, blocked[v, w] & new, level)
+
+
+@_kernel
 def _close(alive: Any, reached: Any, ending: Any, figures: Any, flags: Any,
            level: np.int64) -> None:
     """Thread (segment, word): sources alive that reached nothing new end at ``level``."""
@@ -299,6 +410,20 @@ def _count_farthest(segment_of: Any, frontier: Any, ending: Any, figures: Any) -
         return
     segment = segment_of[v]
     _add_farthest(figures, frontier[v, w] & ending[segment, w], segment * words * 64 + w * 64)
+
+
+@_kernel
+def _count_farthest_listed(segment_of: Any, listed: Any, listed_words: Any, count: np.int64,
+                           ending: Any, figures: Any) -> None:
+    """:func:`_count_farthest` over ``list``'s ``count`` frontier entries."""
+    i = cuda.grid(1)
+    if i >= count:
+        return
+    v = listed[i] >> WORD_BITS
+    w = listed[i] & (MAX_WORDS - 1)
+    segment = segment_of[v]
+    _add_farthest(figures, listed_words[i] & ending[segment, w],
+                  (segment * ending.shape[1] + w) * 64)
 
 
 @_device_function
@@ -366,25 +491,58 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
         return figures.reshape(FIGURES, segments, lanes)
     if narrow and offsets[-1] < np.iinfo(np.int32).max:
         offsets = offsets.astype(np.int32)
-    d_offsets = cuda.to_device(offsets)
-    d_targets = cuda.to_device(targets)
-    d_goal = cuda.to_device(goal)
-    d_segment_of = cuda.to_device(segment_of)
+    graph = (cuda.to_device(offsets), cuda.to_device(targets), cuda.to_device(goal),
+             cuda.to_device(segment_of))
     d_figures = cuda.to_device(figures)
-    node_words = size * words
-    grid = _grid(node_words)
-    visited, frontier, nxt, blocked = (cuda.device_array((size, words), dtype=np.int64)
-                                       for _ in range(4))
-    for array in (visited, frontier, blocked):
-        _zero[grid](array)
-    per_segment = np.zeros((segments, words), dtype=np.int64)
-    full, reached, ending = (cuda.to_device(per_segment) for _ in range(3))
-    _start[_grid(segments * lanes)](cuda.to_device(sources), d_goal, visited, frontier,
-                                    blocked, full, d_figures)
-    alive = cuda.device_array_like(full)
-    alive.copy_to_device(full)
-    no_flags = np.zeros(2, dtype=np.int64)
-    flags = cuda.to_device(no_flags)
+    visited, blocked = (cuda.device_array((size, words), dtype=np.int64) for _ in range(2))
+    for array in (visited, blocked):
+        _zero[_grid(size * words)](array)
+    full = cuda.to_device(np.zeros((segments, words), dtype=np.int64))
+    if variant == "list":
+        _levels_listed(graph, int(np.diff(offsets).max(initial=0)), sources, visited, blocked,
+                       full, d_figures)
+    else:
+        _levels(variant, graph, sources, visited, blocked, full, d_figures)
+    result: np.ndarray = d_figures.copy_to_host()
+    return result.reshape(FIGURES, segments, lanes)
+
+
+class _Levels:
+    """What every kernel keeps a level beside its frontier: the sources alive, those that
+    reached some node anew, those ending, and the flags read back after each level."""
+
+    def __init__(self, full: Any) -> None:
+        self.alive = cuda.device_array_like(full)
+        self.alive.copy_to_device(full)
+        self.reached = cuda.device_array_like(full)
+        self.ending = cuda.device_array_like(full)
+        for array in (self.reached, self.ending):
+            _zero[_grid(full.shape[0] * full.shape[1])](array)
+        self._no_flags = np.zeros(3, dtype=np.int64)
+        self.flags = cuda.to_device(self._no_flags)
+
+    def clear_flags(self) -> None:
+        self.flags.copy_to_device(self._no_flags)
+
+    def close(self, figures: Any, level: int) -> np.ndarray:
+        """The sources that reached nothing new end at ``level``: the flags read back."""
+        _close[_grid(self.alive.shape[0] * self.alive.shape[1])](
+            self.alive, self.reached, self.ending, figures, self.flags, np.int64(level))
+        flags: np.ndarray = self.flags.copy_to_host()
+        return flags
+
+
+def _levels(variant: str, graph: tuple[Any, Any, Any, Any], sources: np.ndarray,
+            visited: Any, blocked: Any, full: Any, figures: Any) -> None:
+    """The levels of ``pull`` or ``push``, a thread a (node, word) each pass."""
+    offsets, targets, goal, segment_of = graph
+    size, words = visited.shape
+    grid = _grid(size * words)
+    frontier, nxt = (cuda.device_array((size, words), dtype=np.int64) for _ in range(2))
+    _zero[grid](frontier)
+    _start[_grid(sources.size)](cuda.to_device(sources), goal, visited, frontier, blocked,
+                                full, figures)
+    state = _Levels(full)
     if variant == "push":
         acc, acc_blocked = (cuda.device_array((size, words), dtype=np.int64) for _ in range(2))
         for array in (acc, acc_blocked):
@@ -392,21 +550,59 @@ def count_sweeps(offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
     level = 0
     while True:
         if variant == "push":
-            _push[grid](d_offsets, d_targets, frontier, visited, blocked, acc, acc_blocked)
-            _settle[grid](d_goal, d_segment_of, acc, acc_blocked, visited, blocked, nxt,
-                          reached, d_figures, np.int64(level + 1))
+            _push[grid](offsets, targets, frontier, visited, blocked, acc, acc_blocked)
+            _settle[grid](goal, segment_of, acc, acc_blocked, visited, blocked, nxt,
+                          state.reached, figures, np.int64(level + 1))
         else:
-            _expand[grid](d_offsets, d_targets, d_goal, d_segment_of, frontier, visited,
-                          blocked, nxt, full, reached, d_figures, np.int64(level + 1))
-        flags.copy_to_device(no_flags)
-        _close[_grid(segments * words)](alive, reached, ending, d_figures, flags,
-                                        np.int64(level))
-        raised = flags.copy_to_host()
+            _expand[grid](offsets, targets, goal, segment_of, frontier, visited, blocked, nxt,
+                          full, state.reached, figures, np.int64(level + 1))
+        state.clear_flags()
+        raised = state.close(figures, level)
         if raised[_ANY_ENDING]:
-            _count_farthest[grid](d_segment_of, frontier, ending, d_figures)
+            _count_farthest[grid](segment_of, frontier, state.ending, figures)
         if not raised[_ANY_ALIVE]:
-            break
+            return
         frontier, nxt = nxt, frontier
         level += 1
-    result: np.ndarray = d_figures.copy_to_host()
-    return result.reshape(FIGURES, segments, lanes)
+
+
+def _levels_listed(graph: tuple[Any, Any, Any, Any], most_neighbours: int,
+                   sources: np.ndarray, visited: Any, blocked: Any, full: Any, figures: Any
+                   ) -> None:
+    """The levels of ``list``: threads for the frontier's entries only (a node has at most
+    ``most_neighbours``)."""
+    offsets, targets, goal, segment_of = graph
+    size, words = visited.shape
+    segment, lane = np.nonzero(sources >= 0)
+    count = segment.shape[0]
+    # Room for every (node, word) in each list: a level lists a (node, word) at most once.
+    listed, touched = (cuda.device_array(max(1, size * words), dtype=np.int64)
+                       for _ in range(2))
+    listed_words, touched_words = (cuda.device_array_like(listed) for _ in range(2))
+    if count:
+        listed[:count].copy_to_device((sources[segment, lane] << WORD_BITS) | (lane // 64))
+        listed_words[:count].copy_to_device(np.int64(1) << (lane % 64))
+    acc = cuda.device_array((size, words), dtype=np.int64)
+    _zero[_grid(size * words)](acc)
+    _start_listed[_grid(count)](listed, listed_words, np.int64(count), goal, segment_of,
+                                visited, blocked, full, figures)
+    state = _Levels(full)
+    level = 0
+    while True:
+        state.clear_flags()
+        _push_listed[_grid(count)](offsets, targets, listed, listed_words, np.int64(count),
+                                   visited, blocked, acc, touched, state.flags)
+        settling = _grid(min(size * words, count * most_neighbours))
+        _settle_listed[min(settling[0], SETTLING_BLOCKS), settling[1]](
+            goal, segment_of, touched, touched_words, state.flags, acc, visited, blocked,
+            state.reached, figures, np.int64(level + 1))
+        raised = state.close(figures, level)
+        if raised[_ANY_ENDING]:
+            _count_farthest_listed[_grid(count)](segment_of, listed, listed_words,
+                                                 np.int64(count), state.ending, figures)
+        if not raised[_ANY_ALIVE]:
+            return
+        listed, touched = touched, listed
+        listed_words, touched_words = touched_words, listed_words
+        count = int(raised[_LISTED])
+        level += 1

@@ -53,13 +53,13 @@ def resumable(kept: Path, finished: str) -> Iterator[None]:
     """A job whose ``finished`` work (like "finished pieces") is kept in ``kept``: an
     unreachable Dask scheduler is bad input (exit 2); workers dying on a task a machine
     fault (exit 1); Ctrl-C exits 130; each one line that says how to resume."""
-    from huarong.graph.scheduler import SchedulerUnreachable, WorkersLost
+    from huarong.graph.scheduler import ClusterLost, SchedulerUnreachable
 
     try:
         yield
     except SchedulerUnreachable as error:
         raise InputError(str(error)) from None
-    except WorkersLost as error:
+    except ClusterLost as error:
         raise MachineFault(f"{error}; {finished} are kept in {kept}: run the same command "
                            "again to resume") from None
     except KeyboardInterrupt:

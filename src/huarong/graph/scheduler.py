@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import queue
 import threading
+import time
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
@@ -118,9 +119,9 @@ class SchedulerUnreachable(ValueError):
     """No Dask scheduler answers at the address given (the message names it)."""
 
 
-class WorkersLost(RuntimeError):
-    """Dask workers died running a task, more times than the scheduler allows (out of
-    memory, killed): the run cannot finish."""
+class ClusterLost(RuntimeError):
+    """The Dask cluster cannot finish the run: workers died running a task, more times
+    than the scheduler allows (out of memory, killed), or the scheduler is gone."""
 
 
 def connect(address: str) -> Any:
@@ -140,6 +141,9 @@ def connect(address: str) -> Any:
     raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {address!r}: {problem}")
 
 
+_SCHEDULER_LOST = "lost the Dask scheduler: it stopped, or the network to it failed"
+
+
 def on_cluster(client: Any, submit: Callable[[Item], Any], items: Sequence[Item], *,
                sizes: Sequence[float] | None = None, ahead: int | None = None
                ) -> Generator[tuple[int, Any], None, None]:
@@ -150,10 +154,11 @@ def on_cluster(client: Any, submit: Callable[[Item], Any], items: Sequence[Item]
 
     ``sizes``: the biggest are submitted first.  ``ahead``: at most that many tasks
     submitted and not yet yielded (None: every task at once), so the results waiting here
-    stay bounded.  A task's exception is raised here; when workers die running a task
-    (Dask's ``KilledWorker``), :class:`WorkersLost`.  Closing the iterator early, Ctrl-C or
-    any error cancels the tasks still out."""
+    stay bounded.  A task's exception is raised here; :class:`ClusterLost` when workers die
+    running a task (Dask's ``KilledWorker``) or the scheduler is lost.  Closing the iterator
+    early, Ctrl-C or any error cancels the tasks still out."""
     from distributed import KilledWorker, as_completed
+    from distributed.client import ClosedClientError
 
     order = _biggest_first(len(items), sizes)
     out: dict[Any, int] = {}
@@ -169,14 +174,26 @@ def on_cluster(client: Any, submit: Callable[[Item], Any], items: Sequence[Item]
                             with_results=True)
     handed_out = first
     try:
-        for future, result in finished:
+        while not finished.is_empty():  # type: ignore[no-untyped-call]
+            # Polled, not blocking: a lost scheduler leaves the tasks out pending for ever.
+            if not finished.has_ready():  # type: ignore[no-untyped-call]
+                if client.status in ("closing", "closed"):
+                    raise ClusterLost(_SCHEDULER_LOST)
+                time.sleep(POLL_SECONDS)
+                continue
+            future, result = next(finished)
             index = out.pop(future)
             if handed_out < len(order):
                 finished.add(hand_out(handed_out))  # type: ignore[no-untyped-call]
                 handed_out += 1
             yield index, result
     except KilledWorker as error:
-        raise WorkersLost(f"{error.allowed_failures + 1} Dask workers died running task "
-                          f"{error.task!r} (out of memory, or killed?)") from None
+        times = error.allowed_failures + 1
+        raise ClusterLost(f"Dask workers died running task {error.task!r}, {times} "
+                          f"time{'s' if times > 1 else ''} (out of memory, or killed?)"
+                          ) from None
+    except ClosedClientError:
+        raise ClusterLost(_SCHEDULER_LOST) from None
     finally:
-        client.cancel(list(out))
+        if client.status == "running":  # a closed client has nothing out to cancel
+            client.cancel(list(out))

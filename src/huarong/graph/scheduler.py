@@ -22,7 +22,6 @@ from __future__ import annotations
 import gc
 import queue
 import threading
-import time
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
@@ -169,22 +168,22 @@ def on_cluster(client: Any, submit: Callable[[Item], Any], items: Sequence[Item]
         return future
 
     first = len(order) if ahead is None else min(len(order), max(ahead, 1))
-    finished = as_completed([hand_out(position)  # type: ignore[no-untyped-call]
-                             for position in range(first)], loop=client.loop,
-                            with_results=True)
+    finished: Any = as_completed([hand_out(position)  # type: ignore[no-untyped-call]
+                                  for position in range(first)], loop=client.loop,
+                                 with_results=True)
     handed_out = first
     try:
-        while not finished.is_empty():  # type: ignore[no-untyped-call]
-            # Polled, not blocking: a lost scheduler leaves the tasks out pending for ever.
-            if not finished.has_ready():  # type: ignore[no-untyped-call]
-                if client.status in ("closing", "closed"):
-                    raise ClusterLost(_SCHEDULER_LOST)
-                time.sleep(POLL_SECONDS)
-                continue
+        while not finished.is_empty():
+            with finished.thread_condition:  # notified as each task ends
+                # Not one blocking wait: a lost scheduler leaves the tasks out pending for ever.
+                while not finished.has_ready() and client.status not in ("closing", "closed"):
+                    finished.thread_condition.wait(timeout=POLL_SECONDS)
+            if not finished.has_ready():
+                raise ClusterLost(_SCHEDULER_LOST)
             future, result = next(finished)
             index = out.pop(future)
             if handed_out < len(order):
-                finished.add(hand_out(handed_out))  # type: ignore[no-untyped-call]
+                finished.add(hand_out(handed_out))
                 handed_out += 1
             yield index, result
     except KilledWorker as error:

@@ -115,14 +115,14 @@ def _run(units: Sequence[Unit], work: Callable[[Unit], Columns], threads: int,
          ) -> Iterator[tuple[int, Columns]]:
     from huarong.graph.scheduler import as_finished, connect, on_cluster
 
-    saved: set[int] = set()
-    if directory is not None:
-        _open_directory(directory, key)
-        saved = {index for index in range(len(units))
-                 if _unit_path(directory, index).is_file()}
     with contextlib.ExitStack() as stack:
-        # Connected before anything is yielded: an unreachable scheduler stops the job first.
+        # Connected first: an unreachable scheduler stops the job before it makes anything.
         client = None if cluster is None else stack.enter_context(connect(cluster))
+        saved: set[int] = set()
+        if directory is not None:
+            _open_directory(directory, key)
+            saved = {index for index in range(len(units))
+                     if _unit_path(directory, index).is_file()}
         done = 0
         for index in sorted(saved):
             done += 1

@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -233,11 +234,14 @@ def _lost(**_: object) -> None:
     (["--preset", "sbp-4x4", "--cluster", "tcp://127.0.0.1:1"], 2,
      "cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"),
     (["--preset", "sbp-4x4", "lost"], 1, "4 times; finished piece sets are kept in"),
+    (["--preset", "sbp-4x4", "--cluster", "tcp://127.0.0.1:1", "no dask"], 2,
+     "--cluster needs Dask: pip install 'huarong[cluster]'"),
 ])
 def test_cluster_faults_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     arguments: list[str], code: int, words: str) -> None:
     """--cluster without a preset; an unreachable scheduler; workers lost (sbp_4x4 raising
-    what the job raises then, named by the argument ``lost``)."""
+    what the job raises then, asked for by a last argument ``lost``); Dask not installed
+    (``no dask``)."""
     pytest.importorskip("distributed")
     from huarong.graph import scheduler
     from huarong.puzzles import presets
@@ -245,6 +249,9 @@ def test_cluster_faults_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(scheduler, "CONNECT_TIMEOUT", "0.2s")
     if arguments[-1] == "lost":
         monkeypatch.setattr(presets, "sbp_4x4", _lost)
+        arguments = arguments[:-1]
+    if arguments[-1] == "no dask":
+        monkeypatch.setitem(sys.modules, "distributed", None)
         arguments = arguments[:-1]
     got, text = _search(*arguments, "-o", str(tmp_path / "out.parquet"), "-q")
     assert got == code, text

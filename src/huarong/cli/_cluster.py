@@ -17,12 +17,13 @@ from huarong.cli._common import INTERRUPTED_EXIT, InputError, MachineFault
 CLUSTER_EXTRA = "huarong[cluster]"
 
 
-def need_dask(options: str) -> None:
+def need_dask(*options: str) -> None:
     """:class:`InputError` naming ``options`` when Dask is not installed."""
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise InputError(f"{options} need Dask: pip install '{CLUSTER_EXTRA}'") from None
+        raise InputError(f"{' and '.join(options)} need{'s' if len(options) == 1 else ''} "
+                         f"Dask: pip install '{CLUSTER_EXTRA}'") from None
 
 
 @contextlib.contextmanager
@@ -32,7 +33,7 @@ def dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
     if workers is None and address is None:
         yield None
         return
-    need_dask("--workers and --cluster")
+    need_dask("--workers", "--cluster")
     from distributed import Client, LocalCluster
 
     from huarong.graph.scheduler import connect

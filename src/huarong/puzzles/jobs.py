@@ -89,8 +89,8 @@ def run_job(units: Sequence[Unit], work: Callable[[Unit], Columns], *, threads: 
     the units plain data, so that they pickle and the workers, with huarong installed,
     import the function: :class:`TypeError` at once otherwise.  An unreachable scheduler
     raises :class:`~huarong.graph.scheduler.SchedulerUnreachable`; workers dying on a unit,
-    or the scheduler lost, :class:`~huarong.graph.scheduler.ClusterLost`.  Stopping the iteration (or Ctrl-C)
-    cancels the units still out."""
+    or the scheduler lost, :class:`~huarong.graph.scheduler.ClusterLost`.  Stopping the
+    iteration (or Ctrl-C) cancels the units still out."""
     if cluster is not None:
         _check_pickles(units, work)
     return _run(units, work, threads, sizes, directory, key, cluster, progress)

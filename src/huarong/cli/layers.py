@@ -13,10 +13,10 @@ from typing import Any
 
 import click
 
-from huarong.cli._common import DB_PLACE, INTERRUPTED_EXIT, InputError, machine_faults
+from huarong.cli._cluster import CLUSTER_EXTRA, dask_client, resumable
+from huarong.cli._common import DB_PLACE, InputError, machine_faults
 from huarong.fileio import check_free_space, writer_lock
 
-CLUSTER_EXTRA = "huarong[cluster]"
 REPORT_EVERY = 5.0
 """Seconds between two progress lines when stderr is not a terminal."""
 
@@ -82,34 +82,6 @@ class _Reporter:
         elif time.monotonic() - self.last_line >= REPORT_EVERY or layouts == layouts_total:
             self.last_line = time.monotonic()
             click.echo(f"layers: {line}", err=True)
-
-
-@contextlib.contextmanager
-def _dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
-    """A ``distributed.Client``: a local cluster of ``workers`` processes, or the scheduler
-    at ``address``; None when neither is asked for."""
-    if workers is None and address is None:
-        yield None
-        return
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise InputError(f"--workers and --cluster need Dask: pip install "
-                         f"'{CLUSTER_EXTRA}'") from None
-    if address is not None:
-        try:
-            client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as error:
-            raise InputError(f"cannot reach the Dask scheduler at {address!r}: "
-                             f"{error}") from None
-        with client:
-            yield client
-        return
-    with LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
-                      processes=True,
-                      dashboard_address=None, silence_logs=40) as cluster, \
-            Client(cluster) as client:  # type: ignore[no-untyped-call]
-        yield client
 
 
 @click.command("layers")
@@ -192,7 +164,8 @@ def _run(database: Path, plans: list[Any], workers: int | None, address: str | N
          threads: int | None, gpu: bool) -> None:
     from huarong.space import layers as job
 
-    with _dask_client(workers, address) as client:
+    with resumable(job.checkpoint_directory(database), "finished pieces"), \
+            dask_client(workers, address) as client:
         reporter = _Reporter()
         try:
             with reporter.shown():
@@ -200,11 +173,6 @@ def _run(database: Path, plans: list[Any], workers: int | None, address: str | N
                         progress=reporter, client=client, gpu=gpu)
         except job.JobError as error:
             raise InputError(str(error)) from None
-        except KeyboardInterrupt:
-            click.echo(f"interrupted: finished pieces are kept in "
-                       f"{job.checkpoint_directory(database)}; run the same command again "
-                       "to resume", err=True)
-            sys.exit(INTERRUPTED_EXIT)
     layouts = sum(p.layouts for p in plans)
     click.echo(f"figures of {layouts:,} layouts in {len(plans)} classes written to {database} "
                f"in {_format_seconds(time.monotonic() - reporter.started)}", err=True)

@@ -6,13 +6,16 @@ Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._commo
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from huarong.cli._cluster import CLUSTER_EXTRA, need_dask, resumable
 from huarong.cli._common import (
     OUTPUT,
     InputError,
@@ -82,12 +85,20 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
                    "is saved every minute and when stopped in FILE.checkpoint.npz, and the "
                    "same command resumes it.")
 @click.option("--memory", type=click.FloatRange(min=0.001), default=8.0, show_default=True,
-              metavar="GIB", help="The most memory the bitset of the code space may take.")
+              metavar="GIB", help="The most memory the bitset of the code space may take "
+                                  "(with --preset: of one set of pieces, on each thread).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Threads of a preset, each searching one set of pieces at a time "
+                   "(default: every core).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help=f"Run a preset's sets of pieces on the Dask scheduler at ADDRESS, like "
+                   f"tcp://HOST:8786 ({CLUSTER_EXTRA}).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
 def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            metric: str | None, rules: str | None, preset: str | None, output: str | None,
-           memory: float, quiet: bool, as_json: bool) -> None:
+           memory: float, threads: int | None, cluster: str | None, quiet: bool,
+           as_json: bool) -> None:
     """Every placement of the pieces on the board (walls included), split into clusters
     (the states that reach each other), with each cluster's states, solved states and
     hardest start: the state farthest from its nearest solved state.
@@ -102,8 +113,12 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
         if board is not None or pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
                              "none of --board, --pieces, --goal, --puzzle")
-        _preset(preset, limit, output, quiet, as_json)
+        _preset(preset, _Job(limit, threads or os.cpu_count() or 1, cluster, quiet), output,
+                as_json)
         return
+    if cluster is not None:
+        raise InputError("--cluster runs the sets of pieces of a --preset on Dask workers; "
+                         "the search of one set of pieces runs here")
     from huarong.puzzles.exhaustive import run, search_space
 
     with _input_errors():
@@ -157,17 +172,46 @@ def _report(result: SearchResult, as_json: bool) -> None:
     echo_hardest(totals["hardest"], "no cluster holds a solved state")
 
 
-def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bool) -> None:
+@dataclass(frozen=True)
+class _Job:
+    """How a preset runs: each unit's bitset ``memory``, on ``threads`` threads or on the
+    Dask scheduler at ``cluster``; progress unless ``quiet``."""
+
+    memory: int
+    threads: int
+    cluster: str | None
+    quiet: bool
+
+
+def checkpoint_directory(preset: str, output: str | None) -> Path:
+    """Where a preset's finished units wait: beside ``output`` (``FILE.checkpoint``), or
+    without one beside the database (``$HUARONG_DB``'s directory, by default
+    ``~/.local/share/huarong``) as ``search-PRESET.checkpoint``."""
+    if output is not None:
+        return Path(f"{output}.checkpoint")
+    from huarong.space.database import default_path
+
+    return default_path().with_name(f"search-{preset}.checkpoint")
+
+
+def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
     """The preset ``name``'s table, one row per number of pieces (``sbp-4x4``, the only
     one so far)."""
     import pyarrow as pa
 
     from huarong.puzzles.exhaustive import write_table
+    from huarong.puzzles.jobs import finish
     from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
 
+    if job.cluster is not None:
+        need_dask("--cluster")
+    directory = checkpoint_directory(name, output)
     announce_first_compile()
-    with _input_errors(), progress_bar(not quiet) as progress:
-        records = sbp_4x4(progress=progress, memory=memory)
+    with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
+            resumable(directory, "finished piece sets"), \
+            progress_bar(not job.quiet) as progress:
+        records = sbp_4x4(progress=progress, memory=job.memory, threads=job.threads,
+                          directory=directory, cluster=job.cluster)
     rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
              "sets": r.sets, "clusters": r.clusters, "states": r.states}
             for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
@@ -175,6 +219,7 @@ def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bo
         with machine_faults(output, "-o"):
             write_table(pa.Table.from_pylist(rows), output, "records")
         click.echo(f"written to {output} ({len(rows)} rows)", err=True)
+    finish(directory)
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return

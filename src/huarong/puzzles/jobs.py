@@ -10,6 +10,7 @@ units not yet saved.  The caller reads the answers as they come and removes the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from collections.abc import Callable, Iterator, Sequence
@@ -78,37 +79,77 @@ def run_job(units: Sequence[Unit], work: Callable[[Unit], Columns], *, threads: 
 
     With a checkpoint ``directory`` (made if absent) each finished unit is saved there before
     it is yielded, and units saved by an earlier run of the same ``key`` are read back
-    instead of computed; :class:`PuzzleError` when the directory holds another job.
-    ``cluster``: the address of a Dask scheduler to run the units on instead of threads
-    (``work`` and the units must then pickle)."""
-    if cluster is not None:
-        raise NotImplementedError("Dask clusters for search jobs: being built")
-    from huarong.graph.scheduler import as_finished
+    instead of computed, whichever ran them; :class:`PuzzleError` when the directory holds
+    another job.
 
-    saved: set[int] = set()
-    if directory is not None:
-        _open_directory(directory, key)
-        saved = {index for index in range(len(units))
-                 if _unit_path(directory, index).is_file()}
-    done = 0
-    for index in sorted(saved):
-        done += 1
-        if progress is not None:
-            progress(done, len(units))
-        assert directory is not None
-        yield index, _load(_unit_path(directory, index))
-    pending = [index for index in range(len(units)) if index not in saved]
-    pending_sizes = None if sizes is None else [sizes[index] for index in pending]
-    for position, columns in as_finished(lambda index: work(units[index]), pending,
-                                         threads=threads, sizes=pending_sizes,
-                                         ahead=2 * threads):
-        index = pending[position]
+    ``cluster``: the address of a Dask scheduler (``tcp://HOST:8786``, the
+    ``huarong[cluster]`` extra) whose workers compute the units instead of threads, a few
+    per worker thread out at a time; the answers come back here and are saved as above.
+    ``work`` must then be a module-level function (``functools.partial`` of one is fine) and
+    the units plain data, so that they pickle and the workers, with huarong installed,
+    import the function: :class:`TypeError` at once otherwise.  An unreachable scheduler
+    raises :class:`~huarong.graph.scheduler.SchedulerUnreachable`; workers dying on a unit,
+    or the scheduler lost, :class:`~huarong.graph.scheduler.ClusterLost`.  Stopping the
+    iteration (or Ctrl-C) cancels the units still out."""
+    if cluster is not None:
+        _check_pickles(units, work)
+    return _run(units, work, threads, sizes, directory, key, cluster, progress)
+
+
+def _check_pickles(units: Sequence[object], work: Callable[..., object]) -> None:
+    import pickle
+
+    for name, thing in (("the work function", work),
+                        *((f"unit {index}", unit) for index, unit in enumerate(units))):
+        try:
+            pickle.dumps(thing)
+        except Exception as error:  # pickle raises several kinds
+            raise TypeError(f"a job on a Dask cluster sends its work function and units to "
+                            f"other processes: {name} ({thing!r}) does not pickle ({error}); "
+                            "use a module-level function and plain data") from None
+
+
+def _run(units: Sequence[Unit], work: Callable[[Unit], Columns], threads: int,
+         sizes: Sequence[float] | None, directory: Path | None, key: str,
+         cluster: str | None, progress: UnitProgress | None
+         ) -> Iterator[tuple[int, Columns]]:
+    from huarong.graph.scheduler import as_finished, connect, on_cluster
+
+    with contextlib.ExitStack() as stack:
+        # Connected first: an unreachable scheduler stops the job before it makes anything.
+        client = None if cluster is None else stack.enter_context(connect(cluster))
+        saved: set[int] = set()
         if directory is not None:
-            _save(_unit_path(directory, index), columns)
-        done += 1
-        if progress is not None:
-            progress(done, len(units))
-        yield index, columns
+            _open_directory(directory, key)
+            saved = {index for index in range(len(units))
+                     if _unit_path(directory, index).is_file()}
+        done = 0
+        for index in sorted(saved):
+            done += 1
+            if progress is not None:
+                progress(done, len(units))
+            assert directory is not None
+            yield index, _load(_unit_path(directory, index))
+        pending = [index for index in range(len(units)) if index not in saved]
+        pending_sizes = None if sizes is None else [sizes[index] for index in pending]
+        if client is None:
+            stream = as_finished(lambda index: work(units[index]), pending, threads=threads,
+                                 sizes=pending_sizes, ahead=2 * threads)
+        else:
+            workers = sum(client.nthreads().values())
+            stream = on_cluster(client, lambda index: client.submit(work, units[index],
+                                                                    pure=False),
+                                pending, sizes=pending_sizes, ahead=max(4, 2 * workers))
+        # Closed (the units still out cancelled) before the client is.
+        stream = stack.enter_context(contextlib.closing(stream))
+        for position, columns in stream:
+            index = pending[position]
+            if directory is not None:
+                _save(_unit_path(directory, index), columns)
+            done += 1
+            if progress is not None:
+                progress(done, len(units))
+            yield index, columns
 
 
 def finish(directory: Path) -> None:

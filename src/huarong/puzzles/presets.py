@@ -17,9 +17,11 @@ polyominoes; the default shapes here are the rectangles up to 2x2.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +34,7 @@ from huarong.puzzles.exhaustive import (
     run,
     search_space,
 )
+from huarong.puzzles.jobs import Columns, run_job
 from huarong.puzzles.model import Puzzle, PuzzleError, Shape
 
 SBP_SIDE = 4
@@ -111,27 +114,56 @@ def sbp_clusters(space: SearchSpace, *, memory: int = DEFAULT_MEMORY) -> SearchR
     return run(space, seeds=seeds, starts=(0, 0), memory=memory)
 
 
+SBP_JOB = "sbp-4x4 1"
+"""The checkpoints' key of :func:`sbp_4x4`'s job, with the shapes and side appended: a change
+of what a unit's columns mean changes it."""
+
+
+def sbp_set(piece_set: tuple[Shape, tuple[int, ...]], shapes: Sequence[Shape] = SBP_SHAPES,
+            side: int = SBP_SIDE, memory: int = DEFAULT_MEMORY) -> Columns:
+    """One unit of :func:`sbp_4x4`: the piece set's hardest ``length`` (-1: no cluster) and
+    ``start`` grid (empty: none), its ``clusters`` and their ``states``, one row each."""
+    space = sbp_space(*piece_set, shapes, side)
+    result = sbp_clusters(space, memory=memory)
+    length, start = -1, ""
+    if len(result):
+        row = int(np.argmax(result.length))
+        length, start = int(result.length[row]), space.grids(result.start[row:row + 1])[0]
+    return {"length": np.array([length], dtype=np.int64), "start": np.array([start]),
+            "clusters": np.array([len(result)], dtype=np.int64),
+            "states": np.array([result.total_states], dtype=np.int64)}
+
+
 def sbp_4x4(shapes: Sequence[Shape] = SBP_SHAPES, *, side: int = SBP_SIDE,
-            progress: Progress | None = None, memory: int = DEFAULT_MEMORY
-            ) -> list[SbpRecord]:
+            progress: Progress | None = None, memory: int = DEFAULT_MEMORY, threads: int = 1,
+            directory: Path | None = None, cluster: str | None = None) -> list[SbpRecord]:
     """Bickford's search (see the module): the hardest puzzle for each number of pieces,
-    1 to ``side``² - 1."""
+    1 to ``side``² - 1.
+
+    Each piece set is a unit of a :func:`~huarong.puzzles.jobs.run_job` on ``threads``
+    threads, or on the Dask scheduler at ``cluster``, checkpointed in ``directory`` (which
+    the caller removes with :func:`~huarong.puzzles.jobs.finish` once it has the records);
+    ``memory`` bounds each unit's bitset."""
     sets = piece_sets(shapes, side)
+    work = functools.partial(sbp_set, shapes=tuple(shapes), side=side, memory=memory)
+    answers: dict[int, Columns] = {}
+    for index, columns in run_job(
+            sets, work, threads=threads, directory=directory, cluster=cluster,
+            sizes=[sbp_space(*piece_set, shapes, side).codes for piece_set in sets],
+            key=f"{SBP_JOB} {side} {list(shapes)}",
+            progress=None if progress is None else functools.partial(progress, "piece sets")):
+        answers[index] = columns
     best: dict[int, tuple[int, str | None]] = {}
     tally: dict[int, list[int]] = {}
-    for done, (goal, counts) in enumerate(sets):
-        space = sbp_space(goal, counts, shapes, side)
+    # In the order of the sets, whichever finished first: the same start for a tied length.
+    for index, (_, counts) in enumerate(sets):
+        columns = answers[index]
         pieces = 1 + sum(counts)
-        result = sbp_clusters(space, memory=memory)
         count = tally.setdefault(pieces, [0, 0, 0])
         count[0] += 1
-        count[1] += len(result)
-        count[2] += result.total_states
-        if len(result) and int(result.length.max()) > best.get(pieces, (-1, None))[0]:
-            row = int(np.argmax(result.length))
-            best[pieces] = (int(result.length[row]),
-                            space.grids(result.start[row:row + 1])[0])
-        if progress is not None:
-            progress("piece sets", done + 1, len(sets))
+        count[1] += int(columns["clusters"][0])
+        count[2] += int(columns["states"][0])
+        if int(columns["length"][0]) > best.get(pieces, (-1, None))[0]:
+            best[pieces] = (int(columns["length"][0]), str(columns["start"][0]))
     return [SbpRecord(n, *best.get(n, (-1, None)), *tally.get(n, [0, 0, 0]))
             for n in range(1, side * side)]

@@ -4,6 +4,7 @@ commits them."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -223,7 +224,9 @@ def _check_gpu_workers(client: Any) -> None:
 
 def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tally: _Tally,
                     client: object, gpu: bool) -> None:
-    from distributed import Client, as_completed
+    from distributed import Client
+
+    from huarong.graph.scheduler import on_cluster
 
     assert isinstance(client, Client)
     waiting, todo = _pending(plans, directory, tally)
@@ -233,15 +236,12 @@ def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tal
             commit_class(database, directory, by_key[key])
     if gpu:
         _check_gpu_workers(client)
-    futures = {_submit(client, unit, gpu): unit for unit in todo}
-    try:
-        for future, (codes, figures) in as_completed(  # type: ignore[no-untyped-call]
-                futures, with_results=True):
-            unit = futures[future]
+    with contextlib.closing(on_cluster(client, lambda unit: _submit(client, unit, gpu),
+                                       todo)) as results:
+        for index, (codes, figures) in results:
+            unit = todo[index]
             save_unit(directory, unit, codes, figures)
             tally.unit_done(unit, searched=True)
             waiting[unit.key] -= 1
             if waiting[unit.key] == 0:
                 commit_class(database, directory, by_key[unit.key])
-    finally:
-        client.cancel(list(futures))  # type: ignore[no-untyped-call]

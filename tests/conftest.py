@@ -54,6 +54,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             base.parent.rmdir()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The files marked whole_space run first, file by file, before the rest of the suite
+    # (compiled kernels, imported libraries, caches) has grown the process: the suite's peak
+    # memory is then one file's arrays over all layouts on a small process, not on a large one.
+    items.sort(key=lambda item: item.get_closest_marker("whole_space") is None)
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _whole_space_results_released() -> Iterator[None]:
     """After each test file, let go of the arrays over all 29,334,498 layouts that the

@@ -21,6 +21,8 @@ from huarong.space import cases
 
 from . import klotski_reference as ref
 
+pytestmark = pytest.mark.whole_space
+
 # Seed 000, "摆列方式分类": (jiang_num, bing_num) -> number of layouts.
 SEED_JIANG_BING = {
     (0, 0): 12, (0, 1): 192, (0, 2): 1440, (0, 3): 6720, (0, 4): 21840, (0, 5): 52416,

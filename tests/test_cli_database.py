@@ -19,6 +19,8 @@ from huarong.cli import main
 
 from .test_cases import ALL_CODES_MD5, reference_groups, reference_layouts
 
+pytestmark = pytest.mark.whole_space
+
 
 def run(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args), catch_exceptions=False)

@@ -31,6 +31,8 @@ from huarong.space.explorer import (
 )
 from tests import klotski_reference as reference
 
+pytestmark = pytest.mark.whole_space
+
 SMALL_CLASS = (7, 0)
 """jiang-bing of the test database: 3,508 layouts in small groups, some with goals."""
 FIGURES_STYLE = 1

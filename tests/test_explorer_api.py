@@ -21,6 +21,8 @@ from huarong.web.app import create_app
 from tests import klotski_reference as reference
 from tests.test_explorer_data import make_small_database, solvable_small_group
 
+pytestmark = pytest.mark.whole_space
+
 
 @pytest.fixture(scope="module")
 def small_database(tmp_path_factory: pytest.TempPathFactory) -> Path:

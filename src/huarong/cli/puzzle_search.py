@@ -74,8 +74,9 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
                    "only along its length (default: free, or the puzzle's).")
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
               help="A search by another author's definitions instead: sbp-4x4 is "
-                   "N. Bickford's 4x4 search with the pieces 1x1, 1x2, 2x1, 2x2 (his are any "
-                   "polyominoes): the hardest puzzle per number of pieces, beside his.")
+                   "N. Bickford's search of every 4x4 puzzle (pieces of any shape, the goal "
+                   "piece from the upper-left to the lower-right corner): the hardest puzzle "
+                   "per number of pieces, beside his.")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
@@ -102,7 +103,7 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
         if board is not None or pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
                              "none of --board, --pieces, --goal, --puzzle")
-        _preset(preset, limit, output, quiet, as_json)
+        _preset(preset, output, quiet, as_json)
         return
     from huarong.puzzles.exhaustive import run, search_space
 
@@ -157,9 +158,11 @@ def _report(result: SearchResult, as_json: bool) -> None:
     echo_hardest(totals["hardest"], "no cluster holds a solved state")
 
 
-def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bool) -> None:
+def _preset(name: str, output: str | None, quiet: bool, as_json: bool) -> None:
     """The preset ``name``'s table, one row per number of pieces (``sbp-4x4``, the only
-    one so far)."""
+    one so far), each record's start one row a line."""
+    import os
+
     import pyarrow as pa
 
     from huarong.puzzles.exhaustive import write_table
@@ -167,9 +170,9 @@ def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bo
 
     announce_first_compile()
     with _input_errors(), progress_bar(not quiet) as progress:
-        records = sbp_4x4(progress=progress, memory=memory)
+        records = sbp_4x4(progress=progress, threads=os.cpu_count() or 1)
     rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
-             "sets": r.sets, "clusters": r.clusters, "states": r.states}
+             "puzzles": r.puzzles, "clusters": r.clusters, "states": r.states}
             for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
     if output is not None:
         with machine_faults(output, "-o"):
@@ -178,8 +181,11 @@ def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bo
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    click.echo("pieces  length  Bickford  start             piece sets  clusters      states")
+    click.echo("pieces  length  Bickford     puzzles   clusters       states  start")
     for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
-        start = record.start or "-"
-        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  {start:<16}  "
-                   f"{record.sets:>10,}  {record.clusters:>8,}  {record.states:>10,}")
+        lines = grid_rows(record.start).splitlines() if record.start else ["-"]
+        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  "
+                   f"{record.puzzles:>10,}  {record.clusters:>9,}  {record.states:>11,}  "
+                   f"{lines[0]}")
+        for line in lines[1:]:
+            click.echo(f"{'':>58}{line}")

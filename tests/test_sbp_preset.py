@@ -224,9 +224,13 @@ def test_partition_count(brute: Brute) -> None:
     ("ABB./ACDD/EEFG/HEI.", 9),
 ])
 def test_bickford_records(start: str, pieces: int) -> None:
-    length, hardest, _ = sbp_cluster(start)
+    from huarong.puzzles import group, load_puzzle
+
+    length, hardest, states = sbp_cluster(start)
     assert length == BICKFORD_LENGTHS[pieces - 1]
     assert hardest is not None and hardest[0] == "A"
+    # The general engine's cluster of the catalogue's copy of the record.
+    assert states == group(load_puzzle(f"bickford-4x4-{pieces}")).states
 
 
 @pytest.mark.parametrize(("text", "words"), [

@@ -205,22 +205,23 @@ def _normal(piece: Int, geometry: np.ndarray) -> Int:
 
 
 @inline_kernel
-def _first_ending(goal: Int, occupied: Int, chosen: np.ndarray, level: Int,
-                  geometry: np.ndarray) -> bool:
-    """Whether ``goal`` is the first piece touching the bottom row and the right column,
-    counting along the bottom row from the right (of the pieces ``chosen[:level]``)."""
+def _first_ending(occupied: Int, chosen: np.ndarray, level: Int, geometry: np.ndarray
+                  ) -> Int:
+    """The first of the pieces ``chosen[:level]`` touching the bottom row and the right
+    column, counting along the bottom row from the right (Bickford's goal piece); 0 when
+    none does."""
     cells = geometry[CELLS]
     columns = geometry[COLUMNS]
-    for col in range(columns - 1, -1, -1):
-        cell = _ONE << (cells - columns + col)
+    for column in range(columns - 1, -1, -1):
+        cell = _ONE << (cells - columns + column)
         if occupied & cell == 0:
             continue
         for k in range(level):
             if chosen[k] & cell:
                 if chosen[k] & geometry[RIGHT]:
-                    return chosen[k] == goal
+                    return chosen[k]
                 break
-    return False
+    return np.int64(0)
 
 
 @kernel
@@ -249,7 +250,6 @@ def seeds(geometry: np.ndarray, near: np.ndarray, shapes: np.ndarray, corner: bo
     partitions = 0
     level = 0
     undecided[0] = full
-    voided[0] = False
     while level >= 0:
         if undecided[level] == 0:
             # A whole partition: pieces are the chosen sets of the levels above.
@@ -274,21 +274,16 @@ def seeds(geometry: np.ndarray, near: np.ndarray, shapes: np.ndarray, corner: bo
                     rest &= rest - 1
                     size += 1
                 signature += _ONE << (4 * (size - 1))
-            if voids > 0:
-                for k in range(level):
-                    goal = chosen[k]
-                    if goal == 0 or (corner and goal & corner_cell == 0):
-                        continue
-                    if not _first_ending(goal, occupied, chosen, level, geometry):
-                        continue
-                    others = occupied & ~goal
-                    up = goal & geometry[TOP] == 0 and (goal >> columns) & others == 0
-                    left = goal & geometry[LEFT] == 0 and (goal >> 1) & others == 0
-                    if up or left:
-                        if found < out.shape[0]:
-                            out[found] = _key(occupied, right, below, trailing_zeros(goal))
-                            signatures[found] = signature
-                        found += 1
+            goal = _first_ending(occupied, chosen, level, geometry)
+            if voids > 0 and goal != 0 and (goal & corner_cell or not corner):
+                others = occupied & ~goal
+                up = goal & geometry[TOP] == 0 and (goal >> columns) & others == 0
+                left = goal & geometry[LEFT] == 0 and (goal >> 1) & others == 0
+                if up or left:
+                    if found < out.shape[0]:
+                        out[found] = _key(occupied, right, below, trailing_zeros(goal))
+                        signatures[found] = signature
+                    found += 1
             level -= 1
             continue
         first = trailing_zeros(undecided[level])
@@ -422,9 +417,9 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
             level = distance[i]
             key = order[i]
             goal = _piece_at((key >> 48) & 15, key, columns)
-            if _bounded(goal, geometry[TOP], geometry[LEFT]):
-                if level > best or (level == best and key < hardest):
-                    best, hardest = level, key
+            if _bounded(goal, geometry[TOP], geometry[LEFT]) and (
+                    level > best or (level == best and key < hardest)):
+                best, hardest = level, key
             for e in range(offsets[i], offsets[i + 1]):
                 j = targets[e]
                 if distance[j] < 0:

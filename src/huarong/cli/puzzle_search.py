@@ -181,11 +181,12 @@ def _preset(name: str, output: str | None, quiet: bool, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    click.echo("pieces  length  Bickford     puzzles   clusters       states  start")
+    header = "pieces  length  Bickford     puzzles   clusters       states  "
+    click.echo(f"{header}start")
     for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
         lines = grid_rows(record.start).splitlines() if record.start else ["-"]
         click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  "
                    f"{record.puzzles:>10,}  {record.clusters:>9,}  {record.states:>11,}  "
                    f"{lines[0]}")
         for line in lines[1:]:
-            click.echo(f"{'':>58}{line}")
+            click.echo(" " * len(header) + line)

@@ -160,9 +160,11 @@ def sbp_4x4(shapes: Sequence[Shape] | None = None, *, rows: int = SBP_SIDE,
     Each group of seeds is a unit of a :func:`~huarong.puzzles.jobs.run_job` on ``threads``
     threads, or on the Dask scheduler at ``cluster``, checkpointed in ``directory`` (which
     the caller removes with :func:`~huarong.puzzles.jobs.finish` once it has the records)."""
+    if progress is not None:
+        progress("partitions", 0, 1)
     groups, _ = sbp_seeds(rows, columns, shapes=shapes, corner=corner)
     if progress is not None:
-        progress("seed groups", 0, len(groups))
+        progress("partitions", 1, 1)
     shown = "any" if shapes is None else sorted(shapes)
     answers: dict[int, Columns] = dict(run_job(
         groups, functools.partial(sbp_unit, rows=rows, columns=columns), threads=threads,

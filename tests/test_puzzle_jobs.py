@@ -198,7 +198,7 @@ def _search(*arguments: str) -> tuple[int, str]:
 
 @pytest.fixture
 def small_sbp(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The sbp-4x4 preset with the pieces 2x2 and 1x2 only (28 piece sets)."""
+    """The sbp-4x4 preset with the pieces 2x2 and 1x2 only."""
     from huarong.puzzles import presets
     from huarong.puzzles.exhaustive import rectangle
 
@@ -233,7 +233,7 @@ def _lost(**_: object) -> None:
      "sets of pieces of a --preset"),
     (["--preset", "sbp-4x4", "--cluster", "tcp://127.0.0.1:1"], 2,
      "cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'"),
-    (["--preset", "sbp-4x4", "lost"], 1, "4 times; finished piece sets are kept in"),
+    (["--preset", "sbp-4x4", "lost"], 1, "4 times; finished seed groups are kept in"),
     (["--preset", "sbp-4x4", "--cluster", "tcp://127.0.0.1:1", "no dask"], 2,
      "--cluster needs Dask: pip install 'huarong[cluster]'"),
 ])

@@ -194,33 +194,6 @@ def test_bad_specifications(board: str, pieces: str, goal: str, words: str) -> N
         search(board, pieces, goal)
 
 
-@pytest.mark.parametrize(("board", "goal", "length"), [
-    # Bickford's records for 4 and 9 pieces (his SBPSearcher's results file): the hardest
-    # start of his piece set, the goal piece A in the upper-left corner.
-    ("AAB./A.BC/..CC/..DD", "..../..../..AA/..A.", 22),
-    ("ABB./ACDD/EEFG/HEI.", "..../..../...A/...A", 132),
-])
-def test_bickford_records(board: str, goal: str, length: int) -> None:
-    from huarong.puzzles import load_puzzle
-    from huarong.puzzles.presets import bickford_space, sbp_clusters
-
-    result = sbp_clusters(bickford_space(load_puzzle(board, goal, distinct=["A"])))
-    assert int(result.length.max()) == length
-    start = result.space.grids(result.start[result.length == length])[0]
-    assert start.startswith("A")
-
-
-def test_sbp_piece_sets() -> None:
-    from huarong.puzzles.presets import SBP_SHAPES, piece_sets
-
-    # An independent count: a goal shape, then counts of the four shapes with fewer than
-    # 16 cells in all.
-    areas = [len(shape) for shape in SBP_SHAPES]
-    expected = sum(1 for goal in areas for a, b, c, d in product(range(16), repeat=4)
-                   if goal + a + 2 * b + 2 * c + 4 * d < 16)
-    assert len(piece_sets()) == expected
-
-
 def test_command(tmp_path: pytest.TempPathFactory) -> None:
     from click.testing import CliRunner
 
@@ -297,20 +270,6 @@ def test_command_takes_a_puzzle() -> None:
     assert mine["hardest"]["length"] == theirs["hardest"]["length"]
     refused = runner.invoke(command, ["--puzzle", "AAB./AAC./DD..", "--board", "3x4"])
     assert refused.exit_code == 2
-
-
-@pytest.mark.slow
-def test_sbp_preset_within_bickford() -> None:
-    """The whole sbp-4x4 preset (about a minute): rectangles are among Bickford's polyomino
-    pieces, so no record exceeds his, and his records for 8, 14 and 15 pieces are made of
-    rectangles (his results file)."""
-    from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
-
-    records = sbp_4x4()
-    assert [r.pieces for r in records] == list(range(1, 16))
-    for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
-        assert 0 < record.length <= bickford
-    assert [records[n - 1].length for n in (8, 14, 15)] == [89, 25, 21]
 
 
 @pytest.mark.parametrize(("board", "words"), [("9x8", "at most 64"), ("0x4", "at least one"),

@@ -77,8 +77,9 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
                    "only along its length (default: free, or the puzzle's).")
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
               help="A search by another author's definitions instead: sbp-4x4 is "
-                   "N. Bickford's 4x4 search with the pieces 1x1, 1x2, 2x1, 2x2 (his are any "
-                   "polyominoes): the hardest puzzle per number of pieces, beside his.")
+                   "N. Bickford's search of every 4x4 puzzle (pieces of any shape, the goal "
+                   "piece from the upper-left to the lower-right corner): the hardest puzzle "
+                   "per number of pieces, beside his.")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
@@ -86,12 +87,12 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
                    "same command resumes it.")
 @click.option("--memory", type=click.FloatRange(min=0.001), default=8.0, show_default=True,
               metavar="GIB", help="The most memory the bitset of the code space may take "
-                                  "(with --preset: of one set of pieces, on each thread).")
+                                  "(not used by the presets).")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Threads of a preset, each searching one set of pieces at a time "
+              help="Threads of a preset, each searching one of its units at a time "
                    "(default: every core).")
 @click.option("--cluster", metavar="ADDRESS", default=None,
-              help=f"Run a preset's sets of pieces on the Dask scheduler at ADDRESS, like "
+              help=f"Run a preset's units on the Dask scheduler at ADDRESS, like "
                    f"tcp://HOST:8786 ({CLUSTER_EXTRA}).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
@@ -196,7 +197,7 @@ def checkpoint_directory(preset: str, output: str | None) -> Path:
 
 def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
     """The preset ``name``'s table, one row per number of pieces (``sbp-4x4``, the only
-    one so far)."""
+    one so far), each record's start one row a line."""
     import pyarrow as pa
 
     from huarong.puzzles.exhaustive import write_table
@@ -208,12 +209,12 @@ def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
     directory = checkpoint_directory(name, output)
     announce_first_compile()
     with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
-            resumable(directory, "finished piece sets"), \
+            resumable(directory, "finished seed groups"), \
             progress_bar(not job.quiet) as progress:
-        records = sbp_4x4(progress=progress, memory=job.memory, threads=job.threads,
-                          directory=directory, cluster=job.cluster)
+        records = sbp_4x4(progress=progress, threads=job.threads, directory=directory,
+                          cluster=job.cluster)
     rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
-             "sets": r.sets, "clusters": r.clusters, "states": r.states}
+             "puzzles": r.puzzles, "clusters": r.clusters, "states": r.states}
             for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
     if output is not None:
         with machine_faults(output, "-o"):
@@ -223,8 +224,12 @@ def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    click.echo("pieces  length  Bickford  start             piece sets  clusters      states")
+    header = "pieces  length  Bickford     puzzles   clusters       states  "
+    click.echo(f"{header}start")
     for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
-        start = record.start or "-"
-        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  {start:<16}  "
-                   f"{record.sets:>10,}  {record.clusters:>8,}  {record.states:>10,}")
+        lines = grid_rows(record.start).splitlines() if record.start else ["-"]
+        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  "
+                   f"{record.puzzles:>10,}  {record.clusters:>9,}  {record.states:>11,}  "
+                   f"{lines[0]}")
+        for line in lines[1:]:
+            click.echo(" " * len(header) + line)

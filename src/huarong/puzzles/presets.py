@@ -1,169 +1,250 @@
 """Searches by other people's definitions: N. Bickford's 4x4 sliding-block puzzles.
 
-Bickford's SBPSearcher (2012, "Sliding Block Puzzles, Part 3",
-https://nbickford.wordpress.com/2012/01/22/sliding-block-puzzles-part-3/, code and results
-at https://github.com/Nbickford/SbpUtilities) searched every "simple simple simple" 4x4
-puzzle: one piece, told apart from the others, starts in the upper-left corner and must
-reach the lower-right corner; moves are counted in the step metric.  For each number of
-pieces he gives the hardest: the cluster and start (the goal piece in the upper-left corner)
-farthest from any solved state.
+Bickford searched every "simple simple simple" 4x4 puzzle ("Sliding Block Puzzles, Part 3",
+https://nbickford.wordpress.com/2012/01/22/sliding-block-puzzles-part-3/, and "Part 4 of
+3", 2013; code and results at https://github.com/Nbickford/SbpUtilities).  His definitions,
+read from his programs SBPFinder and SBPSearcher:
 
-:func:`sbp_4x4` runs that search over every set of pieces of the given shapes: for each set,
-the goal piece is a class of its own (class 0, so the solved states are one range of codes),
-the clusters are grown from the solved states only, and a state counts as a start only with
-the goal piece's bounding box in the upper-left corner.  Bickford's pieces are any
-polyominoes; the default shapes here are the rectangles up to 2x2.
+- a puzzle is a partition of the board's cells into pieces (any 4-connected sets of cells,
+  of any size and shape, in a fixed orientation) and at least one void;
+- one piece is the goal piece, told apart from the others; pieces of one shape are
+  otherwise interchangeable;
+- the goal piece must travel from the upper-left corner (its bounding box touching the top
+  row and the left column) to the lower-right corner (touching the bottom row and the right
+  column);
+- moves are counted in the step metric (one piece, anywhere it reaches alone);
+- the puzzles are searched from their *justsolved* states: the goal piece in the
+  lower-right corner and able to move one cell up or left.  In his 2012 search (the blog's
+  table, 12,295,564 puzzles) the goal piece is the one covering the lower-right cell; his
+  later results file (:data:`BICKFORD_LENGTHS`, 22 moves for 4 pieces where the blog gives
+  19) takes the first of the pieces touching both the bottom row and the right column,
+  counting along the bottom row from the right;
+- a puzzle's cluster is every state it reaches; its length is the largest distance of a
+  state with the goal piece in the upper-left corner from the nearest state with the goal
+  piece in the lower-right corner (the same place as in the justsolved state).
+
+:func:`sbp_4x4` runs that search: every partition is enumerated once (Bickford's
+55,807,716 for 4x4, one piece or void at a time, each piece grown from the first free
+cell), its justsolved states are the seeds, and the seeds are split by how many pieces of
+each size they have (states that reach each other have the same), each group a unit of
+:func:`~huarong.puzzles.jobs.run_job`.  A unit searches the cluster of each seed not yet
+reached (the kernels of :mod:`huarong._kernels.partitions`), keeping only that cluster's
+states, so memory follows the largest cluster, not the search.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from huarong.puzzles.exhaustive import (
-    DEFAULT_MEMORY,
-    Progress,
-    SearchResult,
-    SearchSpace,
-    rectangle,
-    run,
-    search_space,
-)
+from huarong.puzzles.exhaustive import LETTERS, Progress, rectangle
 from huarong.puzzles.jobs import Columns, run_job
-from huarong.puzzles.model import Puzzle, PuzzleError, Shape
+from huarong.puzzles.model import EMPTY, Grid, PuzzleError, Shape
 
 SBP_SIDE = 4
-SBP_SHAPES: tuple[Shape, ...] = (rectangle(1, 1), rectangle(1, 2), rectangle(2, 1),
+
+RECTANGLES: tuple[Shape, ...] = (rectangle(1, 1), rectangle(1, 2), rectangle(2, 1),
                                  rectangle(2, 2))
-"""The default piece shapes of the 4x4 search: 1x1, 1x2, 2x1, 2x2."""
+"""The rectangles up to 2x2: a smaller search, ``sbp_4x4(shapes=RECTANGLES)``."""
 
 BICKFORD_LENGTHS = (1, 4, 9, 22, 36, 51, 62, 89, 132, 81, 64, 73, 61, 25, 21)
-"""What Bickford's search reports for 1..15 pieces (his results files; his blog gives 19 for
-4 pieces), any polyomino pieces: shown beside ours, never used by the search."""
+"""The hardest 4x4 puzzle's length for 1..15 pieces in Bickford's results file
+(SBPSearcher/SBPSearcher/bin/x64/Debug/results-4x4.txt): shown beside ours, never used by
+the search."""
+
+BICKFORD_2012_LENGTHS = (1, 4, 9, 19, 36, 51, 62, 89, 132, 81, 64, 73, 61, 25, 21)
+"""The same in his blog's table of 2012, the goal piece covering the lower-right cell
+(``sbp_4x4(corner=True)``)."""
+
+SBP_JOB = "sbp-4x4 partitions 1"
+"""The checkpoints' key of :func:`sbp_4x4`'s job, the board and choices appended: a change
+of what a unit's columns mean changes it."""
 
 
 @dataclass(frozen=True)
 class SbpRecord:
-    """The hardest puzzle found with ``pieces`` pieces: its ``length`` (-1: none found),
-    ``start`` grid (goal piece ``A``), and what was searched: piece ``sets``, ``clusters``
-    holding a solved state and their ``states``."""
+    """The hardest puzzle with ``pieces`` pieces: its ``length`` (-1: none found) and
+    ``start`` grid (the goal piece ``A``, the others lettered by their first cell), and what
+    was searched: ``puzzles`` (justsolved states, Bickford's count), ``clusters`` and their
+    ``states``."""
 
     pieces: int
     length: int
     start: str | None
-    sets: int
+    puzzles: int
     clusters: int
     states: int
 
 
-def _name(shape: Shape) -> str:
-    return f"{1 + shape[-1][0]}x{1 + shape[-1][1]}"
+def _board(rows: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' geometry and each cell's neighbours (masks) of a board."""
+    from huarong._kernels import partitions as kernels
+
+    cells = rows * columns
+    if not 1 <= cells <= kernels.MAX_CELLS or min(rows, columns) < 1:
+        raise PuzzleError(f"{rows}x{columns}", "the partition search takes boards of 1 to "
+                                               f"{kernels.MAX_CELLS} cells")
+    near = np.zeros(cells, dtype=np.int64)
+    for cell in range(cells):
+        row, column = divmod(cell, columns)
+        for r, c in ((row - 1, column), (row + 1, column), (row, column - 1),
+                     (row, column + 1)):
+            if 0 <= r < rows and 0 <= c < columns:
+                near[cell] |= 1 << (r * columns + c)
+    return kernels.geometry_of(rows, columns), near
 
 
-def piece_sets(shapes: Sequence[Shape] = SBP_SHAPES, side: int = SBP_SIDE
-               ) -> list[tuple[Shape, tuple[int, ...]]]:
-    """Every (goal shape, how many pieces of each of ``shapes`` besides it) leaving at least
-    one cell of the ``side`` x ``side`` board free."""
-    cells = side * side
-    found = []
-    for goal in shapes:
-        limits = [(cells - 1 - len(goal)) // len(shape) for shape in shapes]
-        for counts in itertools.product(*(range(limit + 1) for limit in limits)):
-            if len(goal) + sum(n * len(s) for n, s in zip(counts, shapes, strict=True)) < cells:
-                found.append((goal, counts))
-    return found
+def _shape_masks(shapes: Sequence[Shape] | None, rows: int, columns: int) -> np.ndarray:
+    """The shapes as sorted masks in the board's upper-left corner (empty: any shape);
+    shapes larger than the board are left out."""
+    if shapes is None:
+        return np.zeros(0, dtype=np.int64)
+    masks = {sum(1 << (r * columns + c) for r, c in shape) for shape in shapes
+             if all(r < rows and c < columns for r, c in shape)}
+    if not masks:
+        raise PuzzleError(str(list(shapes)), f"no shape fits the {rows}x{columns} board")
+    return np.array(sorted(masks), dtype=np.int64)
 
 
-def sbp_space(goal: Shape, counts: Sequence[int], shapes: Sequence[Shape] = SBP_SHAPES,
-              side: int = SBP_SIDE) -> SearchSpace:
-    """The 4x4 space of one piece set: the goal piece (distinct, class 0) must reach the
-    lower-right corner."""
-    pieces = [(shape, n + (shape == goal)) for shape, n in zip(shapes, counts, strict=True)
-              if n + (shape == goal)]
-    height, width = 1 + goal[-1][0], 1 + goal[-1][1]
-    return search_space(f"{side}x{side}", pieces,
-                        f"{_name(goal)}@{side - height},{side - width}", distinct_goal=True)
+def sbp_seeds(rows: int = SBP_SIDE, columns: int = SBP_SIDE, *,
+              shapes: Sequence[Shape] | None = None, corner: bool = False
+              ) -> tuple[list[np.ndarray], int]:
+    """The justsolved states (see the module) of every partition of the board into pieces of
+    ``shapes`` (None: any) and voids, in groups of the same sizes of pieces, each sorted;
+    and how many partitions the board has, voids or none.  With ``corner`` the goal piece
+    covers the lower-right cell."""
+    from huarong._kernels import partitions as kernels
+
+    geometry, near = _board(rows, columns)
+    masks = _shape_masks(shapes, rows, columns)
+    count, partitions = kernels.seeds(geometry, near, masks, corner,
+                                      np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
+    keys = np.empty(count, dtype=np.int64)
+    signatures = np.empty(count, dtype=np.int64)
+    kernels.seeds(geometry, near, masks, corner, keys, signatures)
+    order = np.lexsort((keys, signatures))
+    keys, signatures = keys[order], signatures[order]
+    del order
+    starts = np.flatnonzero(np.diff(signatures)) + 1
+    return np.split(keys, starts) if count else [], int(partitions)
 
 
-def bickford_space(puzzle: Puzzle) -> SearchSpace:
-    """The space of a 4x4 puzzle's pieces by Bickford's definitions: its one distinct piece
-    is the goal piece (class 0); :class:`PuzzleError` when it has none or several."""
-    marked = [k for k in puzzle.classes if k.distinct]
-    if len(marked) != 1 or puzzle.goal is None:
-        raise PuzzleError(puzzle.board, "Bickford's puzzles have one distinct piece, the "
-                                        "goal piece, and a goal")
-    classes = (marked[0], *(k for k in puzzle.classes if not k.distinct))
-    return SearchSpace(puzzle.rows, puzzle.columns, puzzle.walls, classes, puzzle.goal,
-                       puzzle.rules, puzzle.metric)
+def sbp_unit(seeds: np.ndarray, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -> Columns:
+    """One unit of :func:`sbp_4x4`: the clusters of a group of ``seeds`` (sorted keys of
+    one size of pieces), one row: its ``pieces``, ``puzzles`` (seeds), ``clusters``,
+    ``states``, hardest ``length`` (-1: none) and that start's ``key``."""
+    from huarong._kernels import partitions as kernels
+
+    geometry, _ = _board(rows, columns)
+    searched, states, _, length, key, _ = kernels.clusters(seeds, seeds, geometry)
+    pieces = np.empty(16, dtype=np.int64)
+    count = kernels.pieces_of(seeds[0], geometry, pieces)
+    return {name: np.array([value], dtype=np.int64) for name, value in (
+        ("pieces", count), ("puzzles", seeds.shape[0]), ("clusters", searched),
+        ("states", states), ("length", length), ("key", key))}
 
 
-def sbp_clusters(space: SearchSpace, *, memory: int = DEFAULT_MEMORY) -> SearchResult:
-    """The clusters of a space whose class 0 is the goal piece alone, with a goal in the
-    lower-right corner: only the clusters of the solved states, a start's goal piece in the
-    upper-left corner."""
-    # The goal's placements are numbered by anchor: the last is the lower-right corner and
-    # the first the upper-left; class 0 holds the goal piece alone, so its rank is its
-    # placement and the solved states are one range of codes.
-    places, multiplier = (int(x) for x in space.tables.classes[0, 1:3])
-    seeds = range((places - 1) * multiplier, places * multiplier)
-    return run(space, seeds=seeds, starts=(0, 0), memory=memory)
+def sbp_4x4(shapes: Sequence[Shape] | None = None, *, rows: int = SBP_SIDE,
+            columns: int = SBP_SIDE, corner: bool = False, progress: Progress | None = None,
+            threads: int = 1, directory: Path | None = None, cluster: str | None = None
+            ) -> list[SbpRecord]:
+    """Bickford's search (see the module) on a ``rows`` x ``columns`` board (at most 16
+    cells), pieces of ``shapes`` (None: any polyomino), the goal piece covering the
+    lower-right cell with ``corner``: the hardest puzzle for each number of pieces, 1 to
+    cells - 1.
 
-
-SBP_JOB = "sbp-4x4 1"
-"""The checkpoints' key of :func:`sbp_4x4`'s job, with the shapes and side appended: a change
-of what a unit's columns mean changes it."""
-
-
-def sbp_set(piece_set: tuple[Shape, tuple[int, ...]], shapes: Sequence[Shape] = SBP_SHAPES,
-            side: int = SBP_SIDE, memory: int = DEFAULT_MEMORY) -> Columns:
-    """One unit of :func:`sbp_4x4`: the piece set's hardest ``length`` (-1: no cluster) and
-    ``start`` grid (empty: none), its ``clusters`` and their ``states``, one row each."""
-    space = sbp_space(*piece_set, shapes, side)
-    result = sbp_clusters(space, memory=memory)
-    length, start = -1, ""
-    if len(result):
-        row = int(np.argmax(result.length))
-        length, start = int(result.length[row]), space.grids(result.start[row:row + 1])[0]
-    return {"length": np.array([length], dtype=np.int64), "start": np.array([start]),
-            "clusters": np.array([len(result)], dtype=np.int64),
-            "states": np.array([result.total_states], dtype=np.int64)}
-
-
-def sbp_4x4(shapes: Sequence[Shape] = SBP_SHAPES, *, side: int = SBP_SIDE,
-            progress: Progress | None = None, memory: int = DEFAULT_MEMORY, threads: int = 1,
-            directory: Path | None = None, cluster: str | None = None) -> list[SbpRecord]:
-    """Bickford's search (see the module): the hardest puzzle for each number of pieces,
-    1 to ``side``² - 1.
-
-    Each piece set is a unit of a :func:`~huarong.puzzles.jobs.run_job` on ``threads``
+    Each group of seeds is a unit of a :func:`~huarong.puzzles.jobs.run_job` on ``threads``
     threads, or on the Dask scheduler at ``cluster``, checkpointed in ``directory`` (which
-    the caller removes with :func:`~huarong.puzzles.jobs.finish` once it has the records);
-    ``memory`` bounds each unit's bitset."""
-    sets = piece_sets(shapes, side)
-    work = functools.partial(sbp_set, shapes=tuple(shapes), side=side, memory=memory)
-    answers: dict[int, Columns] = {}
-    for index, columns in run_job(
-            sets, work, threads=threads, directory=directory, cluster=cluster,
-            sizes=[sbp_space(*piece_set, shapes, side).codes for piece_set in sets],
-            key=f"{SBP_JOB} {side} {list(shapes)}",
-            progress=None if progress is None else functools.partial(progress, "piece sets")):
-        answers[index] = columns
-    best: dict[int, tuple[int, str | None]] = {}
+    the caller removes with :func:`~huarong.puzzles.jobs.finish` once it has the records)."""
+    if progress is not None:
+        progress("partitions", 0, 1)
+    groups, _ = sbp_seeds(rows, columns, shapes=shapes, corner=corner)
+    if progress is not None:
+        progress("partitions", 1, 1)
+    shown = "any" if shapes is None else sorted(shapes)
+    answers: dict[int, Columns] = dict(run_job(
+        groups, functools.partial(sbp_unit, rows=rows, columns=columns), threads=threads,
+        sizes=[group.shape[0] for group in groups], directory=directory, cluster=cluster,
+        key=f"{SBP_JOB} {rows}x{columns} corner={corner} shapes={shown}",
+        progress=None if progress is None else functools.partial(progress, "seed groups")))
+    best: dict[int, tuple[int, int]] = {}
     tally: dict[int, list[int]] = {}
-    # In the order of the sets, whichever finished first: the same start for a tied length.
-    for index, (_, counts) in enumerate(sets):
-        columns = answers[index]
-        pieces = 1 + sum(counts)
-        count = tally.setdefault(pieces, [0, 0, 0])
-        count[0] += 1
-        count[1] += int(columns["clusters"][0])
-        count[2] += int(columns["states"][0])
-        if int(columns["length"][0]) > best.get(pieces, (-1, None))[0]:
-            best[pieces] = (int(columns["length"][0]), str(columns["start"][0]))
-    return [SbpRecord(n, *best.get(n, (-1, None)), *tally.get(n, [0, 0, 0]))
-            for n in range(1, side * side)]
+    for index in range(len(groups)):
+        row = {name: int(column[0]) for name, column in answers[index].items()}
+        count = tally.setdefault(row["pieces"], [0, 0, 0])
+        for k, name in enumerate(("puzzles", "clusters", "states")):
+            count[k] += row[name]
+        # Of starts equally hard, the smallest key: the same whichever unit finished first.
+        length, key = best.get(row["pieces"], (-1, -1))
+        if row["length"] > length or (row["length"] == length >= 0 and row["key"] < key):
+            best[row["pieces"]] = (row["length"], row["key"])
+    records = []
+    for n in range(1, rows * columns):
+        length, key = best.get(n, (-1, -1))
+        start = None if key < 0 else key_grid(key, rows, columns)
+        records.append(SbpRecord(n, length, start, *tally.get(n, [0, 0, 0])))
+    return records
+
+
+def key_grid(key: int, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -> str:
+    """Grid text of a state's key: the goal piece ``A``, the others lettered by their first
+    cell, rows joined by ``/``."""
+    from huarong._kernels import partitions as kernels
+
+    geometry, _ = _board(rows, columns)
+    pieces = np.empty(16, dtype=np.int64)
+    count = kernels.pieces_of(np.int64(key), geometry, pieces)
+    cells = [EMPTY] * (rows * columns)
+    for p in range(count):
+        for cell in range(rows * columns):
+            if int(pieces[p]) >> cell & 1:
+                cells[cell] = LETTERS[p]
+    return "/".join("".join(cells[r * columns:(r + 1) * columns]) for r in range(rows))
+
+
+def grid_key(text: str) -> tuple[int, int, int]:
+    """A 4x4 (or smaller) puzzle in grid text, ``A`` its goal piece, each letter one piece:
+    (its key, rows, columns); :class:`PuzzleError` for a board with walls or over 16
+    cells, a piece in two parts or no piece ``A``."""
+    from huarong._kernels import partitions as kernels
+
+    grid = Grid.read(text)
+    geometry, _ = _board(grid.rows, grid.columns)
+    pieces: dict[str, int] = {}
+    for cell, glyph in enumerate(grid.cells):
+        if glyph != EMPTY:
+            if not glyph.isalpha():
+                raise PuzzleError(text, f"{glyph!r}: Bickford's boards have no walls")
+            pieces[glyph] = pieces.get(glyph, 0) | 1 << cell
+    if "A" not in pieces:
+        raise PuzzleError(text, "no goal piece A")
+    occupied = right = below = 0
+    for piece in pieces.values():
+        occupied |= piece
+        right |= piece & (piece >> 1) & ~int(geometry[kernels.RIGHT])
+        below |= piece & (piece >> grid.columns)
+    goal = (pieces["A"] & -pieces["A"]).bit_length() - 1
+    key = occupied | right << 16 | below << 32 | goal << 48
+    # The key joins only the touching cells of one letter: a letter in two parts is found
+    # as two pieces.
+    if kernels.pieces_of(np.int64(key), geometry, np.empty(16, dtype=np.int64)) != len(pieces):
+        raise PuzzleError(text, "a piece is in two parts (each letter is one piece)")
+    return key, grid.rows, grid.columns
+
+
+def sbp_cluster(text: str) -> tuple[int, str | None, int]:
+    """The cluster of one puzzle (grid text, ``A`` the goal piece; see :func:`grid_key`) by
+    Bickford's definitions: (its hardest start's length, -1 when no start reaches the goal
+    corner; that start's grid; its states)."""
+    from huarong._kernels import partitions as kernels
+
+    key, rows, columns = grid_key(text)
+    geometry, _ = _board(rows, columns)
+    _, states, _, length, hardest, _ = kernels.clusters(
+        np.array([key], dtype=np.int64), np.zeros(0, dtype=np.int64), geometry)
+    start = None if length < 0 else key_grid(int(hardest), rows, columns)
+    return int(length), start, int(states)

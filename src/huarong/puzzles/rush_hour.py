@@ -1,0 +1,396 @@
+"""M. Fogleman's Rush Hour database, regenerated: every "interesting" 6x6 start.
+
+Definitions (M. Fogleman, "Solving Rush Hour, the Puzzle", July 2018,
+https://www.michaelfogleman.com/rush/, and the C++ program that made the database,
+https://github.com/fogleman/rush, ``cpp/src``):
+
+- the board is 6x6; vehicles are 1x2 and 1x3, horizontal (moving along their row) or
+  vertical (along their column); walls are fixed 1x1 cells, only in rows, at most two on
+  the board (the database holds boards with two);
+- a row's vehicles and walls cover at most 5 of its cells, a column's vehicles at most 5;
+- the red car (``A``) is a horizontal 1x2 on row 2 (the third from the top), the only vehicle
+  of its row; walls of that row stand left of it; a state is solved when the red car is at
+  the right edge (columns 4-5);
+- a move slides one vehicle any distance (``cpp/src/board.cpp`` ``Moves``);
+- a cluster is the set of states reachable from each other; a row of the database is a
+  cluster holding a solved state (*solvable*), written as its *unsolved* state: the state
+  farthest from the nearest solved state, the one with the smallest pair (horizontal cells,
+  vertical cells) as 36-bit numbers (cell ``row * 6 + column``) when several are
+  (``cpp/src/cluster.cpp``), and only when *minimal*: without any one other vehicle or wall
+  the start is solved in fewer moves ("each piece is important");
+- a board is 36 characters, row by row: ``o`` empty, ``x`` a wall, ``A`` the red car, the
+  other vehicles lettered in the order the program numbers its pieces, walls included
+  (a wall takes its letter though it shows ``x``): the red car, the walls of its row, then
+  rows 0, 1, 3, 4, 5 left to right, then columns 0 to 5 top to bottom;
+- a line of ``rush.txt``: moves, board, cluster size, separated by one space.
+
+Fogleman's program calls a piece unimportant only when it did not move in the one solution
+its solver found and the start without it needs as many moves; this search removes every
+piece (see the closing note of the docs for how far the two may differ).
+
+The search goes arrangement by arrangement (:mod:`huarong._kernels.rush_hour`): a unit is
+one choice of what each row holds, run against every choice of the columns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from huarong.puzzles.jobs import Columns, UnitProgress, run_job
+from huarong.puzzles.model import PuzzleError
+
+SIDE = 6
+PRIMARY_ROW = 2
+MAX_WALLS = 2
+"""Walls on a board of the database."""
+ROW_CELLS = SIDE - 1
+"""The most cells a row's vehicles and walls (or a column's vehicles) may cover."""
+
+FOGLEMAN_ROWS = 2_577_412
+FOGLEMAN_STATES = 9_698_093_879
+FOGLEMAN_HARDEST = (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)
+"""His published figures: rows, states in them, and the hardest row (moves, board, size)."""
+
+Token = int
+"""What a row holds, in order: a vehicle's length (2 or 3), or ``WALL + column``."""
+WALL = 10
+
+
+@dataclass(frozen=True)
+class RushUnit:
+    """One unit of the search: what each row holds (``rows[r]``: tokens, left to right) and
+    the column arrangements to try (numbers in base 6, column 0 the lowest digit, each digit
+    an index in :data:`huarong._kernels.rush_hour.COLUMN_OPTIONS`; None: all of them)."""
+
+    rows: tuple[tuple[Token, ...], ...]
+    columns: tuple[int, ...] | None = None
+
+    @property
+    def walls(self) -> list[int]:
+        """The walls' cells."""
+        return [r * SIDE + t - WALL for r, row in enumerate(self.rows) for t in row if t >= WALL]
+
+
+def _row_contents(primary: bool) -> list[tuple[Token, ...]]:
+    """Every content of a row: the primary row holds the red car and walls left of it."""
+    found: set[tuple[Token, ...]] = set()
+
+    def walk(x: int, tokens: tuple[Token, ...], cells: int) -> None:
+        if cells > ROW_CELLS or sum(t >= WALL for t in tokens) > MAX_WALLS:
+            return
+        if x >= SIDE:
+            found.add(tokens)
+            return
+        walk(x + 1, tokens, cells)
+        walk(x + 1, (*tokens, WALL + x), cells + 1)
+        for length in (2, 3):
+            if x + length <= SIDE:
+                walk(x + length, (*tokens, length), cells + length)
+
+    walk(0, (), 0)
+    if primary:
+        return sorted(t for t in found if t and t[-1] == 2 and all(x >= WALL for x in t[:-1]))
+    return sorted(found)
+
+
+def units(max_walls: int = MAX_WALLS) -> list[RushUnit]:
+    """Every unit of the whole search: each choice of the rows' contents with at most
+    ``max_walls`` walls (every column arrangement)."""
+    contents = [_row_contents(r == PRIMARY_ROW) for r in range(SIDE)]
+    found = []
+    for rows in itertools.product(*contents):
+        if sum(t >= WALL for row in rows for t in row) <= max_walls:
+            found.append(RushUnit(tuple(rows)))
+    return found
+
+
+def unit_of(board: str) -> RushUnit:
+    """The unit of a board in Fogleman's notation, with its one column arrangement."""
+    from huarong._kernels.rush_hour import COLUMN_OPTIONS
+
+    if len(board) != SIDE * SIDE:
+        raise PuzzleError(board, f"a Rush Hour board has {SIDE * SIDE} cells")
+    rows: list[tuple[Token, ...]] = []
+    for r in range(SIDE):
+        tokens: list[Token] = []
+        x = 0
+        while x < SIDE:
+            cell = board[r * SIDE + x]
+            if cell == "x":
+                tokens.append(WALL + x)
+            elif cell not in "o." and (x + 1 < SIDE and board[r * SIDE + x + 1] == cell):
+                run = 1
+                while x + run < SIDE and board[r * SIDE + x + run] == cell:
+                    run += 1
+                tokens.append(run)
+                x += run
+                continue
+            x += 1
+        rows.append(tuple(tokens))
+    code = 0
+    for c in reversed(range(SIDE)):
+        lengths: list[int] = []
+        y = 0
+        while y < SIDE:
+            cell = board[y * SIDE + c]
+            if cell not in "ox." and y + 1 < SIDE and board[(y + 1) * SIDE + c] == cell:
+                run = 1
+                while y + run < SIDE and board[(y + run) * SIDE + c] == cell:
+                    run += 1
+                lengths.append(run)
+                y += run
+                continue
+            y += 1
+        if tuple(lengths) not in COLUMN_OPTIONS:
+            raise PuzzleError(board, f"column {c} holds {lengths}: not a Rush Hour column")
+        code = code * len(COLUMN_OPTIONS) + COLUMN_OPTIONS.index(tuple(lengths))
+    return RushUnit(tuple(rows), (code,))
+
+
+def _row_pieces(unit: RushUnit) -> tuple[np.ndarray, np.ndarray, int]:
+    """The kernel's view of the rows: (row, length, lowest, highest, letter) per movable
+    piece, the red car first; the walls' cells; the first column piece's letter.  Letters
+    follow Fogleman's piece numbering, walls numbered too."""
+    from huarong._kernels.rush_hour import TARGET
+
+    pieces = []
+    index = 0
+    red_row = unit.rows[PRIMARY_ROW]
+    pieces.append((PRIMARY_ROW, 2, TARGET, TARGET, ord("A")))
+    index = 1 + sum(t >= WALL for t in red_row)
+    for r in (0, 1, 3, 4, 5):
+        row = unit.rows[r]
+        for k, token in enumerate(row):
+            if token < WALL:
+                left = max([t - WALL + 1 for t in row[:k] if t >= WALL], default=0)
+                right = min([t - WALL for t in row[k + 1:] if t >= WALL], default=SIDE)
+                pieces.append((r, token, left, right - token, ord("A") + index))
+            index += 1
+    return (np.array(pieces, dtype=np.int64).reshape(-1, 5),
+            np.array(unit.walls, dtype=np.int64), ord("A") + index)
+
+
+def search_unit(unit: RushUnit, mode: int | None = None,
+                tallies: np.ndarray | None = None) -> Columns:
+    """The rows of one unit: ``moves`` (int16), ``board`` (36 bytes of ASCII per row),
+    ``states`` (int64).  ``mode``: how far to go (the kernel's ``ENUMERATE`` ..
+    ``MINIMAL``, the default); ``tallies``: four int64 counts to add to (seeds, clusters,
+    their states, rows)."""
+    from huarong._kernels import rush_hour as kernels
+
+    pieces, walls, column_letter = _row_pieces(unit)
+    combinations = (np.arange(kernels.COMBINATIONS, dtype=np.int64) if unit.columns is None
+                    else np.array(unit.columns, dtype=np.int64))
+    counts = np.zeros(4, dtype=np.int64) if tallies is None else tallies
+    capacity = 1024
+    moves = np.empty(capacity, dtype=np.int16)
+    states = np.empty(capacity, dtype=np.int64)
+    boards = np.empty((capacity, SIDE * SIDE), dtype=np.uint8)
+    first, written = 0, 0
+    while True:
+        first, written = (int(x) for x in kernels.sweep(
+            combinations, first, pieces, walls, column_letter,
+            kernels.MINIMAL if mode is None else mode, _masks(), moves, states, boards,
+            written, counts))
+        if first == combinations.shape[0]:
+            break
+        capacity *= 2
+        moves = np.resize(moves, capacity)
+        states = np.resize(states, capacity)
+        boards = np.resize(boards, (capacity, SIDE * SIDE))
+    return {"moves": moves[:written].copy(), "board": boards[:written].copy(),
+            "states": states[:written].copy()}
+
+
+@cache
+def _masks() -> np.ndarray:
+    from huarong._kernels.rush_hour import lane_masks
+
+    return lane_masks()
+
+
+@dataclass(frozen=True, eq=False)
+class RushRows:
+    """The database: one row per interesting cluster, hardest first (then by board):
+    ``moves``, ``boards`` (36-character strings as bytes, ``S36``) and ``states``."""
+
+    moves: np.ndarray
+    boards: np.ndarray
+    states: np.ndarray
+    units: int = 0
+    searched: int = field(default=0)
+
+    def __len__(self) -> int:
+        return int(self.moves.shape[0])
+
+    @property
+    def total_states(self) -> int:
+        """The states of every row's cluster (Fogleman: 9,698,093,879)."""
+        return int(self.states.sum())
+
+    def hardest(self) -> tuple[int, str, int] | None:
+        """The first row (moves, board, cluster size); None when there is none."""
+        if not len(self):
+            return None
+        return int(self.moves[0]), self.boards[0].decode(), int(self.states[0])
+
+    def lines(self) -> Iterator[str]:
+        """The rows as lines of Fogleman's ``rush.txt`` (moves as two digits, as his
+        program prints them)."""
+        for moves, board, states in zip(self.moves, self.boards, self.states, strict=True):
+            yield f"{int(moves):02d} {board.decode()} {int(states)}\n"
+
+    def write(self, path: str | Path) -> None:
+        """To ``path``: ``.txt`` Fogleman's format, ``.parquet`` or ``.duckdb`` (table
+        ``rush``) the columns moves, board, cluster_size; atomically."""
+        target = Path(path)
+        if target.suffix == ".txt":
+            from huarong.fileio import atomic_writer
+
+            with atomic_writer(target, "w") as stream:
+                stream.writelines(self.lines())
+            return
+        import pyarrow as pa
+
+        from huarong.puzzles.exhaustive import write_table
+
+        if target.suffix not in (".parquet", ".duckdb"):
+            raise PuzzleError(str(path), "write the rows to a .txt, .parquet or .duckdb file")
+        write_table(pa.table({"moves": self.moves.astype(np.int32),
+                              "board": pa.array(self.boards.astype(str), type=pa.string()),
+                              "cluster_size": self.states}), target, "rush")
+
+
+def _collect(parts: Iterable[Columns], units: int) -> RushRows:
+    found = list(parts)
+    if not found:
+        empty = np.zeros(0, dtype=np.int64)
+        return RushRows(empty.astype(np.int16), np.zeros(0, dtype="S36"), empty, units)
+    moves = np.concatenate([p["moves"] for p in found])
+    boards = np.concatenate([p["board"] for p in found]).view("S36").ravel()
+    states = np.concatenate([p["states"] for p in found])
+    order = np.lexsort((boards, -moves.astype(np.int64)))
+    return RushRows(moves[order], boards[order], states[order], units)
+
+
+def sample(all_units: Sequence[RushUnit], fraction: float) -> list[RushUnit]:
+    """Every k-th unit, k = round(1 / ``fraction``): a share of the search to time."""
+    if not 0 < fraction <= 1:
+        raise PuzzleError(str(fraction), "a fraction of the search is > 0 and <= 1")
+    return list(all_units[::max(1, round(1 / fraction))])
+
+
+def rush_hour(*, selection: Sequence[RushUnit] | None = None, threads: int = 1,
+              directory: Path | None = None, cluster: str | None = None,
+              progress: UnitProgress | None = None) -> RushRows:
+    """Fogleman's database (see the module): every unit (or those of ``selection``),
+    on ``threads`` threads or the Dask scheduler at ``cluster``, saving each finished
+    unit in the checkpoint ``directory`` (resumed when run again; the caller removes it,
+    :func:`huarong.puzzles.jobs.finish`)."""
+    chosen = units() if selection is None else list(selection)
+    key = "rush-hour 1 " + repr(hash(tuple(chosen)) if selection is not None else "all")
+    parts = (columns for _, columns in run_job(
+        chosen, search_unit, threads=threads, directory=directory, key=key, cluster=cluster,
+        progress=progress))
+    return _collect(parts, len(chosen))
+
+
+# ----- comparing with a rush.txt ---------------------------------------------------------
+@dataclass(frozen=True)
+class Comparison:
+    """Rows of a ``rush.txt`` against ours, matched by board: ``missing`` (his, not ours),
+    ``extra`` (ours, not his), ``different`` (same board, other moves or size; his row
+    then ours), the counts and the first few of each."""
+
+    theirs: int
+    ours: int
+    missing: int
+    extra: int
+    different: int
+    examples: dict[str, list[str]]
+
+    @property
+    def same(self) -> bool:
+        """No row missing, extra or different."""
+        return not (self.missing or self.extra or self.different)
+
+
+def read_rows(path: str | Path, chunk: int = 1 << 16) -> Iterator[tuple[np.ndarray, ...]]:
+    """A ``rush.txt`` in chunks of (moves int64, boards S36, states int64);
+    :class:`PuzzleError` naming the file and line for a line that is not a row."""
+    target = Path(path)
+    try:
+        stream = target.open("rb")
+    except OSError as error:
+        raise PuzzleError(str(path), f"cannot read it: {error.strerror}") from None
+    with stream:
+        moves: list[int] = []
+        boards: list[bytes] = []
+        states: list[int] = []
+        for number, raw in enumerate(stream, start=1):
+            fields = raw.split()
+            if not fields:
+                continue
+            try:
+                if len(fields) != 3 or len(fields[1]) != SIDE * SIDE:
+                    raise ValueError
+                row = int(fields[0]), fields[1], int(fields[2])
+            except ValueError:
+                shown = raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
+                raise PuzzleError(f"{path}:{number}", "not a rush.txt row (moves, a "
+                                  f"36-character board, cluster size): {shown[:80]!r}") from None
+            moves.append(row[0])
+            boards.append(row[1])
+            states.append(row[2])
+            if len(moves) == chunk:
+                yield (np.array(moves, dtype=np.int64), np.array(boards, dtype="S36"),
+                       np.array(states, dtype=np.int64))
+                moves, boards, states = [], [], []
+        if moves:
+            yield (np.array(moves, dtype=np.int64), np.array(boards, dtype="S36"),
+                   np.array(states, dtype=np.int64))
+
+
+def compare(rows: RushRows, path: str | Path, examples: int = 5) -> Comparison:
+    """``rows`` against the ``rush.txt`` at ``path`` (read in chunks), by board."""
+    order = np.argsort(rows.boards)
+    boards = rows.boards[order]
+    seen = np.zeros(len(rows), dtype=bool)
+    shown: dict[str, list[str]] = {"missing": [], "extra": [], "different": []}
+    theirs = missing = different = 0
+
+    def line(moves: int, board: bytes, states: int) -> str:
+        return f"{moves:02d} {board.decode()} {states}"
+
+    for their_moves, their_boards, their_states in read_rows(path):
+        theirs += their_moves.shape[0]
+        at = np.searchsorted(boards, their_boards)
+        found = (at < len(boards)) & (boards[np.minimum(at, len(boards) - 1)]
+                                      == their_boards) if len(boards) else np.zeros(
+            their_moves.shape[0], dtype=bool)
+        for k in np.flatnonzero(~found)[:max(0, examples - len(shown["missing"]))]:
+            shown["missing"].append(line(int(their_moves[k]), their_boards[k],
+                                         int(their_states[k])))
+        missing += int((~found).sum())
+        ours = order[at[found]]
+        seen[ours] = True
+        unequal = ((rows.moves[ours] != their_moves[found])
+                   | (rows.states[ours] != their_states[found]))
+        for k in np.flatnonzero(unequal)[:max(0, examples - len(shown["different"]))]:
+            mine = int(ours[k])
+            index = np.flatnonzero(found)[k]
+            shown["different"].append(
+                line(int(their_moves[index]), their_boards[index], int(their_states[index]))
+                + " | ours: " + line(int(rows.moves[mine]), rows.boards[mine],
+                                     int(rows.states[mine])))
+        different += int(unequal.sum())
+    extra_rows = np.flatnonzero(~seen)
+    shown["extra"] = [line(int(rows.moves[k]), rows.boards[k], int(rows.states[k]))
+                      for k in extra_rows[:examples]]
+    return Comparison(theirs, len(rows), missing, int(extra_rows.shape[0]), different, shown)

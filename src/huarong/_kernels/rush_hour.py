@@ -212,44 +212,80 @@ def _masks_of(key: np.int64, n: int, masks: np.ndarray, vertical: np.ndarray,
 
 
 @kernel
-def sweep(combinations: np.ndarray, first: int, row_pieces: np.ndarray, walls: np.ndarray,
-          column_letter: int, mode: int, all_masks: np.ndarray, out_moves: np.ndarray,
-          out_states: np.ndarray, out_boards: np.ndarray, written: int,
-          tallies: np.ndarray) -> tuple[int, int]:
-    """The column arrangements ``combinations[first:]`` with these rows (see the module).
+def _column_choices(allowed: np.ndarray, all_masks: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every content of each column the ``allowed[column, option]`` table lets in:
+    ``counts[c]``, and per choice ``(option, first, second position)``, its cells, and the
+    cells right above its vehicles."""
+    options = np.array([[0, 0], [2, 0], [3, 0], [2, 2], [2, 3], [3, 2]], dtype=np.int64)
+    counts = np.zeros(SIDE, dtype=np.int64)
+    choice = np.zeros((SIDE, 32, 3), dtype=np.int64)
+    cells = np.zeros((SIDE, 32), dtype=np.int64)
+    above = np.zeros((SIDE, 32), dtype=np.int64)
+    for c in range(SIDE):
+        for option in range(options.shape[0]):
+            if not allowed[c, option]:
+                continue
+            one, two = options[option, 0], options[option, 1]
+            for first in range(SIDE - one + 1 if one else 1):
+                for second in range(first + one, SIDE - two + 1 if two else first + one + 1):
+                    k = counts[c]
+                    choice[c, k, 0], choice[c, k, 1], choice[c, k, 2] = option, first, second
+                    mask = np.int64(0)
+                    up = np.int64(0)
+                    if one:
+                        mask |= all_masks[1, c, one, first]
+                        if first > 0:
+                            up |= np.int64(1) << ((first - 1) * SIDE + c)
+                    if two:
+                        mask |= all_masks[1, c, two, second]
+                        up |= np.int64(1) << ((second - 1) * SIDE + c)
+                    cells[c, k] = mask
+                    above[c, k] = up & ~mask
+                    counts[c] += 1
+    return counts, choice, cells, above
+
+
+@kernel
+def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
+          allowed: np.ndarray, mode: int, all_masks: np.ndarray, tallies: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The clusters of every column content ``allowed`` (``[column, option]``) with these
+    rows (see the module); their rows: (moves, states, boards, how many).
 
     ``row_pieces[k] = (row, length, lowest, highest position, letter)`` for the red car (row
     2; its lowest and highest the target, for the seeds) and the rows' movable pieces in
     order; ``walls``: their cells; ``column_letter``: the letter of the first vertical
-    piece (the next ones follow).  Rows go to ``out_*[written:]``; returns (the next
-    arrangement, rows written so far): short of the end when the outputs are full (call
-    again with bigger ones from there; the tallies of the arrangement cut short are not
-    counted)."""
+    piece (the next ones follow).
+
+    The seeds are the solved placements where no other piece can move left or up: each
+    cluster's smallest solved key is one (moving another piece left or up lowers the key),
+    and a cluster is searched from that seed only: a search that meets a smaller solved
+    key stops."""
     options = np.array([[0, 0], [2, 0], [3, 0], [2, 2], [2, 3], [3, 2]], dtype=np.int64)
+    counts, choice, choice_cells, choice_above = _column_choices(allowed, all_masks)
     wall_mask = np.int64(0)
     for cell in walls:
         wall_mask |= np.int64(1) << cell
+    column_mask = np.zeros(SIDE, dtype=np.int64)
+    for c in range(SIDE):
+        for r in range(SIDE):
+            column_mask[c] |= np.int64(1) << (r * SIDE + c)
     rows = row_pieces.shape[0]
     most = rows + 2 * SIDE
+    levels = rows + SIDE
     masks = np.zeros((most, SIDE), dtype=np.int64)
     length = np.zeros(most, dtype=np.int64)
     last = np.zeros(most, dtype=np.int64)
-    lowest = np.zeros(most, dtype=np.int64)
-    highest = np.zeros(most, dtype=np.int64)
-    previous = np.full(most, -1, dtype=np.int64)
     vertical = np.zeros(most, dtype=np.bool_)
     letter = np.zeros(most, dtype=np.uint8)
     for p in range(rows):
         row, size = row_pieces[p, 0], row_pieces[p, 1]
         length[p] = size
         last[p] = SIDE - size
-        lowest[p], highest[p] = row_pieces[p, 2], row_pieces[p, 3]
         letter[p] = row_pieces[p, 4]
         for q in range(SIDE - size + 1):
             masks[p, q] = all_masks[0, row, size, q]
-        if p >= 1 and row_pieces[p - 1, 0] == row:
-            previous[p] = p - 1
-    vertical[rows:] = True
     size = 1 << 12
     states = np.empty(size, dtype=np.int64)
     distance = np.empty(size, dtype=np.int32)
@@ -261,159 +297,183 @@ def sweep(combinations: np.ndarray, first: int, row_pieces: np.ndarray, walls: n
     side_table, _, side_stamp = _rehash(states, 0, 2 * size)
     side_generation = 1
     buffer = np.empty(4 * most * SIDE, dtype=np.int64)
+    out_moves = np.empty(256, dtype=np.int16)
+    out_states = np.empty(256, dtype=np.int64)
+    out_boards = np.empty((256, CELLS), dtype=np.uint8)
+    written = 0
     position = np.zeros(most, dtype=np.int64)
-    taken = np.zeros(most + 1, dtype=np.int64)
-    before = np.zeros(tallies.shape[0], dtype=np.int64)
-    for t in range(first, combinations.shape[0]):
-        code = combinations[t]
-        n = rows
-        for column in range(SIDE):
-            option = code % 6
-            code //= 6
-            for k in range(2):
-                size_k = options[option, k]
-                if size_k == 0:
-                    break
-                length[n] = size_k
-                last[n] = SIDE - size_k
-                lowest[n] = 0
-                highest[n] = SIDE - size_k
-                previous[n] = n - 1 if k == 1 else -1
-                letter[n] = column_letter + n - rows
-                for q in range(SIDE - size_k + 1):
-                    masks[n, q] = all_masks[1, column, size_k, q]
-                n += 1
-        generation += 1
-        if generation == 2**31 - 1:
-            stamp[:] = 0
-            generation = 1
-        before[:] = tallies
-        count = 0
-        start_written = written
-        overflow = False
-        # The seeds: a depth-first walk, piece by piece, over the placements with the red
-        # car at the target.
-        p = 0
-        position[0] = lowest[0] - 1
-        taken[0] = wall_mask
-        while p >= 0:
+    index = np.zeros(levels, dtype=np.int64)
+    taken = np.zeros(levels + 1, dtype=np.int64)
+    required = np.zeros(levels + 1, dtype=np.int64)
+    pieces = np.zeros(levels + 1, dtype=np.int64)
+    level = 0
+    position[0] = row_pieces[0, 2] - 1
+    taken[0] = wall_mask
+    pieces[0] = 0
+    while level >= 0:
+        if level < rows:
+            p = level
             position[p] += 1
-            if position[p] > highest[p]:
-                p -= 1
+            if position[p] > row_pieces[p, 3]:
+                level -= 1
                 continue
             cells = masks[p, position[p]]
             if cells & taken[p]:
                 continue
             taken[p + 1] = taken[p] | cells
-            if p + 1 < n:
-                p += 1
-                low = lowest[p]
-                if previous[p] >= 0:
-                    low = max(low, position[previous[p]] + length[previous[p]])
-                position[p] = low - 1
-                continue
-            tallies[SEEDS] += 1
-            if mode == ENUMERATE:
-                continue
-            seed = np.int64(0)
-            for i in range(n):
-                seed |= position[i] << (_FIELD * i)
-            if _slot(table, stamp, generation, seed) >= 0:
-                continue
-            # The seed's cluster.
-            begin = count
-            if count == states.shape[0] or 2 * (count + 1) > table.shape[0]:
-                states, distance, order, table, values, stamp = _grown(states, count)
-                generation = 1
-            slot = -1 - _slot(table, stamp, generation, seed)
-            table[slot], values[slot], stamp[slot] = seed, count, generation
-            states[count] = seed
-            count += 1
-            head = begin
-            while head < count:
-                moves = _moves(states[head], n, masks, last, wall_mask, -1, buffer)
-                head += 1
-                for i in range(moves):
-                    nxt = buffer[i]
-                    if _slot(table, stamp, generation, nxt) >= 0:
-                        continue
-                    if count == states.shape[0] or 2 * (count + 1) > table.shape[0]:
-                        states, distance, order, table, values, stamp = _grown(states, count)
-                        generation = 1
-                    slot = -1 - _slot(table, stamp, generation, nxt)
-                    table[slot], values[slot], stamp[slot] = nxt, count, generation
-                    states[count] = nxt
-                    count += 1
-            tallies[CLUSTER_COUNT] += 1
-            tallies[STATES] += count - begin
-            if mode == CLUSTERS:
-                continue
-            # Distances from the cluster's solved states.
-            tail = 0
-            for i in range(begin, count):
-                if (states[i] & _LOW) == TARGET:
-                    distance[i] = 0
-                    order[tail] = i
-                    tail += 1
-                else:
-                    distance[i] = -1
-            head = 0
-            while head < tail:
-                i = order[head]
-                head += 1
-                moves = _moves(states[i], n, masks, last, wall_mask, -1, buffer)
-                for m in range(moves):
-                    j = values[_slot(table, stamp, generation, buffer[m])]
-                    if distance[j] < 0:
-                        distance[j] = distance[i] + 1
-                        order[tail] = j
-                        tail += 1
-            hardest = distance[order[tail - 1]]
-            if hardest == 0:
-                continue
-            best = states[order[tail - 1]]
-            best_across, best_down = _masks_of(best, n, masks, vertical, wall_mask)
-            k = tail - 2
-            while k >= 0 and distance[order[k]] == hardest:
-                across, down = _masks_of(states[order[k]], n, masks, vertical, wall_mask)
-                if across < best_across or (across == best_across and down < best_down):
-                    best, best_across, best_down = states[order[k]], across, down
-                k -= 1
-            if mode == DISTANCES:
-                continue
-            # Minimal: without any one other piece or wall, fewer moves.
-            minimal = True
-            for skip in range(1, n + walls.shape[0]):
-                without = wall_mask
-                piece = skip
-                if skip >= n:
-                    without = wall_mask & ~(np.int64(1) << walls[skip - n])
-                    piece = -1
-                needed, queue, depth, side_table, side_stamp, side_generation = _needed(
-                    best, hardest, n, masks, last, without, piece, queue, depth, side_table,
-                    side_stamp, side_generation, buffer)
-                if not needed:
-                    minimal = False
-                    break
-            if not minimal:
-                continue
-            if written == out_moves.shape[0]:
-                overflow = True
+            required[p + 1] = required[p]
+            left = row_pieces[p, 0] * SIDE + position[p] - 1
+            if p > 0 and position[p] > 0 and not (taken[p] >> left) & 1:
+                required[p + 1] |= np.int64(1) << left
+            pieces[p + 1] = p + 1
+            level += 1
+            if level < rows:
+                low = row_pieces[level, 2]
+                if row_pieces[level - 1, 0] == row_pieces[level, 0] and level > 1:
+                    low = max(low, position[level - 1] + length[level - 1])
+                position[level] = low - 1
+            else:
+                index[level] = -1
+            continue
+        c = level - rows
+        index[level] += 1
+        k = index[level]
+        if k >= counts[c]:
+            level -= 1
+            continue
+        cells = choice_cells[c, k]
+        if cells & taken[level]:
+            continue
+        full = taken[level] | cells
+        if choice_above[c, k] & ~full:
+            continue
+        if required[level] & column_mask[c] & ~cells:
+            continue
+        n = pieces[level]
+        option = choice[c, k, 0]
+        for j in range(2):
+            size_j = options[option, j]
+            if size_j == 0:
                 break
-            out_moves[written] = hardest
-            out_states[written] = count - begin
-            board = out_boards[written]
-            board[:] = _EMPTY
-            for cell in walls:
-                board[cell] = _WALL
-            for i in range(n):
-                cells = masks[i, (best >> (_FIELD * i)) & _LOW]
-                for cell in range(CELLS):
-                    if (cells >> cell) & 1:
-                        board[cell] = letter[i]
-            written += 1
-            tallies[ROWS] += 1
-        if overflow:
-            tallies[:] = before
-            return t, start_written
-    return combinations.shape[0], written
+            length[n] = size_j
+            last[n] = SIDE - size_j
+            vertical[n] = True
+            letter[n] = column_letter + n - rows
+            position[n] = choice[c, k, 1 + j]
+            for q in range(SIDE - size_j + 1):
+                masks[n, q] = all_masks[1, c, size_j, q]
+            n += 1
+        taken[level + 1] = full
+        required[level + 1] = required[level]
+        pieces[level + 1] = n
+        if level + 1 < levels:
+            level += 1
+            index[level] = -1
+            continue
+        # A seed.
+        tallies[SEEDS] += 1
+        if mode == ENUMERATE:
+            continue
+        seed = np.int64(0)
+        for i in range(n):
+            seed |= position[i] << (_FIELD * i)
+        generation += 1
+        if generation == 2**31 - 1:
+            stamp[:] = 0
+            generation = 1
+        slot = -1 - _slot(table, stamp, generation, seed)
+        table[slot], values[slot], stamp[slot] = seed, 0, generation
+        states[0] = seed
+        count = 1
+        head = 0
+        canonical = True
+        while head < count and canonical:
+            moves = _moves(states[head], n, masks, last, wall_mask, -1, buffer)
+            head += 1
+            for i in range(moves):
+                nxt = buffer[i]
+                if (nxt & _LOW) == TARGET and nxt < seed:
+                    canonical = False
+                    break
+                if _slot(table, stamp, generation, nxt) >= 0:
+                    continue
+                if count == states.shape[0] or 2 * (count + 1) > table.shape[0]:
+                    states, distance, order, table, values, stamp = _grown(states, count)
+                    generation = 1
+                slot = -1 - _slot(table, stamp, generation, nxt)
+                table[slot], values[slot], stamp[slot] = nxt, count, generation
+                states[count] = nxt
+                count += 1
+        if not canonical:
+            continue
+        tallies[CLUSTER_COUNT] += 1
+        tallies[STATES] += count
+        if mode == CLUSTERS:
+            continue
+        # Distances from the cluster's solved states.
+        tail = 0
+        for i in range(count):
+            if (states[i] & _LOW) == TARGET:
+                distance[i] = 0
+                order[tail] = i
+                tail += 1
+            else:
+                distance[i] = -1
+        head = 0
+        while head < tail:
+            i = order[head]
+            head += 1
+            moves = _moves(states[i], n, masks, last, wall_mask, -1, buffer)
+            for m in range(moves):
+                j = values[_slot(table, stamp, generation, buffer[m])]
+                if distance[j] < 0:
+                    distance[j] = distance[i] + 1
+                    order[tail] = j
+                    tail += 1
+        hardest = distance[order[tail - 1]]
+        if hardest == 0:
+            continue
+        best = states[order[tail - 1]]
+        best_across, best_down = _masks_of(best, n, masks, vertical, wall_mask)
+        k = tail - 2
+        while k >= 0 and distance[order[k]] == hardest:
+            across, down = _masks_of(states[order[k]], n, masks, vertical, wall_mask)
+            if across < best_across or (across == best_across and down < best_down):
+                best, best_across, best_down = states[order[k]], across, down
+            k -= 1
+        if mode == DISTANCES:
+            continue
+        # Minimal: without any one other piece or wall, fewer moves.
+        minimal = True
+        for skip in range(1, n + walls.shape[0]):
+            without = wall_mask
+            piece = skip
+            if skip >= n:
+                without = wall_mask & ~(np.int64(1) << walls[skip - n])
+                piece = -1
+            needed, queue, depth, side_table, side_stamp, side_generation = _needed(
+                best, hardest, n, masks, last, without, piece, queue, depth, side_table,
+                side_stamp, side_generation, buffer)
+            if not needed:
+                minimal = False
+                break
+        if not minimal:
+            continue
+        if written == out_moves.shape[0]:
+            out_moves = np.concatenate((out_moves, out_moves))
+            out_states = np.concatenate((out_states, out_states))
+            out_boards = np.concatenate((out_boards, out_boards))
+        out_moves[written] = hardest
+        out_states[written] = count
+        board = out_boards[written]
+        board[:] = _EMPTY
+        for cell in walls:
+            board[cell] = _WALL
+        for i in range(n):
+            cells = masks[i, (best >> (_FIELD * i)) & _LOW]
+            for cell in range(CELLS):
+                if (cells >> cell) & 1:
+                    board[cell] = letter[i]
+        written += 1
+        tallies[ROWS] += 1
+    return out_moves, out_states, out_boards, written

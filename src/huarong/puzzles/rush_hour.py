@@ -62,21 +62,40 @@ Token = int
 WALL = 10
 
 
+Row = tuple[Token, ...]
+
+
 @dataclass(frozen=True)
 class RushUnit:
-    """One unit of the search: what each row holds (``rows[r]``: tokens, left to right) and
-    the column arrangements to try (numbers in base 6, column 0 the lowest digit, each digit
-    an index in :data:`huarong._kernels.rush_hour.COLUMN_OPTIONS`; None: all of them)."""
+    """One unit of the search: what each row holds (``rows[r]``: tokens, left to right; None:
+    every content the walls left allow) and what each column may hold (``columns[c]``:
+    indices in :data:`huarong._kernels.rush_hour.COLUMN_OPTIONS`; None: any)."""
 
-    rows: tuple[tuple[Token, ...], ...]
-    columns: tuple[int, ...] | None = None
+    rows: tuple[Row | None, ...]
+    columns: tuple[tuple[int, ...], ...] | None = None
 
-    @property
-    def walls(self) -> list[int]:
-        """The walls' cells."""
-        return [r * SIDE + t - WALL for r, row in enumerate(self.rows) for t in row if t >= WALL]
+    def arrangements(self) -> Iterator[tuple[Row, ...]]:
+        """Every choice of the rows' contents in the unit, at most :data:`MAX_WALLS` walls."""
+        contents = [[row] if row is not None else _row_contents(r == PRIMARY_ROW)
+                    for r, row in enumerate(self.rows)]
+
+        def walk(rows: tuple[Row, ...], budget: int) -> Iterator[tuple[Row, ...]]:
+            if len(rows) == SIDE:
+                yield rows
+                return
+            for row in contents[len(rows)]:
+                walls = _walls(row)
+                if walls <= budget:
+                    yield from walk((*rows, row), budget - walls)
+
+        yield from walk((), MAX_WALLS)
 
 
+def _walls(row: Row) -> int:
+    return sum(t >= WALL for t in row)
+
+
+@cache
 def _row_contents(primary: bool) -> list[tuple[Token, ...]]:
     """Every content of a row: the primary row holds the red car and walls left of it."""
     found: set[tuple[Token, ...]] = set()
@@ -99,14 +118,14 @@ def _row_contents(primary: bool) -> list[tuple[Token, ...]]:
     return sorted(found)
 
 
-def units(max_walls: int = MAX_WALLS) -> list[RushUnit]:
-    """Every unit of the whole search: each choice of the rows' contents with at most
-    ``max_walls`` walls (every column arrangement)."""
-    contents = [_row_contents(r == PRIMARY_ROW) for r in range(SIDE)]
+def units() -> list[RushUnit]:
+    """Every unit of the whole search: one per content of rows 0, 1 and 2 (at most
+    :data:`MAX_WALLS` walls), rows 3-5 and the columns any."""
     found = []
-    for rows in itertools.product(*contents):
-        if sum(t >= WALL for row in rows for t in row) <= max_walls:
-            found.append(RushUnit(tuple(rows)))
+    for top in itertools.product(_row_contents(False), _row_contents(False),
+                                 _row_contents(True)):
+        if sum(_walls(row) for row in top) <= MAX_WALLS:
+            found.append(RushUnit((*top, None, None, None)))
     return found
 
 
@@ -133,8 +152,8 @@ def unit_of(board: str) -> RushUnit:
                 continue
             x += 1
         rows.append(tuple(tokens))
-    code = 0
-    for c in reversed(range(SIDE)):
+    columns = []
+    for c in range(SIDE):
         lengths: list[int] = []
         y = 0
         while y < SIDE:
@@ -149,11 +168,11 @@ def unit_of(board: str) -> RushUnit:
             y += 1
         if tuple(lengths) not in COLUMN_OPTIONS:
             raise PuzzleError(board, f"column {c} holds {lengths}: not a Rush Hour column")
-        code = code * len(COLUMN_OPTIONS) + COLUMN_OPTIONS.index(tuple(lengths))
-    return RushUnit(tuple(rows), (code,))
+        columns.append((COLUMN_OPTIONS.index(tuple(lengths)),))
+    return RushUnit(tuple(rows), tuple(columns))
 
 
-def _row_pieces(unit: RushUnit) -> tuple[np.ndarray, np.ndarray, int]:
+def _row_pieces(rows: tuple[Row, ...]) -> tuple[np.ndarray, np.ndarray, int]:
     """The kernel's view of the rows: (row, length, lowest, highest, letter) per movable
     piece, the red car first; the walls' cells; the first column piece's letter.  Letters
     follow Fogleman's piece numbering, walls numbered too."""
@@ -161,11 +180,11 @@ def _row_pieces(unit: RushUnit) -> tuple[np.ndarray, np.ndarray, int]:
 
     pieces = []
     index = 0
-    red_row = unit.rows[PRIMARY_ROW]
+    red_row = rows[PRIMARY_ROW]
     pieces.append((PRIMARY_ROW, 2, TARGET, TARGET, ord("A")))
     index = 1 + sum(t >= WALL for t in red_row)
     for r in (0, 1, 3, 4, 5):
-        row = unit.rows[r]
+        row = rows[r]
         for k, token in enumerate(row):
             if token < WALL:
                 left = max([t - WALL + 1 for t in row[:k] if t >= WALL], default=0)
@@ -173,7 +192,8 @@ def _row_pieces(unit: RushUnit) -> tuple[np.ndarray, np.ndarray, int]:
                 pieces.append((r, token, left, right - token, ord("A") + index))
             index += 1
     return (np.array(pieces, dtype=np.int64).reshape(-1, 5),
-            np.array(unit.walls, dtype=np.int64), ord("A") + index)
+            np.array([r * SIDE + t - WALL for r, row in enumerate(rows) for t in row
+                      if t >= WALL], dtype=np.int64), ord("A") + index)
 
 
 def search_unit(unit: RushUnit, mode: int | None = None,
@@ -184,28 +204,26 @@ def search_unit(unit: RushUnit, mode: int | None = None,
     their states, rows)."""
     from huarong._kernels import rush_hour as kernels
 
-    pieces, walls, column_letter = _row_pieces(unit)
-    combinations = (np.arange(kernels.COMBINATIONS, dtype=np.int64) if unit.columns is None
-                    else np.array(unit.columns, dtype=np.int64))
+    allowed = np.ones((SIDE, len(kernels.COLUMN_OPTIONS)), dtype=np.bool_)
+    if unit.columns is not None:
+        allowed[:] = False
+        for c, column in enumerate(unit.columns):
+            allowed[c, list(column)] = True
     counts = np.zeros(4, dtype=np.int64) if tallies is None else tallies
-    capacity = 1024
-    moves = np.empty(capacity, dtype=np.int16)
-    states = np.empty(capacity, dtype=np.int64)
-    boards = np.empty((capacity, SIDE * SIDE), dtype=np.uint8)
-    first, written = 0, 0
-    while True:
-        first, written = (int(x) for x in kernels.sweep(
-            combinations, first, pieces, walls, column_letter,
-            kernels.MINIMAL if mode is None else mode, _masks(), moves, states, boards,
-            written, counts))
-        if first == combinations.shape[0]:
-            break
-        capacity *= 2
-        moves = np.resize(moves, capacity)
-        states = np.resize(states, capacity)
-        boards = np.resize(boards, (capacity, SIDE * SIDE))
-    return {"moves": moves[:written].copy(), "board": boards[:written].copy(),
-            "states": states[:written].copy()}
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for rows in unit.arrangements():
+        pieces, walls, column_letter = _row_pieces(rows)
+        moves, states, boards, written = kernels.sweep(
+            pieces, walls, column_letter, allowed,
+            kernels.MINIMAL if mode is None else mode, _masks(), counts)
+        if written:
+            parts.append((moves[:written], states[:written], boards[:written]))
+    if not parts:
+        return {"moves": np.zeros(0, dtype=np.int16), "states": np.zeros(0, dtype=np.int64),
+                "board": np.zeros((0, SIDE * SIDE), dtype=np.uint8)}
+    return {"moves": np.concatenate([p[0] for p in parts]),
+            "states": np.concatenate([p[1] for p in parts]),
+            "board": np.concatenate([p[2] for p in parts])}
 
 
 @cache

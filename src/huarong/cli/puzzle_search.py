@@ -26,8 +26,11 @@ from huarong.cli._common import (
 if TYPE_CHECKING:
     from huarong.puzzles.exhaustive import SearchResult, SearchSpace
 
-PRESETS = ("sbp-4x4",)
+PRESETS = ("sbp-4x4", "rush-hour")
 TABLE_FORMATS = (".parquet", ".duckdb")
+RUSH_FORMATS = (*TABLE_FORMATS, ".txt")
+COMPARE_EXAMPLES = 5
+"""Rows of each kind (missing, extra, different) --compare prints."""
 
 
 @contextmanager
@@ -75,7 +78,12 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
               help="A search by another author's definitions instead: sbp-4x4 is "
                    "N. Bickford's 4x4 search with the pieces 1x1, 1x2, 2x1, 2x2 (his are any "
-                   "polyominoes): the hardest puzzle per number of pieces, beside his.")
+                   "polyominoes): the hardest puzzle per number of pieces, beside his; "
+                   "rush-hour is M. Fogleman's database of every interesting Rush Hour start "
+                   "(-o FILE.txt writes his rush.txt format).")
+@click.option("--compare", metavar="RUSH.TXT", default=None,
+              help="With --preset rush-hour: compare the rows with Fogleman's rush.txt and "
+                   "print the rows missing, extra or different (exit status 1 if any).")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
@@ -86,8 +94,8 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
 def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
-           metric: str | None, rules: str | None, preset: str | None, output: str | None,
-           memory: float, quiet: bool, as_json: bool) -> None:
+           metric: str | None, rules: str | None, preset: str | None, compare: str | None,
+           output: str | None, memory: float, quiet: bool, as_json: bool) -> None:
     """Every placement of the pieces on the board (walls included), split into clusters
     (the states that reach each other), with each cluster's states, solved states and
     hardest start: the state farthest from its nearest solved state.
@@ -96,6 +104,11 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     -o writes every cluster.
     """
     limit = int(memory * 2**30)
+    if compare is not None and preset != "rush-hour":
+        raise InputError(f"--compare {compare}: only with --preset rush-hour")
+    if preset == "rush-hour" and not (board or pieces or goal or start):
+        _rush_hour(output, compare, quiet, as_json)
+        return
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     if preset is not None:
@@ -183,3 +196,63 @@ def _preset(name: str, memory: int, output: str | None, quiet: bool, as_json: bo
         start = record.start or "-"
         click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  {start:<16}  "
                    f"{record.sets:>10,}  {record.clusters:>8,}  {record.states:>10,}")
+
+
+def _rush_hour(output: str | None, compare: str | None, quiet: bool, as_json: bool, *,
+               threads: int = 1, cluster: str | None = None) -> None:
+    """Fogleman's database (:mod:`huarong.puzzles.rush_hour`): its totals beside his, the
+    rows to ``output``, the comparison with his ``compare`` file."""
+    from huarong.puzzles import rush_hour as rush
+    from huarong.puzzles.jobs import finish
+
+    if output is not None and Path(output).suffix.lower() not in RUSH_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .txt, .parquet or .duckdb")
+    if compare is not None:
+        with _input_errors():
+            for _ in rush.read_rows(compare):
+                pass  # a bad file is refused before the long search, not after it
+    directory = None if output is None else Path(f"{output}.checkpoint")
+    announce_first_compile()
+    with _input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
+        rows = rush.rush_hour(threads=threads, directory=directory, cluster=cluster,
+                              progress=lambda done, total: progress("units", done, total))
+    if output is not None:
+        with machine_faults(output, "-o"):
+            rows.write(output)
+        click.echo(f"written to {output} ({len(rows):,} rows)", err=True)
+    if directory is not None:
+        finish(directory)
+    comparison = None
+    if compare is not None:
+        with _input_errors(), machine_faults(compare, "--compare", "read"):
+            comparison = rush.compare(rows, compare, COMPARE_EXAMPLES)
+    hardest = rows.hardest()
+    totals: dict[str, Any] = {
+        "rows": len(rows), "states": rows.total_states,
+        "hardest": None if hardest is None else dict(
+            zip(("moves", "board", "cluster_size"), hardest, strict=True)),
+        "fogleman": {"rows": rush.FOGLEMAN_ROWS, "states": rush.FOGLEMAN_STATES,
+                     "hardest": dict(zip(("moves", "board", "cluster_size"),
+                                         rush.FOGLEMAN_HARDEST, strict=True))}}
+    if comparison is not None:
+        totals["compare"] = {"file": compare, "rows": comparison.theirs,
+                             "missing": comparison.missing, "extra": comparison.extra,
+                             "different": comparison.different,
+                             "examples": comparison.examples}
+    if as_json:
+        click.echo(json.dumps(totals, indent=2))
+    else:
+        click.echo(f"rows: {len(rows):,} (Fogleman: {rush.FOGLEMAN_ROWS:,})")
+        click.echo(f"states in them: {rows.total_states:,} (Fogleman: "
+                   f"{rush.FOGLEMAN_STATES:,})")
+        moves, board, size = rush.FOGLEMAN_HARDEST
+        shown = "none" if hardest is None else f"{hardest[0]} {hardest[1]} {hardest[2]}"
+        click.echo(f"hardest: {shown} (Fogleman: {moves} {board} {size})")
+        if comparison is not None:
+            click.echo(f"{compare}: {comparison.theirs:,} rows; missing {comparison.missing:,}, "
+                       f"extra {comparison.extra:,}, different {comparison.different:,}")
+            for kind in ("missing", "extra", "different"):
+                for line in comparison.examples[kind]:
+                    click.echo(f"  {kind}: {line}")
+    if comparison is not None and not comparison.same:
+        raise click.exceptions.Exit(1)

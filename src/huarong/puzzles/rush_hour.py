@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -241,8 +241,6 @@ class RushRows:
     moves: np.ndarray
     boards: np.ndarray
     states: np.ndarray
-    units: int = 0
-    searched: int = field(default=0)
 
     def __len__(self) -> int:
         return int(self.moves.shape[0])
@@ -285,23 +283,26 @@ class RushRows:
                               "cluster_size": self.states}), target, "rush")
 
 
-def _collect(parts: Iterable[Columns], units: int) -> RushRows:
+def _collect(parts: Iterable[Columns]) -> RushRows:
     found = list(parts)
     if not found:
         empty = np.zeros(0, dtype=np.int64)
-        return RushRows(empty.astype(np.int16), np.zeros(0, dtype="S36"), empty, units)
+        return RushRows(empty.astype(np.int16), np.zeros(0, dtype="S36"), empty)
     moves = np.concatenate([p["moves"] for p in found])
     boards = np.concatenate([p["board"] for p in found]).view("S36").ravel()
     states = np.concatenate([p["states"] for p in found])
     order = np.lexsort((boards, -moves.astype(np.int64)))
-    return RushRows(moves[order], boards[order], states[order], units)
+    return RushRows(moves[order], boards[order], states[order])
 
 
-def sample(all_units: Sequence[RushUnit], fraction: float) -> list[RushUnit]:
-    """Every k-th unit, k = round(1 / ``fraction``): a share of the search to time."""
+def sample(fraction: float) -> list[RushUnit]:
+    """Every k-th choice of the six rows' contents, k = round(1 / ``fraction``), each a unit
+    (any columns): a share of the whole search, spread over it, to time."""
     if not 0 < fraction <= 1:
         raise PuzzleError(str(fraction), "a fraction of the search is > 0 and <= 1")
-    return list(all_units[::max(1, round(1 / fraction))])
+    every = itertools.chain.from_iterable(unit.arrangements() for unit in units())
+    return [RushUnit(rows) for rows in itertools.islice(every, 0, None,
+                                                         max(1, round(1 / fraction)))]
 
 
 def rush_hour(*, selection: Sequence[RushUnit] | None = None, threads: int = 1,
@@ -312,11 +313,13 @@ def rush_hour(*, selection: Sequence[RushUnit] | None = None, threads: int = 1,
     unit in the checkpoint ``directory`` (resumed when run again; the caller removes it,
     :func:`huarong.puzzles.jobs.finish`)."""
     chosen = units() if selection is None else list(selection)
-    key = "rush-hour 1 " + repr(hash(tuple(chosen)) if selection is not None else "all")
+    import hashlib
+
+    key = "rush-hour 1 " + hashlib.sha256(repr(chosen).encode()).hexdigest()
     parts = (columns for _, columns in run_job(
         chosen, search_unit, threads=threads, directory=directory, key=key, cluster=cluster,
         progress=progress))
-    return _collect(parts, len(chosen))
+    return _collect(parts)
 
 
 # ----- comparing with a rush.txt ---------------------------------------------------------

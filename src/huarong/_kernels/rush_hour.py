@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from huarong._kernels._jit import kernel
+from huarong._kernels._jit import kernel, trailing_zeros
 
 SIDE = 6
 CELLS = SIDE * SIDE
@@ -41,9 +41,11 @@ COLUMN_OPTIONS = ((), (2,), (3,), (2, 2), (2, 3), (3, 2))
 COMBINATIONS = len(COLUMN_OPTIONS) ** SIDE
 """Column arrangements: one option per column."""
 
-ENUMERATE, CLUSTERS, DISTANCES, MINIMAL = 0, 1, 2, 3
+ENUMERATE, CLUSTERS, DISTANCES, MINIMAL, FOGLEMAN = 0, 1, 2, 3, 4
 """How far a call goes: the seeds only, their clusters, distances and hardest starts, and the
-minimality check (the preset)."""
+minimality check: every piece needed (``MINIMAL``), or Fogleman's test (``FOGLEMAN``, the
+preset: only the pieces his solver's solution leaves unmoved are removed, and his solver
+says how many moves the start then needs)."""
 
 SEEDS, CLUSTER_COUNT, STATES, ROWS = 0, 1, 2, 3
 """Indices of the call's tallies: solved placements, clusters with a solved state, their
@@ -53,6 +55,7 @@ _EMPTY = ord("o")
 _WALL = ord("x")
 _FIELD = 3
 _LOW = np.int64(7)
+_ENTER, _NEXT, _LEAVE = 0, 1, 2
 _MIX = np.int64(0x5851F42D4C957F2D)
 
 
@@ -198,6 +201,149 @@ def _needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.nda
 
 
 @kernel
+def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
+                     last: np.ndarray, walls: np.int64, skip: int, buffer: np.ndarray
+                     ) -> tuple[int, np.int64]:
+    """Fogleman's solver (``cpp/src/solver.cpp``) on the start (less piece ``skip``, or the
+    walls not in ``walls``): iterative deepening, moves in his order, never the piece moved
+    last, cut when the cells between the red car and the exit hold as many pieces as moves
+    left, and one table of heights for all the depths (a state entered with at least the
+    height left is not entered again).  The table also cuts paths that only failed because
+    their last move's piece could not move again, so its count can exceed the distance.
+    Returns (the first depth with a solution, or ``cap + 1``; the pieces its solution moves,
+    one bit each)."""
+    size = 1 << 12
+    keys = np.empty(size, dtype=np.int64)
+    heights = np.empty(size, dtype=np.int64)
+    table, values, stamp = _rehash(keys, 0, 2 * size)
+    stored = 0
+    width = buffer.shape[0]
+    children = np.empty((cap + 1, width), dtype=np.int64)
+    counts = np.zeros(cap + 1, dtype=np.int64)
+    index = np.zeros(cap + 1, dtype=np.int64)
+    path = np.empty(cap + 2, dtype=np.int64)
+    previous = np.full(cap + 2, -1, dtype=np.int64)
+    exit_row = PRIMARY_ROW * SIDE
+    for most in range(1, cap + 1):
+        depth = 0
+        path[0] = start
+        previous[0] = -1
+        action = _ENTER
+        result = False
+        while True:
+            if action == _ENTER:
+                node = path[depth]
+                height = most - depth
+                action = _LEAVE
+                if height == 0:
+                    result = (node & _LOW) == TARGET
+                    continue
+                result = False
+                slot = _slot(table, stamp, 1, node)
+                if slot >= 0:
+                    if heights[values[slot]] >= height:
+                        continue
+                    heights[values[slot]] = height
+                else:
+                    if 2 * (stored + 1) > table.shape[0] or stored == keys.shape[0]:
+                        grown = 2 * keys.shape[0]
+                        bigger = np.empty(grown, dtype=np.int64)
+                        bigger[:stored] = keys[:stored]
+                        keys = bigger
+                        taller = np.empty(grown, dtype=np.int64)
+                        taller[:stored] = heights[:stored]
+                        heights = taller
+                        table, values, stamp = _rehash(keys, stored, 2 * grown)
+                    slot = -1 - _slot(table, stamp, 1, node)
+                    table[slot], values[slot], stamp[slot] = node, stored, 1
+                    keys[stored] = node
+                    heights[stored] = height
+                    stored += 1
+                taken = _occupied(node, n, masks, walls, skip)
+                blockers = 0
+                for column in range((node & _LOW) + 2, SIDE):
+                    blockers += (taken >> (exit_row + column)) & 1
+                if blockers >= height:
+                    continue
+                counts[depth] = _moves(node, n, masks, last, walls, skip, children[depth])
+                index[depth] = -1
+                action = _NEXT
+            elif action == _NEXT:
+                index[depth] += 1
+                while index[depth] < counts[depth] and trailing_zeros(
+                        children[depth, index[depth]] ^ path[depth]) // _FIELD == previous[depth]:
+                    index[depth] += 1
+                if index[depth] >= counts[depth]:
+                    result = False
+                    action = _LEAVE
+                    continue
+                child = children[depth, index[depth]]
+                path[depth + 1] = child
+                previous[depth + 1] = trailing_zeros(child ^ path[depth]) // _FIELD
+                depth += 1
+                action = _ENTER
+            else:
+                if depth == 0:
+                    break
+                depth -= 1
+                if result:
+                    heights[values[_slot(table, stamp, 1, path[depth])]] = most - depth - 1
+                else:
+                    action = _NEXT
+        if result:
+            moved = np.int64(0)
+            for d in range(most):
+                moved |= np.int64(1) << (trailing_zeros(path[d + 1] ^ path[d]) // _FIELD)
+            return most, moved
+    return cap + 1, np.int64(0)
+
+
+@kernel
+def _fogleman_minimal(start: np.int64, moves: int, n: int, masks: np.ndarray,
+                      last: np.ndarray, wall_mask: np.int64, walls: np.ndarray,
+                      buffer: np.ndarray) -> bool:
+    """Fogleman's minimality (``cpp/src/cluster.cpp``): no piece his solver's solution
+    leaves unmoved, wall or vehicle, can go with his solver still counting ``moves``."""
+    _, moved = _fogleman_solver(start, 2 * moves + SIDE, n, masks, last, wall_mask, -1,
+                                buffer)
+    for skip in range(1, n + walls.shape[0]):
+        without = wall_mask
+        piece = skip
+        if skip >= n:
+            without = wall_mask & ~(np.int64(1) << walls[skip - n])
+            piece = -1
+        elif (moved >> skip) & 1:
+            continue
+        count, _ = _fogleman_solver(start, moves, n, masks, last, without, piece, buffer)
+        if count == moves:
+            return False
+    return True
+
+
+@kernel
+def _all_needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.ndarray,
+                wall_mask: np.int64, walls: np.ndarray, buffer: np.ndarray) -> bool:
+    """Every other piece and wall needed: without it, fewer moves (breadth-first)."""
+    size = 1 << 10
+    queue = np.empty(size, dtype=np.int64)
+    depth = np.empty(size, dtype=np.int32)
+    table, _, stamp = _rehash(queue, 0, 2 * size)
+    generation = 1
+    for skip in range(1, n + walls.shape[0]):
+        without = wall_mask
+        piece = skip
+        if skip >= n:
+            without = wall_mask & ~(np.int64(1) << walls[skip - n])
+            piece = -1
+        needed, queue, depth, table, stamp, generation = _needed(
+            start, moves, n, masks, last, without, piece, queue, depth, table, stamp,
+            generation, buffer)
+        if not needed:
+            return False
+    return True
+
+
+@kernel
 def _masks_of(key: np.int64, n: int, masks: np.ndarray, vertical: np.ndarray,
               walls: np.int64) -> tuple[np.int64, np.int64]:
     across = walls
@@ -292,10 +438,6 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
     order = np.empty(size, dtype=np.int64)
     table, values, stamp = _rehash(states, 0, 2 * size)
     generation = 1
-    queue = np.empty(size, dtype=np.int64)
-    depth = np.empty(size, dtype=np.int32)
-    side_table, _, side_stamp = _rehash(states, 0, 2 * size)
-    side_generation = 1
     buffer = np.empty(4 * most * SIDE, dtype=np.int64)
     out_moves = np.empty(256, dtype=np.int16)
     out_states = np.empty(256, dtype=np.int64)
@@ -443,22 +585,12 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
             k -= 1
         if mode == DISTANCES:
             continue
-        # Minimal: without any one other piece or wall, fewer moves.
-        minimal = True
-        for skip in range(1, n + walls.shape[0]):
-            without = wall_mask
-            piece = skip
-            if skip >= n:
-                without = wall_mask & ~(np.int64(1) << walls[skip - n])
-                piece = -1
-            needed, queue, depth, side_table, side_stamp, side_generation = _needed(
-                best, hardest, n, masks, last, without, piece, queue, depth, side_table,
-                side_stamp, side_generation, buffer)
-            if not needed:
-                minimal = False
-                break
-        if not minimal:
-            continue
+        if mode == FOGLEMAN:
+            if not _fogleman_minimal(best, hardest, n, masks, last, wall_mask, walls, buffer):
+                continue
+        else:
+            if not _all_needed(best, hardest, n, masks, last, wall_mask, walls, buffer):
+                continue
         if written == out_moves.shape[0]:
             out_moves = np.concatenate((out_moves, out_moves))
             out_states = np.concatenate((out_states, out_states))

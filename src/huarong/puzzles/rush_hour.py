@@ -25,8 +25,9 @@ https://github.com/fogleman/rush, ``cpp/src``):
 - a line of ``rush.txt``: moves, board, cluster size, separated by one space.
 
 Fogleman's program calls a piece unimportant only when it did not move in the one solution
-its solver found and the start without it needs as many moves; this search removes every
-piece (see the closing note of the docs for how far the two may differ).
+its solver found and his solver counts as many moves for the start without it; the preset
+does the same with a replica of his solver (``FOGLEMAN``), or tests every piece by
+breadth-first search (``MINIMAL``, the article's words: "each piece is important").
 
 The search goes arrangement by arrangement (:mod:`huarong._kernels.rush_hour`): a unit is
 one choice of what each row holds, run against every choice of the columns.
@@ -200,8 +201,8 @@ def search_unit(unit: RushUnit, mode: int | None = None,
                 tallies: np.ndarray | None = None) -> Columns:
     """The rows of one unit: ``moves`` (int16), ``board`` (36 bytes of ASCII per row),
     ``states`` (int64).  ``mode``: how far to go (the kernel's ``ENUMERATE`` ..
-    ``MINIMAL``, the default); ``tallies``: four int64 counts to add to (seeds, clusters,
-    their states, rows)."""
+    ``MINIMAL``, or ``FOGLEMAN``, the default: his minimality test); ``tallies``: four
+    int64 counts to add to (seeds, clusters, their states, rows)."""
     from huarong._kernels import rush_hour as kernels
 
     allowed = np.ones((SIDE, len(kernels.COLUMN_OPTIONS)), dtype=np.bool_)
@@ -215,7 +216,7 @@ def search_unit(unit: RushUnit, mode: int | None = None,
         pieces, walls, column_letter = _row_pieces(rows)
         moves, states, boards, written = kernels.sweep(
             pieces, walls, column_letter, allowed,
-            kernels.MINIMAL if mode is None else mode, _masks(), counts)
+            kernels.FOGLEMAN if mode is None else mode, _masks(), counts)
         if written:
             parts.append((moves[:written], states[:written], boards[:written]))
     if not parts:

@@ -260,7 +260,7 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                     heights[stored] = height
                     stored += 1
                 taken = _occupied(node, n, masks, walls, skip)
-                blockers = 0
+                blockers = np.int64(0)
                 for column in range((node & _LOW) + 2, SIDE):
                     blockers += (taken >> (exit_row + column)) & 1
                 if blockers >= height:

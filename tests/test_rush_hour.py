@@ -206,14 +206,35 @@ def test_the_hardest_row_is_fogleman_s() -> None:
         (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)]
 
 
-def test_units_cover_every_row_content() -> None:
-    """A row holds at most 5 cells of vehicles and walls: without walls (), 2, 3, 2+2,
-    2+3, 3+2; the red car's row holds it and 0-2 walls left of it (1 + 4 + 6 choices)."""
+def test_units_cover_every_choice_of_the_rows() -> None:
+    """A row holds vehicles (2, 3) and walls on at most 5 of its 6 cells, the red car's row
+    the car and 0-2 walls left of it, the board at most 2 walls: the units hold every such
+    choice of the six rows, none more than a thousand unless split to the last row."""
+    contents: set[tuple[object, ...]] = set()
+
+    def fill(x: int, tokens: tuple[object, ...], cells: int) -> None:
+        if cells <= 5 and x == 6:
+            contents.add(tokens)
+        if x >= 6 or cells > 5:
+            return
+        fill(x + 1, tokens, cells)
+        fill(x + 1, (*tokens, ("wall", x)), cells + 1)
+        for length in (2, 3):
+            fill(x + length, (*tokens, length), cells + length)
+
+    fill(0, (), 0)
+    by_walls = [0, 0, 0, 0, 0, 0, 0]
+    for tokens in contents:
+        by_walls[sum(isinstance(t, tuple) for t in tokens)] += 1
+    red_row = [1, 4, 6]  # no wall, one of columns 0-3, two of them
+    ways = [1]  # ways[w]: choices of the rows so far with w walls
+    for rows in [by_walls[:3]] * 5 + [red_row]:
+        ways = [sum(ways[w - k] * rows[k] for k in range(len(rows)) if 0 <= w - k < len(ways))
+                for w in range(3)]
     units = rush.units()
-    assert all(u.rows[3:] == (None, None, None) for u in units)
-    assert len({u.rows[2] for u in units}) == 1 + 4 + 6
-    plain = {row for u in units for row in u.rows[:2] if not any(t >= rush.WALL for t in row)}
-    assert plain == {(), (2,), (3,), (2, 2), (2, 3), (3, 2)}
+    assert sum(rush._choices(u) for u in units) == sum(ways) == 2_660_256
+    assert all(rush._choices(u) <= rush.UNIT_ROW_CHOICES or u.rows[:5].count(None) == 0
+               for u in units)
 
 
 def _rows(lines: list[str]) -> rush.RushRows:

@@ -119,15 +119,45 @@ def _row_contents(primary: bool) -> list[tuple[Token, ...]]:
     return sorted(found)
 
 
+UNIT_ROW_CHOICES = 1000
+"""A unit holding more choices of the rows' contents is split by the next free row."""
+
+
+@cache
+def _completions(rows: tuple[int, ...], budget: int) -> int:
+    """How many ways the rows ``rows`` (indices) can be filled with at most ``budget``
+    walls."""
+    if not rows:
+        return 1
+    return sum(_completions(rows[1:], budget - _walls(row))
+               for row in _row_contents(rows[0] == PRIMARY_ROW) if _walls(row) <= budget)
+
+
+def _choices(unit: RushUnit) -> int:
+    fixed = [row for row in unit.rows if row is not None]
+    left = MAX_WALLS - sum(_walls(row) for row in fixed)
+    return _completions(tuple(r for r, row in enumerate(unit.rows) if row is None), left)
+
+
 def units() -> list[RushUnit]:
-    """Every unit of the whole search: one per content of rows 0, 1 and 2 (at most
-    :data:`MAX_WALLS` walls), rows 3-5 and the columns any."""
-    found = []
-    for top in itertools.product(_row_contents(False), _row_contents(False),
-                                 _row_contents(True)):
-        if sum(_walls(row) for row in top) <= MAX_WALLS:
-            found.append(RushUnit((*top, None, None, None)))
-    return found
+    """Every unit of the whole search: a content for each of rows 0, 1 and 2 (at most
+    :data:`MAX_WALLS` walls), then, while a unit holds more than :data:`UNIT_ROW_CHOICES`
+    choices of the other rows, one for row 3, then row 4; the columns any."""
+    def split(unit: RushUnit) -> Iterator[RushUnit]:
+        free = [r for r, row in enumerate(unit.rows) if row is None]
+        if _choices(unit) <= UNIT_ROW_CHOICES or len(free) == 1:
+            yield unit
+            return
+        r = free[0]
+        for row in _row_contents(r == PRIMARY_ROW):
+            part = RushUnit((*unit.rows[:r], row, *unit.rows[r + 1:]))
+            if _choices(part):
+                yield from split(part)
+
+    return [part for top in itertools.product(_row_contents(False), _row_contents(False),
+                                              _row_contents(True))
+            if sum(_walls(row) for row in top) <= MAX_WALLS
+            for part in split(RushUnit((*top, None, None, None)))]
 
 
 def unit_of(board: str) -> RushUnit:

@@ -1,8 +1,9 @@
 """Benchmark of the exhaustive search (``huarong puzzle search``,
 ``huarong.puzzles.exhaustive``), each row beside its anchor.
 
-Run: ``python benchmarks/bench_search.py [--repeats 5] [--sbp]``.  Timings are wall-clock,
-best of ``--repeats``, after compilation ("warm").  Each search is split into its parts:
+Run: ``python benchmarks/bench_search.py [--repeats 5] [--sbp] [--rush-fraction F]``.
+Timings are wall-clock, best of ``--repeats``, after compilation ("warm").  Each search is
+split into its parts:
 
 - enumeration: the walk over every placement (a second walk, every state already found);
 - graph: the clusters' breadth-first searches (a search without distances, less the walk);
@@ -21,6 +22,13 @@ Rows:
   same search (a 2012 PC, the only published time).  Its enumeration column is the walk
   over the partitions (twice: counting, then writing the seeds) and the sort into groups;
   the CPU time of all threads is printed too, as the machine may be shared.
+- with ``--rush-fraction F``: the ``rush-hour`` preset on every k-th choice of the six rows'
+  contents (k = 1/F, every column arrangement for each), once per part: enumeration (the
+  seeds: solved placements no other piece can move left or up from), graph (the clusters'
+  searches), distances (from the solved states, the hardest start), minimality (his test:
+  his solver's searches without each piece its solution leaves unmoved); each part's time,
+  and the counts, divided by F for the whole search, beside Fogleman's "about 3 hours" and
+  his 2,577,412 rows.
 """
 
 from __future__ import annotations
@@ -68,6 +76,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--big", action="store_true", help="Also run the 5x5 board.")
     parser.add_argument("--sbp", action="store_true", help="Also run the sbp-4x4 preset.")
+    parser.add_argument("--rush-fraction", type=float, default=None, metavar="F",
+                        help="Also run this share of the rush-hour preset (as 0.0001).")
     arguments = parser.parse_args()
     table = Table(title="exhaustive search (warm, best of runs)")
     for column in ("search", "clusters", "states", "hardest", "whole s", "enumeration s",
@@ -116,6 +126,48 @@ def main() -> None:
                       f"{enumeration:.1f}", "", "",
                       f"Bickford 2012: ~3 h; his 15 lengths: {'all' if same else 'NOT'} equal")
     Console().print(table)
+    if arguments.rush_fraction is not None:
+        Console().print(rush_table(arguments.rush_fraction))
+
+
+def rush_table(fraction: float) -> Table:
+    """The rush-hour preset on a share of the search, part by part, scaled to the whole."""
+    import numpy as np
+
+    from huarong._kernels import rush_hour as kernels
+    from huarong.puzzles import rush_hour as rush
+
+    chosen = rush.sample(fraction)
+    rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))  # compile
+    share = len(chosen) / sum(1 for unit in rush.units() for _ in unit.arrangements())
+    table = Table(title=f"rush-hour preset: {len(chosen):,} row choices, {share:.2e} of the "
+                        "search (one thread; whole = measured / share)")
+    for column in ("part", "measured s", "whole s", "whole h", "counts, whole", "anchor"):
+        table.add_column(column, justify="left" if column in ("part", "anchor") else "right")
+    names = {kernels.ENUMERATE: "enumeration", kernels.CLUSTERS: "graph (clusters)",
+             kernels.DISTANCES: "distances", kernels.FOGLEMAN: "minimality (his test)"}
+    previous = 0.0
+    total = 0.0
+    for mode, name in names.items():
+        tallies = np.zeros(4, dtype=np.int64)
+        began = time.perf_counter()
+        for unit in chosen:
+            rush.search_unit(unit, mode, tallies)
+        took = time.perf_counter() - began
+        part = took - previous
+        previous = took
+        total = took
+        seeds, clusters, states, rows = (int(x) / share for x in tallies)
+        counts = {kernels.ENUMERATE: f"{seeds:.3g} seeds",
+                  kernels.CLUSTERS: f"{clusters:.3g} clusters, {states:.3g} states",
+                  kernels.DISTANCES: "",
+                  kernels.FOGLEMAN: f"{rows:,.0f} rows"}[mode]
+        anchor = f"Fogleman: {rush.FOGLEMAN_ROWS:,} rows" if mode == kernels.FOGLEMAN else ""
+        table.add_row(name, f"{part:.1f}", f"{part / share:,.0f}", f"{part / share / 3600:.2f}",
+                      counts, anchor)
+    table.add_row("whole", f"{total:.1f}", f"{total / share:,.0f}",
+                  f"{total / share / 3600:.2f}", "", "Fogleman 2018: about 3 h")
+    return table
 
 
 if __name__ == "__main__":

@@ -29,8 +29,11 @@ from huarong.cli._common import (
 if TYPE_CHECKING:
     from huarong.puzzles.exhaustive import SearchResult, SearchSpace
 
-PRESETS = ("sbp-4x4",)
+PRESETS = ("sbp-4x4", "rush-hour")
 TABLE_FORMATS = (".parquet", ".duckdb")
+RUSH_FORMATS = (*TABLE_FORMATS, ".txt")
+COMPARE_EXAMPLES = 5
+"""Rows of each kind (missing, extra, different) --compare prints."""
 
 
 @contextmanager
@@ -79,7 +82,12 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
               help="A search by another author's definitions instead: sbp-4x4 is "
                    "N. Bickford's search of every 4x4 puzzle (pieces of any shape, the goal "
                    "piece from the upper-left to the lower-right corner): the hardest puzzle "
-                   "per number of pieces, beside his.")
+                   "per number of pieces, beside his; "
+                   "rush-hour is M. Fogleman's database of every interesting Rush Hour start "
+                   "(-o FILE.txt writes his rush.txt format).")
+@click.option("--compare", metavar="RUSH.TXT", default=None,
+              help="With --preset rush-hour: compare the rows with Fogleman's rush.txt and "
+                   "print the rows missing, extra or different (exit status 1 if any).")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
@@ -97,9 +105,9 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
 def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
-           metric: str | None, rules: str | None, preset: str | None, output: str | None,
-           memory: float, threads: int | None, cluster: str | None, quiet: bool,
-           as_json: bool) -> None:
+           metric: str | None, rules: str | None, preset: str | None, compare: str | None,
+           output: str | None, memory: float, threads: int | None, cluster: str | None,
+           quiet: bool, as_json: bool) -> None:
     """Every placement of the pieces on the board (walls included), split into clusters
     (the states that reach each other), with each cluster's states, solved states and
     hardest start: the state farthest from its nearest solved state.
@@ -108,15 +116,20 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     -o writes every cluster.
     """
     limit = int(memory * 2**30)
-    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
-        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
+    if compare is not None and preset != "rush-hour":
+        raise InputError(f"--compare {compare}: only with --preset rush-hour")
     if preset is not None:
         if board is not None or pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
                              "none of --board, --pieces, --goal, --puzzle")
-        _preset(preset, _Job(limit, threads or os.cpu_count() or 1, cluster, quiet), output,
-                as_json)
+        job = _Job(threads or os.cpu_count() or 1, cluster, quiet)
+        if preset == "rush-hour":
+            _rush_hour(job, output, compare, as_json)
+        else:
+            _preset(preset, job, output, as_json)
         return
+    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     if cluster is not None:
         raise InputError("--cluster runs the sets of pieces of a --preset on Dask workers; "
                          "the search of one set of pieces runs here")
@@ -175,10 +188,9 @@ def _report(result: SearchResult, as_json: bool) -> None:
 
 @dataclass(frozen=True)
 class _Job:
-    """How a preset runs: each unit's bitset ``memory``, on ``threads`` threads or on the
-    Dask scheduler at ``cluster``; progress unless ``quiet``."""
+    """How a preset runs: on ``threads`` threads or on the Dask scheduler at ``cluster``;
+    progress unless ``quiet``."""
 
-    memory: int
     threads: int
     cluster: str | None
     quiet: bool
@@ -209,7 +221,7 @@ def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
     directory = checkpoint_directory(name, output)
     announce_first_compile()
     with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
-            resumable(directory, "finished seed groups"), \
+            resumable(directory, "finished seed groups"), sigterm_unwinds(), \
             progress_bar(not job.quiet) as progress:
         records = sbp_4x4(progress=progress, threads=job.threads, directory=directory,
                           cluster=job.cluster)
@@ -233,3 +245,65 @@ def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
                    f"{lines[0]}")
         for line in lines[1:]:
             click.echo(" " * len(header) + line)
+
+
+def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool) -> None:
+    """Fogleman's database (:mod:`huarong.puzzles.rush_hour`): its totals beside his, the
+    rows to ``output``, the comparison with his ``compare`` file."""
+    from huarong.puzzles import rush_hour as rush
+    from huarong.puzzles.jobs import finish
+
+    if output is not None and Path(output).suffix.lower() not in RUSH_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .txt, .parquet or .duckdb")
+    if compare is not None:
+        with _input_errors():
+            for _ in rush.read_rows(compare):
+                pass  # a bad file is refused before the long search, not after it
+    if job.cluster is not None:
+        need_dask("--cluster")
+    directory = checkpoint_directory("rush-hour", output)
+    announce_first_compile()
+    with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
+            resumable(directory, "finished units"), sigterm_unwinds(), \
+            progress_bar(not job.quiet) as progress:
+        rows = rush.rush_hour(threads=job.threads, directory=directory, cluster=job.cluster,
+                              progress=lambda done, total: progress("units", done, total))
+    if output is not None:
+        with machine_faults(output, "-o"):
+            rows.write(output)
+        click.echo(f"written to {output} ({len(rows):,} rows)", err=True)
+    finish(directory)
+    comparison = None
+    if compare is not None:
+        with _input_errors(), machine_faults(compare, "--compare", "read"):
+            comparison = rush.compare(rows, compare, COMPARE_EXAMPLES)
+    hardest = rows.hardest()
+    totals: dict[str, Any] = {
+        "rows": len(rows), "states": rows.total_states,
+        "hardest": None if hardest is None else dict(
+            zip(("moves", "board", "cluster_size"), hardest, strict=True)),
+        "fogleman": {"rows": rush.FOGLEMAN_ROWS, "states": rush.FOGLEMAN_STATES,
+                     "hardest": dict(zip(("moves", "board", "cluster_size"),
+                                         rush.FOGLEMAN_HARDEST, strict=True))}}
+    if comparison is not None:
+        totals["compare"] = {"file": compare, "rows": comparison.theirs,
+                             "missing": comparison.missing, "extra": comparison.extra,
+                             "different": comparison.different,
+                             "examples": comparison.examples}
+    if as_json:
+        click.echo(json.dumps(totals, indent=2))
+    else:
+        click.echo(f"rows: {len(rows):,} (Fogleman: {rush.FOGLEMAN_ROWS:,})")
+        click.echo(f"states in them: {rows.total_states:,} (Fogleman: "
+                   f"{rush.FOGLEMAN_STATES:,})")
+        moves, board, size = rush.FOGLEMAN_HARDEST
+        shown = "none" if hardest is None else f"{hardest[0]} {hardest[1]} {hardest[2]}"
+        click.echo(f"hardest: {shown} (Fogleman: {moves} {board} {size})")
+        if comparison is not None:
+            click.echo(f"{compare}: {comparison.theirs:,} rows; missing {comparison.missing:,}, "
+                       f"extra {comparison.extra:,}, different {comparison.different:,}")
+            for kind in ("missing", "extra", "different"):
+                for line in comparison.examples[kind]:
+                    click.echo(f"  {kind}: {line}")
+    if comparison is not None and not comparison.same:
+        raise click.exceptions.Exit(1)

@@ -1,0 +1,334 @@
+"""The Rush Hour preset (``huarong.puzzles.rush_hour``, ``huarong puzzle search --preset
+rush-hour``) against a brute force written here by Fogleman's definitions, his published
+hardest row, and ``--compare`` on hand-made ``rush.txt`` files."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from huarong.puzzles import PuzzleError
+from huarong.puzzles import rush_hour as rush
+
+Item = tuple[str, int, int, int]
+"""(letter ``x`` for a wall, 1 if vertical, lane, length; a wall's column for its length)."""
+
+
+class Brute:
+    """Every placement of one lane arrangement (read from a board), its clusters and rows,
+    by plain Python: the order of things along each lane never changes."""
+
+    def __init__(self, board: str) -> None:
+        cells: dict[str, list[int]] = {}
+        for cell, letter in enumerate(board):
+            if letter not in "o.":
+                cells.setdefault(letter, []).append(cell)
+        self.items: list[Item] = []
+        for cell in cells.pop("x", []):
+            self.items.append(("x", 0, cell // 6, cell % 6))
+        for letter, where in cells.items():
+            if where[-1] - where[0] == len(where) - 1 and where[0] // 6 == where[-1] // 6:
+                self.items.append((letter, 0, where[0] // 6, len(where)))
+            else:
+                self.items.append((letter, 1, where[0] % 6, len(where)))
+        self.start = tuple(self._at(item, cells.get(item[0])) for item in self.items)
+        self.lanes = sorted({(kind, lane) for _, kind, lane, _ in self.items})
+
+    @staticmethod
+    def _at(item: Item, where: list[int] | None) -> int:
+        letter, kind, _, length = item
+        if letter == "x":
+            return length  # a wall's position is its column
+        assert where is not None
+        return where[0] % 6 if kind == 0 else where[0] // 6
+
+    def cells(self, index: int, position: int) -> list[int]:
+        letter, kind, lane, length = self.items[index]
+        if letter == "x":
+            return [lane * 6 + position]
+        if kind == 0:
+            return [lane * 6 + position + k for k in range(length)]
+        return [(position + k) * 6 + lane for k in range(length)]
+
+    def length(self, index: int) -> int:
+        return 1 if self.items[index][0] == "x" else self.items[index][3]
+
+    def lane_order(self, state: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        orders = []
+        for kind, lane in self.lanes:
+            members = [i for i, (_, k, ln, _) in enumerate(self.items)
+                       if k == kind and ln == lane]
+            orders.append(tuple(sorted(members, key=lambda i: state[i])))
+        return tuple(orders)
+
+    def placements(self) -> list[tuple[int, ...]]:
+        order = self.lane_order(self.start)
+        choices = [[self.start[i]] if self.items[i][0] == "x"
+                   else range(7 - self.length(i)) for i in range(len(self.items))]
+        found = []
+        for state in product(*choices):
+            taken = [c for i, p in enumerate(state) for c in self.cells(i, p)]
+            if len(taken) == len(set(taken)) and self.lane_order(state) == order:
+                found.append(state)
+        return found
+
+    def moves(self, state: tuple[int, ...], gone: int = -1) -> list[tuple[int, ...]]:
+        taken = {c for i, p in enumerate(state) if i != gone for c in self.cells(i, p)}
+        after = []
+        for i, position in enumerate(state):
+            if i == gone or self.items[i][0] == "x":
+                continue
+            mine = set(self.cells(i, position))
+            for step in (-1, 1):
+                q = position + step
+                while 0 <= q <= 6 - self.length(i) and not (
+                        set(self.cells(i, q)) - mine) & taken:
+                    after.append((*state[:i], q, *state[i + 1:]))
+                    q += step
+        return after
+
+    def red(self) -> int:
+        return next(i for i, item in enumerate(self.items) if item[0] == "A")
+
+    def distance(self, start: tuple[int, ...], gone: int) -> int:
+        red = self.red()
+        seen = {start: 0}
+        todo = deque([start])
+        while todo:
+            state = todo.popleft()
+            if state[red] == 4:
+                return seen[state]
+            for after in self.moves(state, gone):
+                if after not in seen:
+                    seen[after] = seen[state] + 1
+                    todo.append(after)
+        return -1
+
+    def masks(self, state: tuple[int, ...]) -> tuple[int, int]:
+        across = down = 0
+        for i, position in enumerate(state):
+            for cell in self.cells(i, position):
+                if self.items[i][1] == 1:
+                    down |= 1 << cell
+                else:
+                    across |= 1 << cell
+        return across, down
+
+    def board(self, state: tuple[int, ...]) -> str:
+        """Fogleman's letters: the red car, its row's walls, rows 0, 1, 3, 4, 5 (walls
+        numbered too), then columns, each lane in order."""
+        red = self.red()
+        numbered = [red] + [i for i, item in enumerate(self.items)
+                            if item[0] == "x" and item[2] == 2]
+        for row in (0, 1, 3, 4, 5):
+            numbered += sorted((i for i, item in enumerate(self.items)
+                                if item[1] == 0 and item[2] == row),
+                               key=lambda i: state[i])
+        for column in range(6):
+            numbered += sorted((i for i, item in enumerate(self.items)
+                                if item[1] == 1 and item[2] == column), key=lambda i: state[i])
+        cells = ["o"] * 36
+        for number, i in enumerate(numbered):
+            for cell in self.cells(i, state[i]):
+                cells[cell] = "x" if self.items[i][0] == "x" else chr(ord("A") + number)
+        return "".join(cells)
+
+    def rows(self) -> set[tuple[int, str, int]]:
+        red = self.red()
+        left = set(self.placements())
+        found = set()
+        while left:
+            first = left.pop()
+            cluster = {first}
+            todo = deque([first])
+            while todo:
+                for after in self.moves(todo.popleft()):
+                    if after not in cluster:
+                        cluster.add(after)
+                        todo.append(after)
+            left -= cluster
+            distance = {s: 0 for s in cluster if s[red] == 4}
+            if not distance:
+                continue
+            todo = deque(distance)
+            while todo:
+                state = todo.popleft()
+                for after in self.moves(state):
+                    if after not in distance:
+                        distance[after] = distance[state] + 1
+                        todo.append(after)
+            hardest = max(distance.values())
+            start = min((s for s, d in distance.items() if d == hardest), key=self.masks)
+            if all(self.distance(start, gone) < hardest
+                   for gone in range(len(self.items)) if gone != red):
+                found.add((hardest, self.board(start), len(cluster)))
+        return found
+
+
+BOARDS = [
+    "oooooo" "oooBoo" "AAoBoo" "oooooo" "oooooo" "oooooo",
+    "BBCCHo" "ooGoHo" "AAGoHo" "oFoooo" "oFxooo" "oFEEEo",
+    "oooCCo" "ooooGx" "xAAoGH" "ooFooH" "ooFEEE" "oooooo",
+    "oooGCC" "oooGHx" "xoAAHI" "ooFooI" "ooFEEE" "oooooo",
+    "BBoCCo" "oooooD" "AAoooD" "ooEooD" "ooEFFo" "oooooo",
+]
+"""Arrangements with rows (two cars in a row, walls in the red car's row and others,
+trucks) and one whose every cluster has an unneeded piece (no row)."""
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_an_arrangement_against_the_brute_force(board: str) -> None:
+    """One lane arrangement: the same rows (moves, board, cluster size) as a plain search
+    of every placement by the definitions."""
+    from huarong._kernels.rush_hour import MINIMAL
+
+    every = _found(rush.search_unit(rush.unit_of(board), MINIMAL))
+    assert every == Brute(board).rows()
+    # Fogleman's test removes only the pieces his solution leaves unmoved: more rows may pass.
+    assert _found(rush.search_unit(rush.unit_of(board))) >= every
+
+
+def _found(found: dict[str, Any]) -> set[tuple[int, str, int]]:
+    return {(int(m), bytes(b).decode(), int(s))
+            for m, b, s in zip(found["moves"], found["board"], found["states"], strict=True)}
+
+
+def test_the_hardest_row_is_fogleman_s() -> None:
+    """His hardest start's arrangement gives his row: 60 moves, his board, 2,332 states."""
+    found = rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))
+    assert [(int(m), bytes(b).decode(), int(s)) for m, b, s in zip(
+        found["moves"], found["board"], found["states"], strict=True)] == [
+        (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)]
+
+
+def test_units_cover_every_choice_of_the_rows() -> None:
+    """A row holds vehicles (2, 3) and walls on at most 5 of its 6 cells, the red car's row
+    the car and 0-2 walls left of it, the board at most 2 walls: the units hold every such
+    choice of the six rows, none more than a thousand unless split to the last row."""
+    contents: set[tuple[object, ...]] = set()
+
+    def fill(x: int, tokens: tuple[object, ...], cells: int) -> None:
+        if cells <= 5 and x == 6:
+            contents.add(tokens)
+        if x >= 6 or cells > 5:
+            return
+        fill(x + 1, tokens, cells)
+        fill(x + 1, (*tokens, ("wall", x)), cells + 1)
+        for length in (2, 3):
+            fill(x + length, (*tokens, length), cells + length)
+
+    fill(0, (), 0)
+    by_walls = [0, 0, 0, 0, 0, 0, 0]
+    for tokens in contents:
+        by_walls[sum(isinstance(t, tuple) for t in tokens)] += 1
+    red_row = [1, 4, 6]  # no wall, one of columns 0-3, two of them
+    ways = [1]  # ways[w]: choices of the rows so far with w walls
+    for rows in [by_walls[:3]] * 5 + [red_row]:
+        ways = [sum(ways[w - k] * rows[k] for k in range(len(rows)) if 0 <= w - k < len(ways))
+                for w in range(3)]
+    units = rush.units()
+    assert sum(rush._choices(u) for u in units) == sum(ways) == 2_660_256
+    assert all(rush._choices(u) <= rush.UNIT_ROW_CHOICES or u.rows[:5].count(None) == 0
+               for u in units)
+
+
+def _rows(lines: list[str]) -> rush.RushRows:
+    import numpy as np
+
+    fields = [line.split() for line in lines]
+    return rush.RushRows(np.array([int(f[0]) for f in fields], dtype=np.int16),
+                         np.array([f[1] for f in fields], dtype="S36"),
+                         np.array([int(f[2]) for f in fields], dtype=np.int64))
+
+
+_OURS = ["60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332",
+         "05 ooooooooooooAAoBoooooBoooooooooooooo 20",
+         "03 BBoooooooCooAAoCoooooooooooooooooooo 50"]
+
+
+def test_compare_finds_missing_extra_and_different_rows(tmp_path: Path) -> None:
+    theirs = tmp_path / "rush.txt"
+    theirs.write_text("60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332\n"
+                      "4 ooooooooooooAAoBoooooBoooooooooooooo 20\n"
+                      "7 BBBoooooooooAAoooooooooooooooooooooo 10\n")
+    comparison = rush.compare(_rows(_OURS), theirs)
+    assert (comparison.theirs, comparison.ours) == (3, 3)
+    assert (comparison.missing, comparison.extra, comparison.different) == (1, 1, 1)
+    assert comparison.examples["missing"] == ["07 BBBoooooooooAAoooooooooooooooooooooo 10"]
+    assert comparison.examples["extra"] == [_OURS[2]]
+    assert comparison.examples["different"][0].startswith(
+        "04 ooooooooooooAAoBoooooBoooooooooooooo 20 | ours: 05")
+    theirs.write_text("".join(f"{line}\n" for line in _OURS))
+    assert rush.compare(_rows(_OURS), theirs).same
+
+
+def test_rows_write_fogleman_s_format(tmp_path: Path) -> None:
+    target = tmp_path / "ours.txt"
+    _rows(_OURS).write(target)
+    assert target.read_text() == "".join(f"{line}\n" for line in _OURS)
+    assert rush.compare(_rows(_OURS), target).same
+
+
+@pytest.mark.parametrize("text", ["60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM\n",
+                                  "sixty IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332\n",
+                                  "60 IBBxoo 2332\n"])
+def test_a_bad_rush_txt_is_named_with_its_line(tmp_path: Path, text: str) -> None:
+    theirs = tmp_path / "rush.txt"
+    theirs.write_text(_OURS[0] + "\n" + text)
+    with pytest.raises(PuzzleError, match=r"rush\.txt:2"):
+        rush.compare(_rows(_OURS), theirs)
+    with pytest.raises(PuzzleError, match="cannot read"):
+        rush.compare(_rows(_OURS), tmp_path / "absent.txt")
+
+
+@pytest.fixture
+def one_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole search, cut to the arrangement of Fogleman's hardest start."""
+    monkeypatch.setattr(rush, "units", lambda: [rush.unit_of(rush.FOGLEMAN_HARDEST[1])])
+
+
+@pytest.mark.usefixtures("one_unit")
+def test_command_writes_and_compares(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    runner = CliRunner()
+    target = tmp_path / "ours.txt"
+    answer = runner.invoke(command, ["--preset", "rush-hour", "-q", "-o", str(target)])
+    assert answer.exit_code == 0, answer.output
+    assert target.read_text() == "60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332\n"
+    assert "hardest: 60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332" in answer.output
+    assert not (tmp_path / "ours.txt.checkpoint").exists()
+    answer = runner.invoke(command, ["--preset", "rush-hour", "-q", "--compare", str(target),
+                                     "--json"])
+    assert answer.exit_code == 0, answer.output
+    assert json.loads(answer.output)["compare"]["missing"] == 0
+    theirs = tmp_path / "rush.txt"
+    theirs.write_text("59 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332\n"
+                      "07 BBBoooooooooAAoooooooooooooooooooooo 10\n")
+    answer = runner.invoke(command, ["--preset", "rush-hour", "-q", "--compare", str(theirs)])
+    assert answer.exit_code == 1
+    assert "missing 1, extra 0, different 1" in answer.output
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--compare", "rush.txt"],
+    ["--preset", "sbp-4x4", "--compare", "rush.txt"],
+    ["--preset", "rush-hour", "--compare", "absent-rush.txt"],
+    ["--preset", "rush-hour", "-o", "rows.csv"],
+    ["--preset", "rush-hour", "--board", "6x6"],
+])
+def test_command_refuses_bad_rush_options(arguments: list[str]) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    answer = CliRunner().invoke(command, arguments)
+    assert answer.exit_code == 2
+    assert len(answer.output.strip().splitlines()) == 1

@@ -55,10 +55,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # The files marked whole_space run first, file by file, before the rest of the suite
+    # The files marked big_memory run first, file by file, before the rest of the suite
     # (compiled kernels, imported libraries, caches) has grown the process: the suite's peak
-    # memory is then one file's arrays over all layouts on a small process, not on a large one.
-    items.sort(key=lambda item: item.get_closest_marker("whole_space") is None)
+    # memory is then one file's peak (arrays over all layouts, a Dask cluster) on a small
+    # process, not on a large one.
+    items.sort(key=lambda item: item.get_closest_marker("big_memory") is None)
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -25,7 +25,7 @@ from huarong.engine.solver import NotInGroupError, shortest_path
 from huarong.web.app import create_app
 from huarong.web.schema import LAYOUT_PATTERN
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 ROOT = Path(__file__).parent.parent
 NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"

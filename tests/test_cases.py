@@ -21,7 +21,7 @@ from huarong.space import cases
 
 from . import klotski_reference as ref
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 # Seed 000, "摆列方式分类": (jiang_num, bing_num) -> number of layouts.
 SEED_JIANG_BING = {

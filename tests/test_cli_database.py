@@ -19,7 +19,7 @@ from huarong.cli import main
 
 from .test_cases import ALL_CODES_MD5, reference_groups, reference_layouts
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 
 def run(*args: str) -> tuple[int, str, str]:

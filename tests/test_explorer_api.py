@@ -21,7 +21,7 @@ from huarong.web.app import create_app
 from tests import klotski_reference as reference
 from tests.test_explorer_data import make_small_database, solvable_small_group
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 
 @pytest.fixture(scope="module")

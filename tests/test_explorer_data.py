@@ -31,7 +31,7 @@ from huarong.space.explorer import (
 )
 from tests import klotski_reference as reference
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 SMALL_CLASS = (7, 0)
 """jiang-bing of the test database: 3,508 layouts in small groups, some with goals."""

@@ -26,7 +26,7 @@ from huarong.space.layers import graph as layer_graph
 
 from . import klotski_reference as ref
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 # Groups of several classes, self-mirror and not, with one goal, many, or none: 1,799 layouts.
 GROUP_SEEDS = ["000599000", "000555000", "655283000", "97A7A0000", "636F53400", "C18AEB000",

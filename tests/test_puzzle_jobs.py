@@ -18,6 +18,8 @@ import pytest
 from huarong.puzzles.jobs import finish, run_job
 from huarong.puzzles.model import PuzzleError
 
+pytestmark = pytest.mark.big_memory
+
 
 def squares(n: int) -> dict[str, np.ndarray]:
     return {"value": np.arange(n, dtype=np.int64) ** 2}

@@ -24,7 +24,7 @@ from huarong.space.database import Database
 from huarong.space.table import NOT_KNOWN, MinStepsTable, TableError, table_path, write_table
 from huarong.web.app import create_app
 
-pytestmark = pytest.mark.whole_space
+pytestmark = pytest.mark.big_memory
 
 LAYOUT_COUNT = 29_334_498
 HENGDAO, HARDEST = "1A9BF0C00", "4FEA13400"  # 81 and 138 steps (docs §3, §7)

@@ -171,9 +171,9 @@ def group_roots(codes: np.ndarray, jiang: np.ndarray, bing: np.ndarray, style: n
 
 
 @kernel
-def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Groups numbered by their smallest rank: (group of each layout, index of each layout in
-    its group, size of each group, smallest rank of each group).
+def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Groups numbered by their smallest rank: (group of each layout, size of each group,
+    smallest rank of each group).
 
     The group of each layout is written over ``roots`` (:func:`group_roots`) and returned as
     the first array: arrays over all 29 M layouts are what the whole-space tables' memory
@@ -183,7 +183,6 @@ def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     for rank in range(n):
         if roots[rank] == rank:
             count += 1
-    index = np.empty(n, dtype=np.int32)
     sizes = np.zeros(count, dtype=np.int32)
     firsts = np.empty(count, dtype=np.int64)
     numbered = 0
@@ -196,9 +195,20 @@ def number_groups(roots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
         else:
             group = roots[root]  # a smaller rank, already numbered
         roots[rank] = group
-        index[rank] = sizes[group]
         sizes[group] += 1
-    return roots, index, sizes, firsts
+    return roots, sizes, firsts
+
+
+@kernel
+def indices_in_groups(group: np.ndarray, count: int) -> np.ndarray:
+    """The index of each layout in its group (the layouts of a group counted in rank
+    order), ``group`` numbering ``count`` groups."""
+    seen = np.zeros(count, dtype=np.int32)
+    index = np.empty(group.shape[0], dtype=np.int32)
+    for rank in range(group.shape[0]):
+        index[rank] = seen[group[rank]]
+        seen[group[rank]] += 1
+    return index
 
 
 # ----- minimum steps -----------------------------------------------------------------------

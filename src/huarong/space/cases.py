@@ -137,12 +137,12 @@ def classes_of(codes: np.ndarray) -> Classes:
 @dataclass(frozen=True)
 class Groups:
     """The groups of all layouts (docs §4).  Per layout (indexed by id): ``group`` (a global
-    group number, groups numbered by their smallest code) and ``group_index``; per global
-    group: ``sizes``, ``first_ids`` (the id of its smallest code, its seed) and ``group_nums``
-    (its number inside its jiang-bing-style class)."""
+    group number, groups numbered by their smallest code) and ``group_index`` (computed on
+    first use: the explorer never needs its 117 MB); per global group: ``sizes``,
+    ``first_ids`` (the id of its smallest code, its seed) and ``group_nums`` (its number
+    inside its jiang-bing-style class)."""
 
     group: np.ndarray
-    group_index: np.ndarray
     sizes: np.ndarray
     first_ids: np.ndarray
     group_nums: np.ndarray
@@ -150,6 +150,12 @@ class Groups:
     @property
     def count(self) -> int:
         return int(self.sizes.shape[0])
+
+    @functools.cached_property
+    def group_index(self) -> np.ndarray:
+        """The index of every layout in its group (its rank among the group's codes)."""
+        index: np.ndarray = _graph_kernels().indices_in_groups(self.group, self.count)
+        return index
 
     def group_num(self) -> np.ndarray:
         """group_num of every layout."""
@@ -231,7 +237,7 @@ def _label_groups(progress: Progress | None) -> Groups:
                                 shares, share_bounds, *ids.rank_index())
     if progress:
         progress(1, 3)
-    group, group_index, sizes, firsts = kernels.number_groups(roots)
+    group, sizes, firsts = kernels.number_groups(roots)
     if progress:
         progress(2, 3)
     # Within a class: size descending, then smallest code (= smallest id) ascending.
@@ -243,7 +249,7 @@ def _label_groups(progress: Progress | None) -> Groups:
     group_nums[order] = np.arange(order.shape[0]) - class_start
     if progress:
         progress(3, 3)
-    return Groups(group, group_index, sizes, firsts, group_nums)
+    return Groups(group, sizes, firsts, group_nums)
 
 
 def _run_watched(work: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], total: int,

@@ -151,6 +151,14 @@ def _grown(states: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray, np.n
 
 
 @kernel
+def _doubled(array: np.ndarray, used: int) -> np.ndarray:
+    """``array`` twice as long, its first ``used`` entries kept."""
+    bigger = np.empty(2 * array.shape[0], dtype=array.dtype)
+    bigger[:used] = array[:used]
+    return bigger
+
+
+@kernel
 def _needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.ndarray,
             walls: np.int64, skip: int, queue: np.ndarray, depth: np.ndarray,
             table: np.ndarray, stamp: np.ndarray, generation: int, buffer: np.ndarray
@@ -182,14 +190,9 @@ def _needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.nda
             if slot >= 0:
                 continue
             if tail == queue.shape[0] or 2 * (tail + 1) > table.shape[0]:
-                grown = 2 * queue.shape[0]
-                bigger = np.empty(grown, dtype=np.int64)
-                bigger[:tail] = queue[:tail]
-                queue = bigger
-                deeper = np.empty(grown, dtype=np.int32)
-                deeper[:tail] = depth[:tail]
-                depth = deeper
-                table, _, stamp = _rehash(queue, tail, 2 * grown)
+                queue = _doubled(queue, tail)
+                depth = _doubled(depth, tail)
+                table, _, stamp = _rehash(queue, tail, 2 * queue.shape[0])
                 generation = 1
                 slot = _slot(table, stamp, generation, nxt)
             table[-1 - slot] = nxt
@@ -246,14 +249,9 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                     heights[values[slot]] = height
                 else:
                     if 2 * (stored + 1) > table.shape[0] or stored == keys.shape[0]:
-                        grown = 2 * keys.shape[0]
-                        bigger = np.empty(grown, dtype=np.int64)
-                        bigger[:stored] = keys[:stored]
-                        keys = bigger
-                        taller = np.empty(grown, dtype=np.int64)
-                        taller[:stored] = heights[:stored]
-                        heights = taller
-                        table, values, stamp = _rehash(keys, stored, 2 * grown)
+                        keys = _doubled(keys, stored)
+                        heights = _doubled(heights, stored)
+                        table, values, stamp = _rehash(keys, stored, 2 * keys.shape[0])
                     slot = -1 - _slot(table, stamp, 1, node)
                     table[slot], values[slot], stamp[slot] = node, stored, 1
                     keys[stored] = node
@@ -299,6 +297,16 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
 
 
 @kernel
+def _removed(skip: int, n: int, wall_mask: np.int64, walls: np.ndarray
+             ) -> tuple[np.int64, int]:
+    """(the walls left, the vehicle left out: -1 for none) with piece ``skip`` removed:
+    vehicles are 0 to ``n - 1``, then the walls in ``walls``' order."""
+    if skip >= n:
+        return wall_mask & ~(np.int64(1) << walls[skip - n]), -1
+    return wall_mask, skip
+
+
+@kernel
 def _fogleman_minimal(start: np.int64, moves: int, n: int, masks: np.ndarray,
                       last: np.ndarray, wall_mask: np.int64, walls: np.ndarray,
                       buffer: np.ndarray) -> bool:
@@ -307,13 +315,9 @@ def _fogleman_minimal(start: np.int64, moves: int, n: int, masks: np.ndarray,
     _, moved = _fogleman_solver(start, 2 * moves + SIDE, n, masks, last, wall_mask, -1,
                                 buffer)
     for skip in range(1, n + walls.shape[0]):
-        without = wall_mask
-        piece = skip
-        if skip >= n:
-            without = wall_mask & ~(np.int64(1) << walls[skip - n])
-            piece = -1
-        elif (moved >> skip) & 1:
+        if skip < n and (moved >> skip) & 1:
             continue
+        without, piece = _removed(skip, n, wall_mask, walls)
         count, _ = _fogleman_solver(start, moves, n, masks, last, without, piece, buffer)
         if count == moves:
             return False
@@ -330,11 +334,7 @@ def _all_needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np
     table, _, stamp = _rehash(queue, 0, 2 * size)
     generation = 1
     for skip in range(1, n + walls.shape[0]):
-        without = wall_mask
-        piece = skip
-        if skip >= n:
-            without = wall_mask & ~(np.int64(1) << walls[skip - n])
-            piece = -1
+        without, piece = _removed(skip, n, wall_mask, walls)
         needed, queue, depth, table, stamp, generation = _needed(
             start, moves, n, masks, last, without, piece, queue, depth, table, stamp,
             generation, buffer)

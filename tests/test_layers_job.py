@@ -27,6 +27,8 @@ from huarong.space.layers import runner as layer_run
 
 from .small_database import class_database
 
+pytestmark = pytest.mark.big_memory
+
 CLASS = (7, 0)
 LAYOUTS = 3_508
 

@@ -14,6 +14,8 @@ from huarong.space.stats import StandardStats, group_min_steps, horizontal_count
 
 from . import klotski_reference as ref
 
+pytestmark = pytest.mark.big_memory
+
 
 @pytest.fixture(scope="module")
 def stats() -> StandardStats:

@@ -80,7 +80,7 @@ farthest start so far (its length, -1 none, and code)."""
 @kernel
 def _cluster(cursor: np.ndarray, budget: Int, seen: np.ndarray, queue: np.ndarray,
              order: np.ndarray, masks: np.ndarray, moves: np.ndarray, classes: np.ndarray,
-             binom: np.ndarray, lookup: np.ndarray, info: np.ndarray, starts: np.ndarray,
+             binom: np.ndarray, lookup: np.ndarray, info: np.ndarray,
              sets: np.ndarray, out: np.ndarray, stack: np.ndarray) -> tuple[Int, Int]:
     """Go on with the cluster of ``cursor`` for at most ``budget`` states expanded: (why it
     returned: :data:`FINISHED` (the cursor holds the answer, no longer active),
@@ -133,11 +133,10 @@ def _cluster(cursor: np.ndarray, budget: Int, seen: np.ndarray, queue: np.ndarra
         code = order[head]
         head += 1
         done += 1
-        if starts[0] < 0 or (code // starts[1]) % starts[2] == starts[3]:
-            if level > best:
-                best, hardest = level, code
-            elif code < hardest:
-                hardest = code
+        if level > best:
+            best, hardest = level, code
+        elif code < hardest:
+            hardest = code
         count = neighbours(code, masks, moves, classes, binom, lookup, info, sets, out, stack)
         for i in range(count):
             other = out[i]
@@ -172,17 +171,14 @@ def _record(records: np.ndarray, row: Int, cursor: np.ndarray) -> None:
 
 @kernel
 def sweep(position: Int, stop: Int, budget: Int, cursor: np.ndarray, seen: np.ndarray,
-          queue: np.ndarray, order: np.ndarray, records: np.ndarray, starts: np.ndarray,
-          masks: np.ndarray,
+          queue: np.ndarray, order: np.ndarray, records: np.ndarray, masks: np.ndarray,
           moves: np.ndarray, classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray,
           info: np.ndarray, most: Int) -> tuple[Int, Int, Int, Int]:
     """Walk the valid codes from ``position`` up to ``stop`` (every piece on the board
     clear of the others), finding the cluster of each code not yet ``seen``, until about
     ``budget`` states are found or ``records`` (clusters, 4) int64 is full.  A record is
-    (states, solved, hardest length or -1, hardest start's code).  ``starts`` (class,
-    multiplier, ranks, rank) says which states may start: those whose class has that rank
-    (the code divided by the multiplier, modulo the class's number of ranks); every state
-    when the class is -1.  A cluster too big for the budget is left in ``cursor`` (see
+    (states, solved, hardest length or -1, hardest start's code).  A cluster too big for
+    the budget is left in ``cursor`` (see
     :data:`CURSOR`) and goes on at the next call.  Returns (the position to resume from or
     :data:`DONE`, records written, valid codes visited, why it returned)."""
     count = classes.shape[0]
@@ -205,7 +201,7 @@ def sweep(position: Int, stop: Int, budget: Int, cursor: np.ndarray, seen: np.nd
     found: Int = 0
     if cursor[ACTIVE]:
         why, found = _cluster(cursor, budget, seen, queue, order, masks, moves, classes,
-                              binom, lookup, info, starts, sets, out, stack)
+                              binom, lookup, info, sets, out, stack)
         if why != FINISHED:
             return np.int64(cursor[FIRST]), np.int64(0), np.int64(0), why
         _record(records, 0, cursor)
@@ -250,7 +246,7 @@ def sweep(position: Int, stop: Int, budget: Int, cursor: np.ndarray, seen: np.nd
                 cursor[ACTIVE], cursor[FIRST], cursor[PHASE] = 1, code, 1
                 cursor[HEAD], cursor[TAIL], cursor[SOLVED] = 0, 1, 0
                 why, done = _cluster(cursor, budget - found, seen, queue, order, masks, moves,
-                                     classes, binom, lookup, info, starts, sets, out, stack)
+                                     classes, binom, lookup, info, sets, out, stack)
                 found += done
                 if why != FINISHED:
                     return code, np.int64(written), np.int64(visited), why

@@ -401,14 +401,11 @@ def search(board: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
 
 
 def run(space: SearchSpace, *, progress: Progress | None = None,
-        memory: int = DEFAULT_MEMORY, seeds: range | None = None,
-        starts: tuple[int, int] | None = None, distances: bool = True,
+        memory: int = DEFAULT_MEMORY, distances: bool = True,
         seen: np.ndarray | None = None, checkpoint: Path | None = None,
         every: float = CHECKPOINT_SECONDS) -> SearchResult:
-    """The search of a :class:`SearchSpace` (see :func:`search`).  ``seeds``: only the
-    clusters of these codes (by default every code); ``starts`` (class, placement set
-    rank): only states whose class has that rank may start, the others count as states
-    but never as a cluster's hardest start.  Without ``distances`` the clusters are only
+    """The search of a :class:`SearchSpace` (see :func:`search`).  Without ``distances``
+    the clusters are only
     counted (no solved states, no lengths).  ``seen``: the bitset of found codes to fill
     (:func:`code_bitset`; codes already in it are skipped), by default a new one.
 
@@ -423,12 +420,7 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     size = space.codes
     if seen is None:
         seen = code_bitset(space, memory)
-    walk = seeds if seeds is not None else range(size)
-    allowed = np.array([-1, 1, 1, 0], dtype=np.int64)
-    if starts is not None:
-        c, rank = starts
-        pieces, places, multiplier = (int(x) for x in tables.classes[c, :3])
-        allowed[:] = (c, multiplier, math.comb(places, pieces), rank)
+    walk = range(size)
     masks, moves, classes, binom, lookup, info = tables.kernel_args()
     if not distances:
         info = info.copy()
@@ -440,7 +432,7 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     parts: list[np.ndarray] = []
     position = walk.start if walk.start < walk.stop else kernels.DONE
     key = repr((space.rows, space.columns, sorted(space.walls), space.classes, space.goal,
-                space.rules, space.metric, walk, starts, distances))
+                space.rules, space.metric, walk, distances))
     if checkpoint is not None and checkpoint.is_file():
         position, found_so_far = _resume(checkpoint, key, seen)
         parts.append(found_so_far)
@@ -448,7 +440,7 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     try:
         while position != kernels.DONE:
             position, written, _, why = (int(x) for x in kernels.sweep(
-                position, walk.stop, _BUDGET, cursor, seen, queue, order, records, allowed,
+                position, walk.stop, _BUDGET, cursor, seen, queue, order, records,
                 masks, moves, classes, binom, lookup, info, tables.most))
             parts.append(records[:written].copy())
             if why == kernels.QUEUE:

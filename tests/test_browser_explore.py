@@ -26,7 +26,7 @@ from .test_browser import TIMEOUT_MS, _screenshot, _serve, _wait_ready, launch_c
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, FloatRect, Page
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.big_memory]
 
 HENG_DAO_LI_MA = "1A9BF0C00"  # docs §3 worked example
 CLASSES = 203  # docs §4

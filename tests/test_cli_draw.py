@@ -18,6 +18,8 @@ from huarong.space.explorer import Explorer
 from tests import klotski_reference as reference
 from tests.test_explorer_data import reference_min_steps, solvable_small_group
 
+pytestmark = pytest.mark.big_memory
+
 VIRIDIS_LOW = (68, 1, 84)
 VIRIDIS_HIGH = (253, 231, 37)
 """The ends of the viridis colour map (matplotlib's published values)."""

@@ -35,6 +35,8 @@ from .write_points import (
     use_synthetic_columns,
 )
 
+pytestmark = pytest.mark.big_memory
+
 KINDS = {errno.ENOSPC: "the disk is full", errno.EIO: "input/output error"}
 BEFORE = ("before",)  # a fault comes before the operation it stops
 LAYERS_CLASS = "7-0-5"  # 40 groups, 626 layouts: one unit, one commit

@@ -57,9 +57,10 @@ class Bottlenecks:
         return flags
 
 
-IGRAPH_CHUNK = 1 << 20
-"""Moves handed to igraph at once: it turns the array into Python numbers on the way in, so
-the whole of a large graph at once would cost a gigabyte for a moment."""
+IGRAPH_CHUNK = 1 << 17
+"""Moves handed to igraph at once: it turns the array into Python numbers on the way in
+(about 110 bytes a move), so the whole of a large graph at once would cost a gigabyte for a
+moment, and 2^20 moves still over 100 MB."""
 
 
 def igraph_of(graph: StateGraph) -> Any:

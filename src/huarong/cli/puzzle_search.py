@@ -19,6 +19,7 @@ from huarong.cli._cluster import CLUSTER_EXTRA, need_dask, resumable
 from huarong.cli._common import (
     OUTPUT,
     InputError,
+    ProgressCallback,
     announce_first_compile,
     json_option,
     machine_faults,
@@ -126,7 +127,7 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
         if preset == "rush-hour":
             _rush_hour(job, output, compare, as_json)
         else:
-            _preset(preset, job, output, as_json)
+            _sbp_4x4(job, output, as_json)
         return
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
@@ -207,22 +208,31 @@ def checkpoint_directory(preset: str, output: str | None) -> Path:
     return default_path().with_name(f"search-{preset}.checkpoint")
 
 
-def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
-    """The preset ``name``'s table, one row per number of pieces (``sbp-4x4``, the only
-    one so far), each record's start one row a line."""
+@contextmanager
+def _preset_run(name: str, job: _Job, output: str | None, finished: str
+                ) -> Iterator[tuple[Path, ProgressCallback]]:
+    """Around a preset's job: its checkpoint directory and progress; its faults, Ctrl-C and
+    SIGTERM each one line saying where its ``finished`` units are kept."""
+    if job.cluster is not None:
+        need_dask("--cluster")
+    directory = checkpoint_directory(name, output)
+    announce_first_compile()
+    with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
+            resumable(directory, finished), sigterm_unwinds(), \
+            progress_bar(not job.quiet) as progress:
+        yield directory, progress
+
+
+def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
+    """Bickford's table, one row per number of pieces, each record's start one row a
+    line."""
     import pyarrow as pa
 
     from huarong.puzzles.exhaustive import write_table
     from huarong.puzzles.jobs import finish
     from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
 
-    if job.cluster is not None:
-        need_dask("--cluster")
-    directory = checkpoint_directory(name, output)
-    announce_first_compile()
-    with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
-            resumable(directory, "finished seed groups"), sigterm_unwinds(), \
-            progress_bar(not job.quiet) as progress:
+    with _preset_run("sbp-4x4", job, output, "finished seed groups") as (directory, progress):
         records = sbp_4x4(progress=progress, threads=job.threads, directory=directory,
                           cluster=job.cluster)
     rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
@@ -247,6 +257,11 @@ def _preset(name: str, job: _Job, output: str | None, as_json: bool) -> None:
             click.echo(" " * len(header) + line)
 
 
+def _named(row: tuple[int, str, int]) -> dict[str, Any]:
+    """A Rush Hour row (Fogleman's three columns) as JSON."""
+    return dict(zip(("moves", "board", "cluster_size"), row, strict=True))
+
+
 def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool) -> None:
     """Fogleman's database (:mod:`huarong.puzzles.rush_hour`): its totals beside his, the
     rows to ``output``, the comparison with his ``compare`` file."""
@@ -259,13 +274,7 @@ def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool
         with _input_errors():
             for _ in rush.read_rows(compare):
                 pass  # a bad file is refused before the long search, not after it
-    if job.cluster is not None:
-        need_dask("--cluster")
-    directory = checkpoint_directory("rush-hour", output)
-    announce_first_compile()
-    with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
-            resumable(directory, "finished units"), sigterm_unwinds(), \
-            progress_bar(not job.quiet) as progress:
+    with _preset_run("rush-hour", job, output, "finished units") as (directory, progress):
         rows = rush.rush_hour(threads=job.threads, directory=directory, cluster=job.cluster,
                               progress=lambda done, total: progress("units", done, total))
     if output is not None:
@@ -280,11 +289,9 @@ def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool
     hardest = rows.hardest()
     totals: dict[str, Any] = {
         "rows": len(rows), "states": rows.total_states,
-        "hardest": None if hardest is None else dict(
-            zip(("moves", "board", "cluster_size"), hardest, strict=True)),
+        "hardest": None if hardest is None else _named(hardest),
         "fogleman": {"rows": rush.FOGLEMAN_ROWS, "states": rush.FOGLEMAN_STATES,
-                     "hardest": dict(zip(("moves", "board", "cluster_size"),
-                                         rush.FOGLEMAN_HARDEST, strict=True))}}
+                     "hardest": _named(rush.FOGLEMAN_HARDEST)}}
     if comparison is not None:
         totals["compare"] = {"file": compare, "rows": comparison.theirs,
                              "missing": comparison.missing, "extra": comparison.extra,

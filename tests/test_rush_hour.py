@@ -206,10 +206,12 @@ def test_the_hardest_row_is_fogleman_s() -> None:
         (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)]
 
 
-def test_units_cover_every_choice_of_the_rows() -> None:
+@pytest.mark.parametrize(("max_walls", "expected"), [(0, 7_776), (1, 207_360), (2, 2_660_256)])
+def test_units_cover_every_choice_of_the_rows(max_walls: int, expected: int) -> None:
     """A row holds vehicles (2, 3) and walls on at most 5 of its 6 cells, the red car's row
-    the car and 0-2 walls left of it, the board at most 2 walls: the units hold every such
-    choice of the six rows, none more than a thousand unless split to the last row."""
+    the car and 0-2 walls left of it, the board at most ``max_walls`` walls: the units hold
+    every such choice of the six rows, none more than a thousand unless split to the last
+    row.  Without walls: 6 contents for each of five rows, 6 ** 5."""
     contents: set[tuple[object, ...]] = set()
 
     def fill(x: int, tokens: tuple[object, ...], cells: int) -> None:
@@ -231,8 +233,8 @@ def test_units_cover_every_choice_of_the_rows() -> None:
     for rows in [by_walls[:3]] * 5 + [red_row]:
         ways = [sum(ways[w - k] * rows[k] for k in range(len(rows)) if 0 <= w - k < len(ways))
                 for w in range(3)]
-    units = rush.units()
-    assert sum(rush._choices(u) for u in units) == sum(ways) == 2_660_256
+    units = rush.units(max_walls)
+    assert sum(rush._choices(u) for u in units) == sum(ways[:max_walls + 1]) == expected
     assert all(rush._choices(u) <= rush.UNIT_ROW_CHOICES or u.rows[:5].count(None) == 0
                for u in units)
 
@@ -289,7 +291,49 @@ def test_a_bad_rush_txt_is_named_with_its_line(tmp_path: Path, text: str) -> Non
 @pytest.fixture
 def one_unit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole search, cut to the arrangement of Fogleman's hardest start."""
-    monkeypatch.setattr(rush, "units", lambda: [rush.unit_of(rush.FOGLEMAN_HARDEST[1])])
+    monkeypatch.setattr(rush, "units",
+                        lambda max_walls=2: [rush.unit_of(rush.FOGLEMAN_HARDEST[1])])
+
+
+NO_WALLS_HARDEST = "BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM."
+"""The hardest start without walls, as a comment in Fogleman's ``cpp/src/main.cpp`` gives it
+(his older notation): 51 moves, as Collette, Raskin and Servais (2006) found, in a cluster
+of 4,780 states."""
+
+
+def test_the_hardest_start_without_walls_is_the_published_one() -> None:
+    found = _found(rush.search_unit(rush.unit_of(NO_WALLS_HARDEST)))
+    assert [(moves, size) for moves, _, size in found] == [(51, 4780)]
+
+
+@pytest.mark.parametrize("max_walls", [0, 1, 2])
+def test_units_hold_no_more_walls_than_asked(max_walls: int) -> None:
+    for unit in rush.units(max_walls)[::97]:
+        assert all(sum(t >= rush.WALL for row in rows for t in row) <= max_walls
+                   for rows in unit.arrangements())
+
+
+def test_command_without_walls(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_search import search as command
+
+    asked: list[int] = []
+
+    def no_walls(max_walls: int = 2) -> list[rush.RushUnit]:
+        asked.append(max_walls)
+        return [rush.unit_of(NO_WALLS_HARDEST)]
+
+    monkeypatch.setattr(rush, "units", no_walls)
+    answer = CliRunner().invoke(command, ["--preset", "rush-hour", "--max-walls", "0", "-q",
+                                          "--json"])
+    assert answer.exit_code == 0, answer.output
+    totals = json.loads(answer.output)
+    assert asked == [0]
+    assert (totals["max_walls"], totals["rows"], totals["hardest"]["moves"],
+            totals["hardest"]["cluster_size"]) == (0, 1, 51, 4780)
+    assert totals["published"] == {"moves": 51, "cluster_size": 4780}
+    assert "fogleman" not in totals
 
 
 @pytest.mark.usefixtures("one_unit")
@@ -323,6 +367,9 @@ def test_command_writes_and_compares(tmp_path: Path) -> None:
     ["--preset", "rush-hour", "--compare", "absent-rush.txt"],
     ["--preset", "rush-hour", "-o", "rows.csv"],
     ["--preset", "rush-hour", "--board", "6x6"],
+    ["--max-walls", "0"],
+    ["--preset", "sbp-4x4", "--max-walls", "1"],
+    ["--preset", "rush-hour", "--max-walls", "3"],
 ])
 def test_command_refuses_bad_rush_options(arguments: list[str]) -> None:
     from click.testing import CliRunner

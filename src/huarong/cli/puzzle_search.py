@@ -29,6 +29,7 @@ from huarong.cli._common import (
 
 if TYPE_CHECKING:
     from huarong.puzzles.exhaustive import SearchResult, SearchSpace
+    from huarong.puzzles.rush_hour import RushRows
 
 PRESETS = ("sbp-4x4", "rush-hour")
 TABLE_FORMATS = (".parquet", ".duckdb")
@@ -89,6 +90,9 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @click.option("--compare", metavar="RUSH.TXT", default=None,
               help="With --preset rush-hour: compare the rows with Fogleman's rush.txt and "
                    "print the rows missing, extra or different (exit status 1 if any).")
+@click.option("--max-walls", type=int, default=None, metavar="N",
+              help="With --preset rush-hour: at most N walls on a board (default 2, the "
+                   "whole database; 0 is the part without walls).")
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
@@ -107,8 +111,8 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @json_option
 def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            metric: str | None, rules: str | None, preset: str | None, compare: str | None,
-           output: str | None, memory: float, threads: int | None, cluster: str | None,
-           quiet: bool, as_json: bool) -> None:
+           max_walls: int | None, output: str | None, memory: float, threads: int | None,
+           cluster: str | None, quiet: bool, as_json: bool) -> None:
     """Every placement of the pieces on the board (walls included), split into clusters
     (the states that reach each other), with each cluster's states, solved states and
     hardest start: the state farthest from its nearest solved state.
@@ -119,13 +123,17 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     limit = int(memory * 2**30)
     if compare is not None and preset != "rush-hour":
         raise InputError(f"--compare {compare}: only with --preset rush-hour")
+    if max_walls is not None and preset != "rush-hour":
+        raise InputError(f"--max-walls {max_walls}: only with --preset rush-hour")
+    if max_walls is not None and not 0 <= max_walls <= 2:
+        raise InputError(f"--max-walls {max_walls}: a Rush Hour board has 0 to 2 walls")
     if preset is not None:
         if board is not None or pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
                              "none of --board, --pieces, --goal, --puzzle")
         job = _Job(threads or os.cpu_count() or 1, cluster, quiet)
         if preset == "rush-hour":
-            _rush_hour(job, output, compare, as_json)
+            _rush_hour(job, output, compare, 2 if max_walls is None else max_walls, as_json)
         else:
             _sbp_4x4(job, output, as_json)
         return
@@ -257,14 +265,39 @@ def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
             click.echo(" " * len(header) + line)
 
 
+def _print_rush_totals(rows: RushRows, max_walls: int) -> None:
+    """The rows, their states and the hardest row, beside the published figures for that
+    number of walls."""
+    from huarong.puzzles import rush_hour as rush
+
+    hardest = rows.hardest()
+    shown = "none" if hardest is None else f"{hardest[0]} {hardest[1]} {hardest[2]}"
+    if max_walls == rush.MAX_WALLS:
+        moves, board, size = rush.FOGLEMAN_HARDEST
+        click.echo(f"rows: {len(rows):,} (Fogleman: {rush.FOGLEMAN_ROWS:,})")
+        click.echo(f"states in them: {rows.total_states:,} (Fogleman: "
+                   f"{rush.FOGLEMAN_STATES:,})")
+        click.echo(f"hardest: {shown} (Fogleman: {moves} {board} {size})")
+        return
+    click.echo(f"rows with at most {max_walls} walls: {len(rows):,}")
+    click.echo(f"states in them: {rows.total_states:,}")
+    if max_walls == 0:
+        moves, size = rush.NO_WALLS_HARDEST
+        click.echo(f"hardest: {shown} (published: {moves} moves, {size} states)")
+    else:
+        click.echo(f"hardest: {shown}")
+
+
 def _named(row: tuple[int, str, int]) -> dict[str, Any]:
     """A Rush Hour row (Fogleman's three columns) as JSON."""
     return dict(zip(("moves", "board", "cluster_size"), row, strict=True))
 
 
-def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool) -> None:
-    """Fogleman's database (:mod:`huarong.puzzles.rush_hour`): its totals beside his, the
-    rows to ``output``, the comparison with his ``compare`` file."""
+def _rush_hour(job: _Job, output: str | None, compare: str | None, max_walls: int,
+               as_json: bool) -> None:
+    """Fogleman's database (:mod:`huarong.puzzles.rush_hour`), or its boards with at most
+    ``max_walls`` walls: its totals beside the published ones, the rows to ``output``, the
+    comparison with his ``compare`` file."""
     from huarong.puzzles import rush_hour as rush
     from huarong.puzzles.jobs import finish
 
@@ -275,7 +308,8 @@ def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool
             for _ in rush.read_rows(compare):
                 pass  # a bad file is refused before the long search, not after it
     with _preset_run("rush-hour", job, output, "finished units") as (directory, progress):
-        rows = rush.rush_hour(threads=job.threads, directory=directory, cluster=job.cluster,
+        rows = rush.rush_hour(max_walls=max_walls, threads=job.threads, directory=directory,
+                              cluster=job.cluster,
                               progress=lambda done, total: progress("units", done, total))
     if output is not None:
         with machine_faults(output, "-o"):
@@ -288,10 +322,14 @@ def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool
             comparison = rush.compare(rows, compare, COMPARE_EXAMPLES)
     hardest = rows.hardest()
     totals: dict[str, Any] = {
-        "rows": len(rows), "states": rows.total_states,
-        "hardest": None if hardest is None else _named(hardest),
-        "fogleman": {"rows": rush.FOGLEMAN_ROWS, "states": rush.FOGLEMAN_STATES,
-                     "hardest": _named(rush.FOGLEMAN_HARDEST)}}
+        "max_walls": max_walls, "rows": len(rows), "states": rows.total_states,
+        "hardest": None if hardest is None else _named(hardest)}
+    if max_walls == rush.MAX_WALLS:
+        totals["fogleman"] = {"rows": rush.FOGLEMAN_ROWS, "states": rush.FOGLEMAN_STATES,
+                              "hardest": _named(rush.FOGLEMAN_HARDEST)}
+    elif max_walls == 0:
+        totals["published"] = dict(zip(("moves", "cluster_size"), rush.NO_WALLS_HARDEST,
+                                       strict=True))
     if comparison is not None:
         totals["compare"] = {"file": compare, "rows": comparison.theirs,
                              "missing": comparison.missing, "extra": comparison.extra,
@@ -300,12 +338,7 @@ def _rush_hour(job: _Job, output: str | None, compare: str | None, as_json: bool
     if as_json:
         click.echo(json.dumps(totals, indent=2))
     else:
-        click.echo(f"rows: {len(rows):,} (Fogleman: {rush.FOGLEMAN_ROWS:,})")
-        click.echo(f"states in them: {rows.total_states:,} (Fogleman: "
-                   f"{rush.FOGLEMAN_STATES:,})")
-        moves, board, size = rush.FOGLEMAN_HARDEST
-        shown = "none" if hardest is None else f"{hardest[0]} {hardest[1]} {hardest[2]}"
-        click.echo(f"hardest: {shown} (Fogleman: {moves} {board} {size})")
+        _print_rush_totals(rows, max_walls)
         if comparison is not None:
             click.echo(f"{compare}: {comparison.theirs:,} rows; missing {comparison.missing:,}, "
                        f"extra {comparison.extra:,}, different {comparison.different:,}")

@@ -49,7 +49,7 @@ from huarong.puzzles.model import PuzzleError
 SIDE = 6
 PRIMARY_ROW = 2
 MAX_WALLS = 2
-"""Walls on a board of the database."""
+"""Walls on a board of the database (Fogleman's ``MaxWalls``); fewer give a part of it."""
 ROW_CELLS = SIDE - 1
 """The most cells a row's vehicles and walls (or a column's vehicles) may cover."""
 
@@ -57,6 +57,10 @@ FOGLEMAN_ROWS = 2_577_412
 FOGLEMAN_STATES = 9_698_093_879
 FOGLEMAN_HARDEST = (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)
 """His published figures: rows, states in them, and the hardest row (moves, board, size)."""
+NO_WALLS_HARDEST = (51, 4780)
+"""The hardest start without walls: 51 moves (S. Collette, J.-F. Raskin, F. Servais, "On the
+symbolic computation of the hardest configurations of the Rush Hour game", 2006), in a
+cluster of 4,780 states (a comment in Fogleman's ``cpp/src/main.cpp``)."""
 
 Token = int
 """What a row holds, in order: a vehicle's length (2 or 3), or ``WALL + column``."""
@@ -69,14 +73,16 @@ Row = tuple[Token, ...]
 @dataclass(frozen=True)
 class RushUnit:
     """One unit of the search: what each row holds (``rows[r]``: tokens, left to right; None:
-    every content the walls left allow) and what each column may hold (``columns[c]``:
-    indices in :data:`huarong._kernels.rush_hour.COLUMN_OPTIONS`; None: any)."""
+    every content the walls left allow), what each column may hold (``columns[c]``:
+    indices in :data:`huarong._kernels.rush_hour.COLUMN_OPTIONS`; None: any) and the most
+    walls on a board."""
 
     rows: tuple[Row | None, ...]
     columns: tuple[tuple[int, ...], ...] | None = None
+    max_walls: int = MAX_WALLS
 
     def arrangements(self) -> Iterator[tuple[Row, ...]]:
-        """Every choice of the rows' contents in the unit, at most :data:`MAX_WALLS` walls."""
+        """Every choice of the rows' contents in the unit, at most ``max_walls`` walls."""
         contents = [[row] if row is not None else _row_contents(r == PRIMARY_ROW)
                     for r, row in enumerate(self.rows)]
 
@@ -89,7 +95,7 @@ class RushUnit:
                 if walls <= budget:
                     yield from walk((*rows, row), budget - walls)
 
-        yield from walk((), MAX_WALLS)
+        yield from walk((), self.max_walls)
 
 
 def _walls(row: Row) -> int:
@@ -135,14 +141,17 @@ def _completions(rows: tuple[int, ...], budget: int) -> int:
 
 def _choices(unit: RushUnit) -> int:
     fixed = [row for row in unit.rows if row is not None]
-    left = MAX_WALLS - sum(_walls(row) for row in fixed)
+    left = unit.max_walls - sum(_walls(row) for row in fixed)
     return _completions(tuple(r for r, row in enumerate(unit.rows) if row is None), left)
 
 
-def units() -> list[RushUnit]:
-    """Every unit of the whole search: a content for each of rows 0, 1 and 2 (at most
-    :data:`MAX_WALLS` walls), then, while a unit holds more than :data:`UNIT_ROW_CHOICES`
-    choices of the other rows, one for row 3, then row 4; the columns any."""
+def units(max_walls: int = MAX_WALLS) -> list[RushUnit]:
+    """Every unit of the whole search with at most ``max_walls`` walls on a board: a
+    content for each of rows 0, 1 and 2, then, while a unit holds more than
+    :data:`UNIT_ROW_CHOICES` choices of the other rows, one for row 3, then row 4; the
+    columns any."""
+    if not 0 <= max_walls <= MAX_WALLS:
+        raise PuzzleError(str(max_walls), f"a Rush Hour board has 0 to {MAX_WALLS} walls")
     def split(unit: RushUnit) -> Iterator[RushUnit]:
         free = [r for r, row in enumerate(unit.rows) if row is None]
         if _choices(unit) <= UNIT_ROW_CHOICES or len(free) == 1:
@@ -150,14 +159,14 @@ def units() -> list[RushUnit]:
             return
         r = free[0]
         for row in _row_contents(r == PRIMARY_ROW):
-            part = RushUnit((*unit.rows[:r], row, *unit.rows[r + 1:]))
+            part = RushUnit((*unit.rows[:r], row, *unit.rows[r + 1:]), max_walls=max_walls)
             if _choices(part):
                 yield from split(part)
 
     return [part for top in itertools.product(_row_contents(False), _row_contents(False),
                                               _row_contents(True))
-            if sum(_walls(row) for row in top) <= MAX_WALLS
-            for part in split(RushUnit((*top, None, None, None)))]
+            if sum(_walls(row) for row in top) <= max_walls
+            for part in split(RushUnit((*top, None, None, None), max_walls=max_walls))]
 
 
 def unit_of(board: str) -> RushUnit:
@@ -336,14 +345,16 @@ def sample(fraction: float) -> list[RushUnit]:
                                                          max(1, round(1 / fraction)))]
 
 
-def rush_hour(*, selection: Sequence[RushUnit] | None = None, threads: int = 1,
-              directory: Path | None = None, cluster: str | None = None,
+def rush_hour(*, selection: Sequence[RushUnit] | None = None, max_walls: int = MAX_WALLS,
+              threads: int = 1, directory: Path | None = None, cluster: str | None = None,
               progress: UnitProgress | None = None) -> RushRows:
-    """Fogleman's database (see the module): every unit (or those of ``selection``),
+    """Fogleman's database (see the module): every unit with at most ``max_walls`` walls
+    (:data:`MAX_WALLS`: the whole database; 0: the boards without walls, his first run) or
+    those of ``selection``,
     on ``threads`` threads or the Dask scheduler at ``cluster``, saving each finished
     unit in the checkpoint ``directory`` (resumed when run again; the caller removes it,
     :func:`huarong.puzzles.jobs.finish`)."""
-    chosen = units() if selection is None else list(selection)
+    chosen = units(max_walls) if selection is None else list(selection)
     import hashlib
 
     key = "rush-hour 1 " + hashlib.sha256(repr(chosen).encode()).hexdigest()

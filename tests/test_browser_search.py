@@ -104,3 +104,33 @@ def test_the_rows_hardest_first_paged_filtered_and_a_start_played(
         assert page.get_attribute("#puzzle-board", "data-grid") == hardest["start"]
         assert page.text_content("#remaining") == str(hardest["length"])
         assert page.locator("#goal-board .pcell").count() == 12
+
+
+@pytest.fixture(scope="module")
+def rush_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The rush-hour preset's rows of the arrangement of Fogleman's hardest start, written
+    as ``rush.parquet`` and served."""
+    from huarong.puzzles import rush_hour as rush
+
+    found = rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))
+    path = tmp_path_factory.mktemp("searches") / "rush.parquet"
+    rush.RushRows(found["moves"], found["board"].view("S36").ravel(), found["states"],
+                  found["solved"]).write(path)
+    with _serve(Path(__file__).parent / "no-such-database.duckdb", searches=[path]) as url:
+        yield url
+
+
+def test_a_rush_hour_row_plays_its_moves(browser: Browser, rush_url: str) -> None:
+    """Fogleman's hardest start, from the preset's file: 60 moves in the viewer."""
+    with _viewer(browser, f"{rush_url}/explore#/search/rush") as page:
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-rows tbody tr').length")
+        assert _rows(page)[0][1:3] == ["60", "2,332"]
+        assert "each start its own" in (page.text_content("#search-facts") or "")
+        page.click("#search-rows tbody tr:first-child a.play-link")
+        page.wait_for_url("**/puzzles#**")
+        page.wait_for_function("() => !['…', ''].includes("
+                               "document.querySelector('#remaining').textContent)")
+        assert page.get_attribute("#puzzle-board", "data-grid") == (
+            "IBB#../I..LDD/JAAL../J.KEEM/FFK..M/GGHHHM")
+        assert page.text_content("#remaining") == "60"

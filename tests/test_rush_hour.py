@@ -245,7 +245,8 @@ def _rows(lines: list[str]) -> rush.RushRows:
     fields = [line.split() for line in lines]
     return rush.RushRows(np.array([int(f[0]) for f in fields], dtype=np.int16),
                          np.array([f[1] for f in fields], dtype="S36"),
-                         np.array([int(f[2]) for f in fields], dtype=np.int64))
+                         np.array([int(f[2]) for f in fields], dtype=np.int64),
+                         np.ones(len(fields), dtype=np.int64))
 
 
 _OURS = ["60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332",
@@ -379,3 +380,27 @@ def test_command_refuses_bad_rush_options(arguments: list[str]) -> None:
     answer = CliRunner().invoke(command, arguments)
     assert answer.exit_code == 2
     assert len(answer.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".duckdb"])
+def test_a_written_database_is_browsed_and_its_starts_play(tmp_path: Path, suffix: str) -> None:
+    """Written as a table, the rows page like any search result, and each start, played by
+    the general engine with the file's puzzle, has the row's moves, states and solved
+    states."""
+    from huarong.puzzles import analyze, load_puzzle, solve
+    from huarong.puzzles.search_files import open_search_file
+
+    found = rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))
+    rows = rush.RushRows(found["moves"], found["board"].view("S36").ravel(),
+                         found["states"], found["solved"])
+    target = tmp_path / f"rush{suffix}"
+    rows.write(target)
+    opened = open_search_file(target)
+    assert opened.totals["hardest"]["length"] == 60
+    [row] = opened.page(0, 10).rows
+    assert row["start"] == "IBB#../I..LDD/JAAL../J.KEEM/FFK..M/GGHHHM"
+    puzzle = load_puzzle(row["start"], opened.puzzle["goal"], rules=opened.puzzle["rules"],
+                         metric=opened.puzzle["metric"])
+    graph = analyze(puzzle).graph
+    assert (row["length"], row["states"], row["solved"]) == (
+        len(solve(puzzle).moves), graph.codes.shape[0], int(graph.goal.sum()))

@@ -17,7 +17,8 @@ significant digit, each digit an index in :data:`COLUMN_OPTIONS`), and for each 
   solved state, the one with the smallest (horizontal mask, vertical mask) pair;
 - checks that every other piece, wall included, is needed: removed, the hardest start is
   solved in fewer moves (a breadth-first search from the start without it, to one move less);
-- writes a row per cluster that passes: moves, cluster size and the start's 36 cells.
+- writes a row per cluster that passes: moves, cluster size, solved states and the start's
+  36 cells.
 
 A state is a key: 3 bits per movable piece, its position along its lane.  A move slides one
 piece any distance.  Private: :mod:`huarong.puzzles.rush_hour` wraps it.
@@ -395,9 +396,9 @@ def _column_choices(allowed: np.ndarray, all_masks: np.ndarray) -> tuple[
 @kernel
 def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
           allowed: np.ndarray, mode: int, all_masks: np.ndarray, tallies: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """The clusters of every column content ``allowed`` (``[column, option]``) with these
-    rows (see the module); their rows: (moves, states, boards, how many).
+    rows (see the module); their rows: (moves, states, solved states, boards, how many).
 
     ``row_pieces[k] = (row, length, lowest, highest position, letter)`` for the red car (row
     2; its lowest and highest the target, for the seeds) and the rows' movable pieces in
@@ -441,6 +442,7 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
     buffer = np.empty(4 * most * SIDE, dtype=np.int64)
     out_moves = np.empty(256, dtype=np.int16)
     out_states = np.empty(256, dtype=np.int64)
+    out_solved = np.empty(256, dtype=np.int64)
     out_boards = np.empty((256, CELLS), dtype=np.uint8)
     written = 0
     position = np.zeros(most, dtype=np.int64)
@@ -594,9 +596,14 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
         if written == out_moves.shape[0]:
             out_moves = np.concatenate((out_moves, out_moves))
             out_states = np.concatenate((out_states, out_states))
+            out_solved = np.concatenate((out_solved, out_solved))
             out_boards = np.concatenate((out_boards, out_boards))
         out_moves[written] = hardest
         out_states[written] = count
+        solved = 0
+        while solved < tail and distance[order[solved]] == 0:
+            solved += 1
+        out_solved[written] = solved
         board = out_boards[written]
         board[:] = _EMPTY
         for cell in walls:
@@ -608,4 +615,4 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
                     board[cell] = letter[i]
         written += 1
         tallies[ROWS] += 1
-    return out_moves, out_states, out_boards, written
+    return out_moves, out_states, out_solved, out_boards, written

@@ -36,15 +36,20 @@ one choice of what each row holds, run against every choice of the columns.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from huarong.puzzles.jobs import Columns, UnitProgress, run_job
 from huarong.puzzles.model import PuzzleError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SIDE = 6
 PRIMARY_ROW = 2
@@ -61,6 +66,19 @@ NO_WALLS_HARDEST = (51, 4780)
 """The hardest start without walls: 51 moves (S. Collette, J.-F. Raskin, F. Servais, "On the
 symbolic computation of the hardest configurations of the Rush Hour game", 2006), in a
 cluster of 4,780 states (a comment in Fogleman's ``cpp/src/main.cpp``)."""
+
+PUZZLE: dict[str, Any] = {
+    "rows": SIDE, "columns": SIDE, "board": "/".join(["." * SIDE] * SIDE),
+    "pieces": [{"shape": [[0, k] for k in range(size)], "letters": "", "distinct": False}
+               for size in (2, 3)] + [
+        {"shape": [[k, 0] for k in range(size)], "letters": "", "distinct": False}
+        for size in (2, 3)],
+    "goal": "/".join("." * (SIDE - 2) + "AA" if r == PRIMARY_ROW else "." * SIDE
+                     for r in range(SIDE)),
+    "rules": "length", "metric": "slide"}
+"""The puzzle a row's start (grid text) plays, as a search result file gives it: a 6x6
+board, cars and trucks (the letters of each row its own), the red car ``A`` at the right
+edge of its row, each vehicle moved along its length any distance."""
 
 Token = int
 """What a row holds, in order: a vehicle's length (2 or 3), or ``WALL + column``."""
@@ -239,9 +257,10 @@ def _row_pieces(rows: tuple[Row, ...]) -> tuple[np.ndarray, np.ndarray, int]:
 def search_unit(unit: RushUnit, mode: int | None = None,
                 tallies: np.ndarray | None = None) -> Columns:
     """The rows of one unit: ``moves`` (int16), ``board`` (36 bytes of ASCII per row),
-    ``states`` (int64).  ``mode``: how far to go (the kernel's ``ENUMERATE`` ..
-    ``MINIMAL``, or ``FOGLEMAN``, the default: his minimality test); ``tallies``: four
-    int64 counts to add to (seeds, clusters, their states, rows)."""
+    ``states`` and ``solved`` (int64: the cluster's states, its solved states).  ``mode``:
+    how far to go (the kernel's ``ENUMERATE`` .. ``MINIMAL``, or ``FOGLEMAN``, the default:
+    his minimality test); ``tallies``: four int64 counts to add to (seeds, clusters, their
+    states, rows)."""
     from huarong._kernels import rush_hour as kernels
 
     allowed = np.ones((SIDE, len(kernels.COLUMN_OPTIONS)), dtype=np.bool_)
@@ -250,20 +269,20 @@ def search_unit(unit: RushUnit, mode: int | None = None,
         for c, column in enumerate(unit.columns):
             allowed[c, list(column)] = True
     counts = np.zeros(4, dtype=np.int64) if tallies is None else tallies
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    parts: list[tuple[np.ndarray, ...]] = []
     for rows in unit.arrangements():
         pieces, walls, column_letter = _row_pieces(rows)
-        moves, states, boards, written = kernels.sweep(
+        *columns, written = kernels.sweep(
             pieces, walls, column_letter, allowed,
             kernels.FOGLEMAN if mode is None else mode, _masks(), counts)
         if written:
-            parts.append((moves[:written], states[:written], boards[:written]))
+            parts.append(tuple(column[:written] for column in columns))
+    names = ("moves", "states", "solved", "board")
     if not parts:
-        return {"moves": np.zeros(0, dtype=np.int16), "states": np.zeros(0, dtype=np.int64),
-                "board": np.zeros((0, SIDE * SIDE), dtype=np.uint8)}
-    return {"moves": np.concatenate([p[0] for p in parts]),
-            "states": np.concatenate([p[1] for p in parts]),
-            "board": np.concatenate([p[2] for p in parts])}
+        empty = (np.zeros(0, dtype=np.int16), np.zeros(0, dtype=np.int64),
+                 np.zeros(0, dtype=np.int64), np.zeros((0, SIDE * SIDE), dtype=np.uint8))
+        return dict(zip(names, empty, strict=True))
+    return {name: np.concatenate([p[k] for p in parts]) for k, name in enumerate(names)}
 
 
 @cache
@@ -276,11 +295,13 @@ def _masks() -> np.ndarray:
 @dataclass(frozen=True, eq=False)
 class RushRows:
     """The database: one row per interesting cluster, hardest first (then by board):
-    ``moves``, ``boards`` (36-character strings as bytes, ``S36``) and ``states``."""
+    ``moves``, ``boards`` (36-character strings as bytes, ``S36``), ``states`` and
+    ``solved`` (the cluster's solved states, not in Fogleman's file)."""
 
     moves: np.ndarray
     boards: np.ndarray
     states: np.ndarray
+    solved: np.ndarray
 
     def __len__(self) -> int:
         return int(self.moves.shape[0])
@@ -302,9 +323,41 @@ class RushRows:
         for moves, board, states in zip(self.moves, self.boards, self.states, strict=True):
             yield f"{int(moves):02d} {board.decode()} {int(states)}\n"
 
+    def grids(self) -> list[str]:
+        """The boards as grid text (rows joined by ``/``, ``.`` empty, ``#`` walls)."""
+        cells = self.boards.view(np.uint8).reshape(-1, SIDE * SIDE)
+        cells = np.where(cells == ord("x"), ord("#"), np.where(cells == ord("o"), ord("."),
+                                                               cells)).astype(np.uint8)
+        text = np.full((cells.shape[0], SIDE, SIDE + 1), ord("/"), dtype=np.uint8)
+        text[:, :, :SIDE] = cells.reshape(-1, SIDE, SIDE)
+        joined = text.reshape(cells.shape[0], -1)[:, :-1].copy()
+        return joined.view(f"S{joined.shape[1]}").ravel().astype(str).tolist()
+
+    def table(self) -> pa.Table:
+        """Fogleman's three columns (moves, board, cluster_size) and those of every search
+        result (:data:`~huarong.puzzles.exhaustive.COLUMNS`: states, solved, length, start
+        as grid text), with the puzzle that plays the starts (:data:`PUZZLE`) and the
+        totals in the metadata, as ``huarong serve --search`` browses them."""
+        import pyarrow as pa
+
+        from huarong.puzzles.exhaustive import METADATA_KEY
+
+        starts = self.grids()
+        hardest = self.hardest()
+        totals = {"clusters": len(self), "states": self.total_states,
+                  "hardest": None if hardest is None else {"length": hardest[0],
+                                                            "start": starts[0]}}
+        about = {"puzzle": PUZZLE, "totals": totals}
+        return pa.table({
+            "moves": self.moves.astype(np.int32),
+            "board": pa.array(self.boards.astype(str), type=pa.string()),
+            "cluster_size": self.states, "states": self.states, "solved": self.solved,
+            "length": self.moves.astype(np.int32), "start": pa.array(starts, type=pa.string())},
+            metadata={METADATA_KEY: json.dumps(about)})
+
     def write(self, path: str | Path) -> None:
         """To ``path``: ``.txt`` Fogleman's format, ``.parquet`` or ``.duckdb`` (table
-        ``rush``) the columns moves, board, cluster_size; atomically."""
+        ``clusters``) :meth:`table`; atomically."""
         target = Path(path)
         if target.suffix == ".txt":
             from huarong.fileio import atomic_writer
@@ -312,27 +365,24 @@ class RushRows:
             with atomic_writer(target, "w") as stream:
                 stream.writelines(self.lines())
             return
-        import pyarrow as pa
-
         from huarong.puzzles.exhaustive import write_table
 
         if target.suffix not in (".parquet", ".duckdb"):
             raise PuzzleError(str(path), "write the rows to a .txt, .parquet or .duckdb file")
-        write_table(pa.table({"moves": self.moves.astype(np.int32),
-                              "board": pa.array(self.boards.astype(str), type=pa.string()),
-                              "cluster_size": self.states}), target, "rush")
+        write_table(self.table(), target)
 
 
 def _collect(parts: Iterable[Columns]) -> RushRows:
     found = list(parts)
     if not found:
         empty = np.zeros(0, dtype=np.int64)
-        return RushRows(empty.astype(np.int16), np.zeros(0, dtype="S36"), empty)
+        return RushRows(empty.astype(np.int16), np.zeros(0, dtype="S36"), empty, empty)
     moves = np.concatenate([p["moves"] for p in found])
     boards = np.concatenate([p["board"] for p in found]).view("S36").ravel()
     states = np.concatenate([p["states"] for p in found])
+    solved = np.concatenate([p["solved"] for p in found])
     order = np.lexsort((boards, -moves.astype(np.int64)))
-    return RushRows(moves[order], boards[order], states[order])
+    return RushRows(moves[order], boards[order], states[order], solved[order])
 
 
 def sample(fraction: float) -> list[RushUnit]:
@@ -357,7 +407,7 @@ def rush_hour(*, selection: Sequence[RushUnit] | None = None, max_walls: int = M
     chosen = units(max_walls) if selection is None else list(selection)
     import hashlib
 
-    key = "rush-hour 1 " + hashlib.sha256(repr(chosen).encode()).hexdigest()
+    key = "rush-hour 2 " + hashlib.sha256(repr(chosen).encode()).hexdigest()
     parts = (columns for _, columns in run_job(
         chosen, search_unit, threads=threads, directory=directory, key=key, cluster=cluster,
         progress=progress))

@@ -58,11 +58,12 @@ function fact(term, value) {
 
 function drawSummary(file) {
   const { puzzle, totals } = file;
+  const pieces = puzzle.pieces.reduce((sum, piece) => sum + piece.letters.length, 0);
   $('search-title').textContent = `${file.name}: the clusters, hardest first`;
   $('search-facts').replaceChildren(
     ...fact('board', `${puzzle.rows}×${puzzle.columns}`),
-    ...fact('pieces', count(puzzle.pieces.reduce((sum, piece) => sum + piece.letters.length,
-      0))),
+    // A preset's rows each hold their own pieces (rush-hour): the file names none.
+    ...fact('pieces', pieces ? count(pieces) : 'each start its own'),
     ...fact('rules', puzzle.rules), ...fact('metric', puzzle.metric),
     ...fact('clusters', count(file.rows)), ...fact('states', count(totals.states)),
     ...fact('hardest', hardestText(totals)));

@@ -298,8 +298,7 @@ def one_unit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 NO_WALLS_HARDEST = "BCDDE.BCF.EGB.FAAGHHHI.G..JIKKLLJMM."
 """The hardest start without walls, as a comment in Fogleman's ``cpp/src/main.cpp`` gives it
-(his older notation): 51 moves, as Collette, Raskin and Servais (2006) found, in a cluster
-of 4,780 states."""
+(his older notation, with moves 51 and cluster size 4,780)."""
 
 
 def test_the_hardest_start_without_walls_is_the_published_one() -> None:

@@ -63,9 +63,9 @@ FOGLEMAN_STATES = 9_698_093_879
 FOGLEMAN_HARDEST = (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)
 """His published figures: rows, states in them, and the hardest row (moves, board, size)."""
 NO_WALLS_HARDEST = (51, 4780)
-"""The hardest start without walls: 51 moves (S. Collette, J.-F. Raskin, F. Servais, "On the
-symbolic computation of the hardest configurations of the Rush Hour game", 2006), in a
-cluster of 4,780 states (a comment in Fogleman's ``cpp/src/main.cpp``)."""
+"""The hardest start without walls, as Fogleman's code gives it (a comment in
+``cpp/src/main.cpp``; his README's picture ``puzzle51.png``): 51 moves, a cluster of 4,780
+states."""
 
 PUZZLE: dict[str, Any] = {
     "rows": SIDE, "columns": SIDE, "board": "/".join(["." * SIDE] * SIDE),

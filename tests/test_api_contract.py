@@ -143,7 +143,7 @@ def _puzzle_refusals(values: dict[str, Any]) -> Iterator[str]:
         return
     try:
         puzzle = load_puzzle(start, values.get("goal"), metric=values.get("metric"),
-                             rules=values.get("rules"))
+                             rules=values.get("rules"), distinct=values.get("distinct") or ())
         if isinstance(values.get("position"), str):
             parse_state(puzzle, values["position"])
     except PuzzleError as error:

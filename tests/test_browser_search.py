@@ -134,3 +134,27 @@ def test_a_rush_hour_row_plays_its_moves(browser: Browser, rush_url: str) -> Non
         assert page.get_attribute("#puzzle-board", "data-grid") == (
             "IBB#../I..LDD/JAAL../J.KEEM/FFK..M/GGHHHM")
         assert page.text_content("#remaining") == "60"
+
+
+def test_an_sbp_record_plays_with_its_own_goal_and_distinct_piece(
+        browser: Browser, tmp_path: Path) -> None:
+    """Bickford's 9-piece record from the sbp-4x4 preset's file: its goal piece A told apart
+    from the pieces like it, 132 moves in the viewer (his results file)."""
+    from huarong.puzzles.exhaustive import write_table
+    from huarong.puzzles.presets import SbpRecord, records_table
+
+    start = "ABB./ACDD/EEFG/HEI."
+    records = [SbpRecord(n, 132 if n == 9 else -1, start if n == 9 else None, 0, 0, 0)
+               for n in range(1, 16)]
+    path = tmp_path / "records.parquet"
+    write_table(records_table(records), path)
+    with _serve(Path(__file__).parent / "no-such-database.duckdb", searches=[path]) as url, \
+            _viewer(browser, f"{url}/explore#/search/records") as page:
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-rows tbody tr').length")
+        page.click("#search-rows tbody tr:first-child a.play-link")
+        page.wait_for_url("**/puzzles#**")
+        page.wait_for_function("() => !['…', ''].includes("
+                               "document.querySelector('#remaining').textContent)")
+        assert page.input_value("#distinct-input") == "A"
+        assert page.text_content("#remaining") == "132"

@@ -139,3 +139,19 @@ def test_catalogue_and_viewer_page(client: TestClient) -> None:
     assert (century["rows"], century["columns"]) == (5, 4)
     page = client.get("/puzzles")
     assert page.status_code == 200 and 'src="/static/puzzle.js"' in page.text
+
+
+def test_distinct_tells_a_piece_apart_from_those_like_it(client: TestClient) -> None:
+    """``AB.`` over an empty row, goal ``A`` at the top right: with A and B alike, B's slide
+    right reaches the goal (1 move); with A distinct, B first makes way (down), then A
+    slides right (2 moves).  A letter not on the board is refused."""
+    query = {"start": "AB./...", "goal": "..A/...", "metric": "slide"}
+    assert get(client, "/api/puzzles/solve", **query)["length"] == 1
+    assert get(client, "/api/puzzles/solve", **query, distinct="A")["length"] == 2
+    # Two 1x1 pieces on six cells: 15 placements alike, 6 * 5 told apart.
+    assert get(client, "/api/puzzles/group", **query)["states"] == 15
+    assert get(client, "/api/puzzles/group", **query, distinct="A")["states"] == 30
+    nxt = get(client, "/api/puzzles/next", **query, distinct="A")
+    assert nxt["min_steps"] == 2
+    answer = get(client, "/api/puzzles/solve", 400, **query, distinct="Z")
+    assert answer["input"] in ("Z", "AB./...")

@@ -191,3 +191,37 @@ def test_serve_takes_search_files(monkeypatch: pytest.MonkeyPatch, files: list[P
     assert refused.exit_code == 2
     assert refused.output.strip().splitlines() == [
         f"huarong: error: --search {missing!r}: no such file"]
+
+
+# Bickford's records for 4, 7 and 9 pieces (his results file; the goal piece A) and their
+# lengths there: 22, 62 and 132 moves.
+BICKFORD_RECORDS = {4: ("AAB./A.BC/..CC/..DD", 22), 7: ("AB../CB.D/EBDD/EFGG", 62),
+                    9: ("ABB./ACDD/EEFG/HEI.", 132)}
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".duckdb"])
+def test_the_sbp_records_are_browsed_each_with_its_goal(tmp_path: Path, suffix: str) -> None:
+    """The sbp-4x4 preset's file: each record its own puzzle (its goal: the piece A in the
+    lower-right corner, A distinct), played by ``/api/puzzles/next`` in the record's moves,
+    its cluster the catalogue copy's."""
+    from huarong.puzzles import group, load_puzzle
+    from huarong.puzzles.presets import SbpRecord, records_table
+
+    records = [SbpRecord(n, BICKFORD_RECORDS[n][1] if n in BICKFORD_RECORDS else -1,
+                         BICKFORD_RECORDS[n][0] if n in BICKFORD_RECORDS else None, 0, 0, 0)
+               for n in range(1, 16)]
+    path = tmp_path / f"records{suffix}"
+    write_table(records_table(records), path)
+    client = TestClient(create_app(NO_DATABASE, searches=[path]))
+    page = client.get("/api/puzzles/searches/records").json()
+    assert page["puzzle"]["goal"] is None
+    assert [row["length"] for row in page["rows"]] == [132, 62, 22]
+    for row, pieces in zip(page["rows"], (9, 7, 4), strict=True):
+        assert row["start"] == BICKFORD_RECORDS[pieces][0]
+        assert row["distinct"] == "A"
+        catalogue = load_puzzle(f"bickford-4x4-{pieces}")
+        assert (row["goal"], row["states"]) == (catalogue.goal, group(catalogue).states)
+        played = client.get("/api/puzzles/next", params={
+            "start": row["start"], "goal": row["goal"], "distinct": row["distinct"],
+            "metric": page["puzzle"]["metric"], "rules": page["puzzle"]["rules"]}).json()
+        assert played["min_steps"] == row["length"]

@@ -234,11 +234,9 @@ def _preset_run(name: str, job: _Job, output: str | None, finished: str
 def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
     """Bickford's table, one row per number of pieces, each record's start one row a
     line."""
-    import pyarrow as pa
-
     from huarong.puzzles.exhaustive import write_table
     from huarong.puzzles.jobs import finish
-    from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4
+    from huarong.puzzles.presets import BICKFORD_LENGTHS, records_table, sbp_4x4
 
     with _preset_run("sbp-4x4", job, output, "finished seed groups") as (directory, progress):
         records = sbp_4x4(progress=progress, threads=job.threads, directory=directory,
@@ -247,9 +245,10 @@ def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
              "puzzles": r.puzzles, "clusters": r.clusters, "states": r.states}
             for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
     if output is not None:
+        table = records_table(records)
         with machine_faults(output, "-o"):
-            write_table(pa.Table.from_pylist(rows), output, "records")
-        click.echo(f"written to {output} ({len(rows)} rows)", err=True)
+            write_table(table, output)
+        click.echo(f"written to {output} ({table.num_rows} rows)", err=True)
     finish(directory)
     if as_json:
         click.echo(json.dumps(rows, indent=2))

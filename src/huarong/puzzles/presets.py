@@ -38,12 +38,16 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from huarong.puzzles.exhaustive import LETTERS, Progress, rectangle
 from huarong.puzzles.jobs import Columns, run_job
 from huarong.puzzles.model import EMPTY, Grid, PuzzleError, Shape
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SBP_SIDE = 4
 
@@ -248,3 +252,60 @@ def sbp_cluster(text: str) -> tuple[int, str | None, int]:
         np.array([key], dtype=np.int64), np.zeros(0, dtype=np.int64), geometry)
     start = None if length < 0 else key_grid(int(hardest), rows, columns)
     return int(length), start, int(states)
+
+
+def record_goal(start: str) -> str:
+    """The goal of a record's start (grid text): the goal piece ``A`` in the lower-right
+    corner, where its justsolved state has it."""
+    rows = start.split("/")
+    cells = [(r, c) for r, line in enumerate(rows) for c, letter in enumerate(line)
+             if letter == "A"]
+    down = len(rows) - 1 - max(r for r, _ in cells)
+    across = len(rows[0]) - 1 - max(c for _, c in cells)
+    goal = [[EMPTY] * len(rows[0]) for _ in rows]
+    for r, c in cells:
+        goal[r + down][c + across] = "A"
+    return "/".join("".join(line) for line in goal)
+
+
+def records_table(records: Sequence[SbpRecord]) -> pa.Table:
+    """The 4x4 records (:func:`sbp_4x4`) as a search result file, which ``huarong serve
+    --search`` browses: per record its start's cluster by the general engine (``states``,
+    ``solved``), its ``length`` and ``start``, the row's own ``goal`` and ``distinct``
+    piece (``A``), then
+    ``pieces``, Bickford's length (``bickford``) and what was searched (``puzzles``,
+    ``clusters``, ``searched_states``); the board, rules and metric in the metadata."""
+    import json
+
+    import pyarrow as pa
+
+    from huarong.puzzles import analyze, load_puzzle
+    from huarong.puzzles.exhaustive import METADATA_KEY
+
+    found = [(record, bickford) for record, bickford in zip(records, BICKFORD_LENGTHS,
+                                                             strict=True)
+             if record.start is not None]
+    table: dict[str, list[Any]] = {name: [] for name in (
+        "states", "solved", "length", "start", "goal", "distinct", "pieces", "bickford",
+        "puzzles", "clusters", "searched_states")}
+    for record, bickford in found:
+        assert record.start is not None
+        goal = record_goal(record.start)
+        graph = analyze(load_puzzle(record.start, goal, metric="step", rules="free",
+                                    distinct="A")).graph
+        for name, value in (("states", graph.codes.shape[0]), ("solved", int(graph.goal.sum())),
+                            ("length", record.length), ("start", record.start),
+                            ("goal", goal), ("distinct", "A"), ("pieces", record.pieces),
+                            ("bickford", bickford), ("puzzles", record.puzzles),
+                            ("clusters", record.clusters), ("searched_states", record.states)):
+            table[name].append(value)
+    hardest = max(found, key=lambda pair: pair[0].length, default=None)
+    puzzle = {"rows": SBP_SIDE, "columns": SBP_SIDE,
+              "board": "/".join([EMPTY * SBP_SIDE] * SBP_SIDE),
+              "pieces": [], "goal": None, "rules": "free", "metric": "step"}
+    totals = {"clusters": sum(r.clusters for r in records),
+              "states": sum(r.states for r in records),
+              "hardest": None if hardest is None else {"length": hardest[0].length,
+                                                       "start": hardest[0].start}}
+    return pa.table(table, metadata={METADATA_KEY: json.dumps({"puzzle": puzzle,
+                                                               "totals": totals})})

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 TABLE = "clusters"
 """The table of a DuckDB result file."""
+OWN_COLUMNS = ("goal", "distinct")
+"""Columns a file may add where each row is its own puzzle (a preset's records): the row's
+goal and distinct pieces, in place of the file's."""
 _GROUPS_KEPT = 4
 _NOT_A_RESULT = ("not a result file of huarong puzzle search with its puzzle in its metadata: "
                  "run the search again with -o")
@@ -39,10 +42,16 @@ _NOT_A_RESULT = ("not a result file of huarong puzzle search with its puzzle in 
 class SearchPage:
     """Rows ``offset`` on of a result file, hardest first: ``total`` rows match (all, or
     those of at least the minimum length asked for), ``rows`` as dicts of
-    :data:`~huarong.puzzles.exhaustive.COLUMNS` (``length`` None without a solved state)."""
+    :data:`~huarong.puzzles.exhaustive.COLUMNS` (``length`` None without a solved state)
+    and the :data:`OWN_COLUMNS` the file has."""
 
     total: int
     rows: list[dict[str, Any]]
+
+
+def _columns(names: list[str]) -> list[str]:
+    """The columns a page reads of a file with the columns ``names``."""
+    return [*COLUMNS, *(name for name in OWN_COLUMNS if name in names)]
 
 
 class _Parquet:
@@ -56,6 +65,7 @@ class _Parquet:
         meta = self.file.metadata
         self.rows = int(meta.num_rows)
         self.names = list(self.file.schema_arrow.names)
+        self.columns = _columns(self.names)
         self.metadata = {key.decode(): value.decode()
                          for key, value in (meta.metadata or {}).items()}
         sizes = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
@@ -77,7 +87,7 @@ class _Parquet:
     def _group(self, group: int) -> pa.Table:
         # Pages are read in turn: the groups read last are kept for the pages that follow.
         if group not in self.groups:
-            self.groups[group] = self.file.read_row_group(group, columns=list(COLUMNS))
+            self.groups[group] = self.file.read_row_group(group, columns=self.columns)
             while len(self.groups) > _GROUPS_KEPT:
                 self.groups.popitem(last=False)
         self.groups.move_to_end(group)
@@ -98,6 +108,7 @@ class _DuckDB:
                     raise PuzzleError(str(path), _NOT_A_RESULT)
                 self.rows = int(db.execute(f"SELECT count(*) FROM {TABLE}").fetchall()[0][0])
                 self.names = [row[0] for row in db.execute(f"DESCRIBE {TABLE}").fetchall()]
+                self.columns = _columns(self.names)
                 self.metadata = dict(db.execute("SELECT key, value FROM metadata").fetchall())
         except duckdb.Error as error:
             raise PuzzleError(str(path), f"cannot read it as DuckDB: {error}") from None
@@ -111,7 +122,7 @@ class _DuckDB:
     def take(self, indices: np.ndarray) -> pa.Table:
         import duckdb
 
-        columns = ", ".join(COLUMNS)
+        columns = ", ".join(f'"{name}"' for name in self.columns)
         with duckdb.connect(str(self.path), read_only=True) as db:
             return db.sql(f"SELECT {columns} FROM {TABLE} WHERE rowid IN "
                           "(SELECT unnest($rows)) ORDER BY rowid",
@@ -192,7 +203,8 @@ def open_search_file(path: str | os.PathLike[str]) -> SearchFile:
     try:
         about = json.loads(source.metadata[METADATA_KEY])
         puzzle, totals = about["puzzle"], about["totals"]
-        if not {"goal", "rules", "metric", "rows", "columns"} <= set(puzzle):
+        if not {"goal", "rules", "metric", "rows", "columns"} <= set(puzzle) or (
+                puzzle["goal"] is None and "goal" not in source.names):
             raise KeyError("puzzle")
     except (KeyError, TypeError, ValueError):
         raise PuzzleError(str(path), _NOT_A_RESULT) from None

@@ -61,6 +61,10 @@ MetricQuery = Annotated[Literal["unit", "slide", "step"] | None, Query(
 RulesQuery = Annotated[Literal["free", "length"] | None, Query(
     description="free: pieces move in four directions; length: 1xk and kx1 pieces only "
                 "along their length (Rush Hour); default by notation.")]
+Distinct = Annotated[str | None, Query(
+    max_length=LONGEST_TEXT,
+    description="Letters of the start's pieces told apart from the others of their shape (a "
+                "goal piece among pieces like it); default the notation's.")]
 Position = Annotated[str | None, Query(
     max_length=LONGEST_TEXT,
     description="A position of the puzzle to start from instead of its start, as grid text "
@@ -138,6 +142,7 @@ class _Request:
     metric: str | None
     rules: str | None
     position: str | None = None
+    distinct: str | None = None
 
 
 def _refuse_files(value: str, name: str) -> None:
@@ -153,7 +158,7 @@ def _load(request: _Request) -> Puzzle:
     _refuse_files(request.start, "start")
     try:
         puzzle = load_puzzle(request.start, request.goal, metric=request.metric,
-                             rules=request.rules)
+                             rules=request.rules, distinct=request.distinct or ())
     except PuzzleError as error:
         if request.goal is not None and error.text == request.goal:
             raise BadQuery(f"parameter 'goal': {error}", request.goal) from None
@@ -320,39 +325,42 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
                 response_model=None,
                 responses=answers(PuzzleSolution, 400, 413, 503, **refused, **too_large))
     def solve(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, position: Position = None) -> dict[str, Any]:
+              rules: RulesQuery = None, position: Position = None,
+              distinct: Distinct = None) -> dict[str, Any]:
         """The length and every position of an optimal solution; ``solvable`` false (and
         ``length`` null) when no goal can be reached."""
-        return solution(_Request(start, goal, metric, rules, position))
+        return solution(_Request(start, goal, metric, rules, position, distinct))
 
     @router.get("/api/puzzles/group", summary="A puzzle's cluster: size, goals, hardest start",
                 response_model=None,
                 responses=answers(ClusterAnswer, 400, 413, 503, **refused, **too_large))
     def group(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None) -> dict[str, Any]:
+              rules: RulesQuery = None, distinct: Distinct = None) -> dict[str, Any]:
         """How many positions the start reaches, how many are solved, and the one farthest
         from any goal."""
-        return cluster(_Request(start, goal, metric, rules))
+        return cluster(_Request(start, goal, metric, rules, distinct=distinct))
 
     @router.get("/api/puzzles/next", summary="Every move from a position, with its verdict",
                 response_model=None,
                 responses=answers(NextMoves, 400, 413, 503, **refused, **too_large))
     def next_(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, position: Position = None) -> dict[str, Any]:
+              rules: RulesQuery = None, position: Position = None,
+              distinct: Distinct = None) -> dict[str, Any]:
         """The position (its board, goal, rules and metric), its minimum moves to a goal,
         and each legal move: where it leads, and whether it brings a goal closer."""
-        return moves_from(_Request(start, goal, metric, rules, position))
+        return moves_from(_Request(start, goal, metric, rules, position, distinct))
 
     @router.get("/api/puzzles/graph", summary="A puzzle's cluster as a placed graph",
                 responses={200: {"content": {"application/octet-stream": {}},
                                  "description": "The graph in the explorer's binary form."},
                            **error_responses(400, 413, 503, **refused, **too_large)})
     def graph(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, position: Position = None) -> Response:
+              rules: RulesQuery = None, position: Position = None,
+              distinct: Distinct = None) -> Response:
         """Every position a node placed in [0, 1]², every move an edge, with minimum moves
         and distances from the start, in the explorer's binary form (``HRG2``), as the
         explorer's group graphs."""
-        return Response(graph_bytes(_Request(start, goal, metric, rules, position)),
+        return Response(graph_bytes(_Request(start, goal, metric, rules, position, distinct)),
                         media_type="application/octet-stream")
 
     @router.get("/puzzles", include_in_schema=False)

@@ -47,7 +47,8 @@ class SearchPuzzle(BaseModel):
     columns: int
     board: str = Field(description="The empty board as grid text ('#' walls).")
     pieces: list[SearchPiece]
-    goal: str = Field(description="The goal as grid text.")
+    goal: str | None = Field(description="The goal as grid text; null when each row has "
+                                         "its own (a preset's records).")
     rules: Literal["free", "length"]
     metric: Literal["unit", "slide", "step"]
 
@@ -85,6 +86,10 @@ class SearchRow(BaseModel):
     length: int | None = Field(description="The hardest start's moves to the nearest solved "
                                            "state; null when none is solved.")
     start: str = Field(description="One hardest start, as grid text.")
+    goal: str | None = Field(default=None, description="The row's own goal, where each row "
+                                                       "is its own puzzle (grid text).")
+    distinct: str | None = Field(default=None, description="The row's own distinct pieces' "
+                                                           "letters, where it has its own.")
 
 
 class SearchRows(BaseModel):

@@ -35,7 +35,7 @@ let view = null;
 let group = null;
 const KLOTSKI_WORDS = { state: 'layout', move: 'step' };
 const PUZZLE_WORDS = { state: 'position', move: 'move' };
-const PUZZLE_PARAMETERS = ['start', 'goal', 'metric', 'rules', 'position'];
+const PUZZLE_PARAMETERS = ['start', 'goal', 'metric', 'rules', 'position', 'distinct'];
 
 const codeOf = codeText;
 
@@ -341,7 +341,7 @@ function drawPuzzleSummary(graph, next, asked) {
 }
 
 // Any puzzle's cluster, named as /api/puzzles/graph names it (params: URLSearchParams with
-// start and optionally goal, metric, rules, position); resolves as showGroup does.
+// start and optionally goal, metric, rules, position, distinct); resolves as showGroup does.
 export async function showPuzzle(params, current) {
   const asked = Object.fromEntries(PUZZLE_PARAMETERS.filter((name) => params.get(name))
     .map((name) => [name, params.get(name)]));

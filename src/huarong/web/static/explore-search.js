@@ -22,11 +22,19 @@ function searchHref(name, offset = 0, minLength = null, limit = PER_PAGE) {
   return `#/search/${encodeURIComponent(name)}${tail ? `?${tail}` : ''}`;
 }
 
-// The query that plays a start of the file's puzzle: the viewer's and the state graph's.
-function puzzleQuery(puzzle, start) {
-  return new URLSearchParams({
-    start, goal: puzzle.goal, metric: puzzle.metric, rules: puzzle.rules,
-  });
+// The query that plays a row's start: the file's puzzle, or the row's own goal and distinct
+// pieces where each row is its own puzzle (a preset's records); the viewer's and the state
+// graph's.
+function puzzleQuery(puzzle, item) {
+  const distinct = item.distinct ?? puzzle.pieces.filter((piece) => piece.distinct)
+    .map((piece) => piece.letters).join('');
+  const query = new URLSearchParams({ start: item.start });
+  const goal = item.goal ?? puzzle.goal;
+  if (goal) query.set('goal', goal);
+  query.set('metric', puzzle.metric);
+  query.set('rules', puzzle.rules);
+  if (distinct) query.set('distinct', distinct);
+  return query;
 }
 
 function startBoard(puzzle, start) {
@@ -70,7 +78,7 @@ function drawSummary(file) {
 }
 
 function row(item, rank, puzzle) {
-  const query = puzzleQuery(puzzle, item.start);
+  const query = puzzleQuery(puzzle, item);
   return el('tr', {},
     el('th', { scope: 'row' }, count(rank)),
     el('td', {}, item.length === null ? 'none' : count(item.length)),

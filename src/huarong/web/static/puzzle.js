@@ -12,7 +12,8 @@ const ui = {
   verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), solve: $('solve-button'), form: $('load-form'),
-  start: $('start-input'), goal: $('goal-input'), metric: $('metric-input'),
+  start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
+  metric: $('metric-input'),
   rules: $('rules-input'), error: $('error'), catalogue: $('catalogue'),
   graphLink: $('graph-link'),
 };
@@ -401,6 +402,8 @@ function formParams() {
   const params = { start: ui.start.value.trim().split(/\s*\n\s*/).join('/') };
   const goal = ui.goal.value.trim();
   if (goal) params.goal = goal.split(/\s*\n\s*/).join('/');
+  const distinct = ui.distinct.value.replace(/\s+/g, '');
+  if (distinct) params.distinct = distinct;
   if (ui.metric.value) params.metric = ui.metric.value;
   if (ui.rules.value) params.rules = ui.rules.value;
   return params;
@@ -413,6 +416,7 @@ function loadFromHash() {
   if (!params.start) return false;
   ui.start.value = params.start;
   ui.goal.value = params.goal ?? '';
+  ui.distinct.value = params.distinct ?? '';
   ui.metric.value = params.metric ?? '';
   ui.rules.value = params.rules ?? '';
   load(params, titles.get(params.start) ?? params.start);
@@ -439,6 +443,7 @@ async function drawCatalogue() {
     button.addEventListener('click', () => {
       ui.start.value = entry.name;
       ui.goal.value = '';
+      ui.distinct.value = '';
       ui.metric.value = '';
       ui.rules.value = '';
       load({ start: entry.name }, entry.title);

@@ -201,6 +201,26 @@ def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 0 and err == ""
 
 
+def test_progress_lines_go_on_while_the_count_stands_still(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """One long unit of work: the same count again, with the time elapsed, every interval;
+    nothing after the job."""
+    import time
+
+    monkeypatch.setattr(_common, "PROGRESS_INTERVAL", 0.1)
+    with _common.progress_bar() as update:
+        update("units", 0, 3)
+        time.sleep(0.45)
+        update("units", 1, 3)
+        time.sleep(0.25)
+    lines = capsys.readouterr().err.splitlines()
+    waiting = [line for line in lines if line.startswith("huarong: units: 0/3 (0%), ")]
+    assert len(waiting) >= 2 and waiting[-1].endswith(" s")
+    assert lines[-1].startswith("huarong: units: 1/3 (33%), ")
+    time.sleep(0.3)
+    assert capsys.readouterr().err == ""
+
+
 # ----- the value type does not depend on the search ------------------------------------------
 def _huarong_imports(module: str) -> set[str]:
     """The huarong modules that ``module``'s source imports, at any depth of its code."""

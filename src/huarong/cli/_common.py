@@ -262,37 +262,73 @@ ProgressCallback = Callable[[str, int, int], None]
 
 PROGRESS_INTERVAL = 5.0
 """Seconds between progress lines when stderr is not a terminal (a log file, a pipe)."""
+HEARTBEAT_FLOOR = 0.1
+"""The fewest seconds between two lines saying the same count."""
 
 
 @contextlib.contextmanager
 def progress_bar(enabled: bool = True) -> Iterator[ProgressCallback]:
     """Progress on stderr, driven by ``callback(phase, done, total)``: a rich bar on a
     terminal (or with ``HUARONG_PROGRESS=1``), else a plain line every
-    :data:`PROGRESS_INTERVAL` seconds; nothing when not ``enabled`` (``-q``)."""
+    :data:`PROGRESS_INTERVAL` seconds, with the time elapsed, also while one long unit of
+    work leaves the count where it was; nothing when not ``enabled`` (``-q``)."""
     if not enabled:
         yield lambda phase, done, total: None
     elif sys.stderr.isatty() or os.environ.get("HUARONG_PROGRESS"):
         with _rich_progress() as update:
             yield update
     else:
-        yield _progress_lines()
+        with _progress_lines() as update:
+            yield update
 
 
-def _progress_lines() -> ProgressCallback:
-    last = time.monotonic()
-    said = ""
+@contextlib.contextmanager
+def _progress_lines() -> Iterator[ProgressCallback]:
+    began = time.monotonic()
+    lock = threading.Lock()
+    latest = ""
+    said_at = began
+
+    def say(now: float) -> None:
+        nonlocal said_at
+        said_at = now
+        click.echo(f"{latest}, {_elapsed(now - began)}", err=True)
 
     def update(phase: str, done: int, total: int) -> None:
-        nonlocal last, said
-        now = time.monotonic()
+        nonlocal latest
         share = f" ({100 * done // total}%)" if total > 0 else ""
-        line = f"huarong: {phase}: {done:,}/{total:,}{share}"
-        if now - last < PROGRESS_INTERVAL or line == said:
-            return
-        last, said = now, line
-        click.echo(line, err=True)
+        with lock:
+            line = f"huarong: {phase}: {done:,}/{total:,}{share}"
+            changed, latest = line != latest, line
+            now = time.monotonic()
+            if changed and now - said_at >= PROGRESS_INTERVAL:
+                say(now)
 
-    return update
+    def beat() -> None:
+        # A unit of work may keep the count still for minutes: a log still hears of it.
+        every = max(PROGRESS_INTERVAL, HEARTBEAT_FLOOR)
+        while not stopped.wait(every / 5):
+            with lock:
+                now = time.monotonic()
+                if latest and now - said_at >= every:
+                    say(now)
+
+    stopped = threading.Event()
+    beating = threading.Thread(target=beat, name="huarong-progress", daemon=True)
+    beating.start()
+    try:
+        yield update
+    finally:
+        stopped.set()
+        beating.join()
+
+
+def _elapsed(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min {seconds:02d} s" if minutes else f"{seconds} s"
 
 
 @contextlib.contextmanager

@@ -403,3 +403,16 @@ def test_a_written_database_is_browsed_and_its_starts_play(tmp_path: Path, suffi
     graph = analyze(puzzle).graph
     assert (row["length"], row["states"], row["solved"]) == (
         len(solve(puzzle).moves), graph.codes.shape[0], int(graph.goal.sum()))
+
+
+def test_collette_s_hardest_cluster_without_walls_by_both_engines() -> None:
+    """Collette, Raskin and Servais's hardest start in steps lies in a cluster of 24,132
+    states (their paper); the preset's row of its arrangement has that cluster, and its
+    moves are the general engine's hardest length of the catalogue's copy, counted in
+    moves."""
+    from huarong.puzzles import group, load_puzzle
+
+    found = _found(rush.search_unit(rush.unit_of("BBBKLMHCCKLMHoAALMDDJooooIJEEooIFFGG")))
+    general = group(load_puzzle("rush-hour-collette", metric="slide"))
+    assert general.states == 24_132
+    assert (general.hardest_length, general.states) in {(m, s) for m, _, s in found}

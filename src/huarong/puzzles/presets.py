@@ -285,20 +285,17 @@ def records_table(records: Sequence[SbpRecord]) -> pa.Table:
     found = [(record, bickford) for record, bickford in zip(records, BICKFORD_LENGTHS,
                                                              strict=True)
              if record.start is not None]
-    table: dict[str, list[Any]] = {name: [] for name in (
-        "states", "solved", "length", "start", "goal", "distinct", "pieces", "bickford",
-        "puzzles", "clusters", "searched_states")}
+    rows: list[dict[str, Any]] = []
     for record, bickford in found:
         assert record.start is not None
         goal = record_goal(record.start)
         graph = analyze(load_puzzle(record.start, goal, metric="step", rules="free",
                                     distinct="A")).graph
-        for name, value in (("states", graph.codes.shape[0]), ("solved", int(graph.goal.sum())),
-                            ("length", record.length), ("start", record.start),
-                            ("goal", goal), ("distinct", "A"), ("pieces", record.pieces),
-                            ("bickford", bickford), ("puzzles", record.puzzles),
-                            ("clusters", record.clusters), ("searched_states", record.states)):
-            table[name].append(value)
+        rows.append({"states": graph.codes.shape[0], "solved": int(graph.goal.sum()),
+                     "length": record.length, "start": record.start, "goal": goal,
+                     "distinct": "A", "pieces": record.pieces, "bickford": bickford,
+                     "puzzles": record.puzzles, "clusters": record.clusters,
+                     "searched_states": record.states})
     hardest = max(found, key=lambda pair: pair[0].length, default=None)
     puzzle = {"rows": SBP_SIDE, "columns": SBP_SIDE,
               "board": "/".join([EMPTY * SBP_SIDE] * SBP_SIDE),
@@ -307,5 +304,5 @@ def records_table(records: Sequence[SbpRecord]) -> pa.Table:
               "states": sum(r.states for r in records),
               "hardest": None if hardest is None else {"length": hardest[0].length,
                                                        "start": hardest[0].start}}
-    return pa.table(table, metadata={METADATA_KEY: json.dumps({"puzzle": puzzle,
-                                                               "totals": totals})})
+    return pa.Table.from_pylist(rows, metadata={METADATA_KEY: json.dumps(
+        {"puzzle": puzzle, "totals": totals})})

@@ -29,7 +29,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from huarong.puzzles import cluster, group, load_puzzle, solve, state_graph
+from huarong.puzzles import cluster_codes, cluster_summary, load_puzzle, solve, state_graph
 from timing import best_of
 
 KLOTSKI = "1A9BF0C00"
@@ -75,10 +75,10 @@ def klotski_rows(table: Table, repeats: int) -> None:
                                            np.int64(1 << 12))
         return int(boards.shape[0])
 
-    for action in (lambda: cluster(puzzle), klotski_search, lambda: state_graph(puzzle),
+    for action in (lambda: cluster_codes(puzzle), klotski_search, lambda: state_graph(puzzle),
                    lambda: klotski_graph(int(code))):
         action()  # compile
-    ours, states, anchor, expected = best_of_pair(repeats, lambda: cluster(puzzle),
+    ours, states, anchor, expected = best_of_pair(repeats, lambda: cluster_codes(puzzle),
                                                   klotski_search)
     table.add_row("横刀立马 cluster search (step)", f"{len(states):,} states", ms(ours),
                   f"Klotski group_search.bfs {ms(anchor)} ({expected:,})",
@@ -88,7 +88,7 @@ def klotski_rows(table: Table, repeats: int) -> None:
     table.add_row("横刀立马 state graph", f"{graph.size:,} states, {graph.edge_count:,} moves",
                   ms(ours), f"klotski_graph {ms(anchor)} ({expected_graph.edge_count:,} moves)",
                   f"{ours / anchor:.2f}x")
-    ours, summary = best_of(repeats, lambda: group(puzzle))
+    ours, summary = best_of(repeats, lambda: cluster_summary(puzzle))
     solution = solve(puzzle)
     table.add_row("横刀立马 group (+ distances to goals)",
                   f"{summary.solved:,} solved, hardest {summary.hardest_length}", ms(ours),
@@ -100,7 +100,7 @@ def rush_rows(table: Table, repeats: int) -> None:
     solve(puzzle)
     seconds, solution = best_of(repeats, lambda: solve(puzzle))
     loaded, _ = best_of(repeats, lambda: solve(load_puzzle(RUSH_HARDEST)))
-    states = group(puzzle).states
+    states = cluster_summary(puzzle).states
     table.add_row("Rush Hour hardest: solve", f"{solution.length} moves, cluster {states:,}",
                   ms(seconds), "Fogleman: 60 moves, 2,332 states",
                   f"target <= 5 ms; with parsing {ms(loaded)}")
@@ -108,8 +108,8 @@ def rush_rows(table: Table, repeats: int) -> None:
 
 def eight_rows(table: Table, repeats: int) -> None:
     puzzle = load_puzzle(EIGHT, EIGHT, metric="unit", distinct="ABCDEFGH")
-    group(puzzle)
-    seconds, summary = best_of(repeats, lambda: group(puzzle))
+    cluster_summary(puzzle)
+    seconds, summary = best_of(repeats, lambda: cluster_summary(puzzle))
     table.add_row("8-puzzle: group", f"{summary.states:,} states, hardest "
                   f"{summary.hardest_length}", ms(seconds), "9!/2 = 181,440; 31 moves", "")
 
@@ -117,7 +117,7 @@ def eight_rows(table: Table, repeats: int) -> None:
 def big_rows(table: Table, big: bool) -> None:
     count = 6 if big else 5
     puzzle = load_puzzle(units(count), metric="unit", distinct="ABCDEF"[:count])
-    cluster(load_puzzle(units(2), metric="unit", distinct="AB"))
+    cluster_codes(load_puzzle(units(2), metric="unit", distinct="AB"))
     before = peak_gb()
     shown = time.monotonic()
 
@@ -128,7 +128,7 @@ def big_rows(table: Table, big: bool) -> None:
             print(f"{phase}: {done:,}/{total:,}", file=sys.stderr)
 
     began = time.perf_counter()
-    states = cluster(puzzle, progress=progress)
+    states = cluster_codes(puzzle, progress=progress)
     seconds = time.perf_counter() - began
     expected = 1
     for n in range(25, 25 - count, -1):

@@ -39,7 +39,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from huarong.puzzles import group, load_puzzle
+from huarong.puzzles import cluster_summary, load_puzzle
 from huarong.puzzles.exhaustive import SearchResult, code_bitset, run, search_space
 from timing import best_of
 
@@ -89,7 +89,7 @@ def main() -> None:
         times, result = parts(spec, arguments.repeats)
         totals = result.totals()
         if anchor is None:
-            summary = group(load_puzzle(HENG_DAO_LI_MA))
+            summary = cluster_summary(load_puzzle(HENG_DAO_LI_MA))
             same = bool(((result.states == summary.states)
                          & (result.length == summary.hardest_length)).any())
             anchor = (f"group(横刀立马): {summary.states:,} states, hardest "
@@ -109,7 +109,7 @@ def main() -> None:
     if arguments.sbp:
         import os
 
-        from huarong.puzzles.presets import BICKFORD_LENGTHS, sbp_4x4, sbp_seeds
+        from huarong.puzzles.presets.bickford import BICKFORD_LENGTHS, sbp_4x4, sbp_seeds
 
         sbp_4x4(rows=3, columns=3)  # compile
         began = time.perf_counter()
@@ -135,7 +135,7 @@ def rush_table(fraction: float) -> Table:
     import numpy as np
 
     from huarong._kernels import rush_hour as kernels
-    from huarong.puzzles import rush_hour as rush
+    from huarong.puzzles.presets import rush_hour as rush
 
     chosen = rush.sample(fraction)
     rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))  # compile

@@ -34,12 +34,12 @@ import numpy as np
 
 from huarong.engine.layout import Layout
 from huarong.graph import sweeps_gpu
-from huarong.graph.scheduler import as_finished
 from huarong.graph.sweeps import sweep_graphs
 from huarong.space import cases, layers
 from huarong.space.layers.graph import build_group_graph, joined, with_mirrors
 from huarong.space.layers.job import GPU_BIG_GROUP
 from huarong.space.layers.runner import GPU_BATCH_PIECES
+from huarong.workers import as_finished
 
 REPEATS = 2
 """Runs of each kernel on the timed group; the best counts."""

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from huarong.cli import main
 from huarong.engine.layout import Layout
-from huarong.engine.state_graph import klotski_graph
-from huarong.graph import KLOTSKI, StateGraph
+from huarong.engine.state_graph import KLOTSKI, klotski_graph
+from huarong.graph import StateGraph
 from huarong.graph.bottlenecks import bottlenecks
 from huarong.space.graph_files import bottlenecks_json, group_bottlenecks
 

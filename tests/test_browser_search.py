@@ -110,7 +110,7 @@ def test_the_rows_hardest_first_paged_filtered_and_a_start_played(
 def rush_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The rush-hour preset's rows of the arrangement of Fogleman's hardest start, written
     as ``rush.parquet`` and served."""
-    from huarong.puzzles import rush_hour as rush
+    from huarong.puzzles.presets import rush_hour as rush
 
     found = rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))
     path = tmp_path_factory.mktemp("searches") / "rush.parquet"
@@ -141,7 +141,7 @@ def test_an_sbp_record_plays_with_its_own_goal_and_distinct_piece(
     """Bickford's 9-piece record from the sbp-4x4 preset's file: its goal piece A told apart
     from the pieces like it, 132 moves in the viewer (his results file)."""
     from huarong.puzzles.exhaustive import write_table
-    from huarong.puzzles.presets import SbpRecord, records_table
+    from huarong.puzzles.presets.bickford import SbpRecord, records_table
 
     start = "ABB./ACDD/EEFG/HEI."
     records = [SbpRecord(n, 132 if n == 9 else -1, start if n == 9 else None, 0, 0, 0)

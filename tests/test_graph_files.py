@@ -19,7 +19,8 @@ from click.testing import CliRunner
 
 from huarong.cli import main
 from huarong.engine.layout import Layout
-from huarong.graph import KLOTSKI, StateGraph
+from huarong.engine.state_graph import KLOTSKI
+from huarong.graph import StateGraph
 from huarong.graph.files import (
     Categories,
     GraphTable,

@@ -1,4 +1,4 @@
-"""The one thread scheduler of the sweeps and analyses (:mod:`huarong.graph.scheduler`): order,
+"""The one thread scheduler of the sweeps and analyses (:mod:`huarong.workers`): order,
 results, the bound on tasks handed out ahead, failures and interruptions."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from huarong.graph import scheduler
+from huarong import workers as scheduler
 
 
 def test_biggest_first_results_in_item_order() -> None:

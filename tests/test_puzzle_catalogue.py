@@ -12,7 +12,7 @@ import pytest
 
 from huarong.engine.classics import CLASSICS
 from huarong.engine.layout import Layout
-from huarong.puzzles import catalogue, catalogue_entry, group, solve
+from huarong.puzzles import catalogue, catalogue_entry, cluster_summary, solve
 
 FOLDER = Path(__file__).resolve().parents[1] / "src" / "huarong" / "puzzles" / "catalogue"
 FILES = sorted(FOLDER.glob("*.toml"))
@@ -122,7 +122,7 @@ def test_the_engine_finds_the_klotski_classics_published_steps(name: str,
 
 def test_fogleman_hardest_cluster_has_the_published_size() -> None:
     # "60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332": moves, board, cluster size.
-    assert group(catalogue_entry("rush-hour-hardest").puzzle).states == 2332
+    assert cluster_summary(catalogue_entry("rush-hour-hardest").puzzle).states == 2332
 
 
 def test_collettes_start_takes_fogleman_49_moves() -> None:

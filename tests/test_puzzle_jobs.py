@@ -139,7 +139,7 @@ def test_resume_across_backends(tmp_path: Path, cluster: str) -> None:
 def test_units_out_are_bounded_and_cancelled_when_stopped(cluster: str) -> None:
     from distributed import Client
 
-    from huarong.graph.scheduler import on_cluster
+    from huarong.workers import on_cluster
 
     GATE.clear()
     with Client(cluster, set_as_default=False) as client:
@@ -178,7 +178,7 @@ def test_workers_dying_end_the_job() -> None:
     distributed = pytest.importorskip("distributed")
     from dask import config
 
-    from huarong.graph.scheduler import ClusterLost
+    from huarong.workers import ClusterLost
 
     with config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
@@ -225,7 +225,7 @@ def test_preset_on_a_cluster_as_on_threads(tmp_path: Path, cluster: str) -> None
 
 
 def _lost(**_: object) -> None:
-    from huarong.graph.scheduler import ClusterLost
+    from huarong.workers import ClusterLost
 
     raise ClusterLost("Dask workers died running task 'x', 4 times")
 

@@ -19,8 +19,8 @@ from huarong.engine.state_graph import klotski_graph
 from huarong.puzzles import (
     ClusterTooLarge,
     PuzzleError,
+    cluster_summary,
     format_state,
-    group,
     load_puzzle,
     next_moves,
     parse_state,
@@ -186,7 +186,7 @@ def test_random_puzzles_agree_with_the_plain_python_search(seed: int) -> None:
     goals = [state for state in cluster if ref.is_goal(state)]
     to_goal = ref.distances(goals) if goals else {}
 
-    summary = group(puzzle)
+    summary = cluster_summary(puzzle)
     assert summary.states == len(cluster)
     assert summary.solved == len(goals)
     assert summary.hardest_length == (max(to_goal.values()) if goals else None)
@@ -194,7 +194,7 @@ def test_random_puzzles_agree_with_the_plain_python_search(seed: int) -> None:
     assert graph.size == len(cluster)
     assert graph.edge_count == sum(len(list(ref.neighbours(s))) for s in cluster) // 2
     assert int(graph.goal.sum()) == len(goals)
-    assert group(puzzle, graph=graph) == summary
+    assert cluster_summary(puzzle, graph=graph) == summary
     if goal is None:
         with pytest.raises(PuzzleError, match="no goal"):
             solve(puzzle)
@@ -221,7 +221,7 @@ def test_klotski_layouts_agree_with_the_klotski_engine(code: str) -> None:
     expected = klotski_graph(layout)
     start_steps = int(expected.min_steps[expected.index_of(int(layout))])
     puzzle = load_puzzle(code)
-    summary = group(puzzle)
+    summary = cluster_summary(puzzle)
     assert summary.states == expected.size
     assert summary.solved == int(expected.goal.sum())
     assert summary.hardest_length == (int(expected.min_steps.max()) if expected.solvable
@@ -246,7 +246,7 @@ def test_the_8_puzzle_has_181440_states_and_31_moves_at_most() -> None:
     # Eight distinct tiles on 3x3: half of 9! permutations are reachable; the hardest
     # positions are 31 moves from the goal (Reinefeld 1993).
     puzzle = load_puzzle("ABC/DEF/GH.", "ABC/DEF/GH.", metric="unit", distinct="ABCDEFGH")
-    summary = group(puzzle)
+    summary = cluster_summary(puzzle)
     assert summary.states == 181_440
     assert summary.solved == 1
     assert summary.hardest_length == 31
@@ -259,7 +259,7 @@ def test_fogleman_hardest_rush_hour_start() -> None:
     solution = solve(puzzle)
     assert solution is not None and solution.length == 60
     assert solution.path[-1].split("/")[2].endswith("AA")
-    assert group(puzzle).states == 2332
+    assert cluster_summary(puzzle).states == 2332
     assert load_puzzle("rush:IBBx..I..LDDJAAL..J.KEEMFFK..MGGHHHM") == puzzle
 
 

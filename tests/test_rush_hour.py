@@ -1,4 +1,4 @@
-"""The Rush Hour preset (``huarong.puzzles.rush_hour``, ``huarong puzzle search --preset
+"""The Rush Hour preset (``huarong.puzzles.presets.rush_hour``, ``huarong puzzle search --preset
 rush-hour``) against a brute force written here by Fogleman's definitions, his published
 hardest row, and ``--compare`` on hand-made ``rush.txt`` files."""
 
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from huarong.puzzles import PuzzleError
-from huarong.puzzles import rush_hour as rush
+from huarong.puzzles.presets import rush_hour as rush
 
 Item = tuple[str, int, int, int]
 """(letter ``x`` for a wall, 1 if vertical, lane, length; a wall's column for its length)."""
@@ -410,9 +410,9 @@ def test_collette_s_hardest_cluster_without_walls_by_both_engines() -> None:
     states (their paper); the preset's row of its arrangement has that cluster, and its
     moves are the general engine's hardest length of the catalogue's copy, counted in
     moves."""
-    from huarong.puzzles import group, load_puzzle
+    from huarong.puzzles import cluster_summary, load_puzzle
 
     found = _found(rush.search_unit(rush.unit_of("BBBKLMHCCKLMHoAALMDDJooooIJEEooIFFGG")))
-    general = group(load_puzzle("rush-hour-collette", metric="slide"))
+    general = cluster_summary(load_puzzle("rush-hour-collette", metric="slide"))
     assert general.states == 24_132
     assert (general.hardest_length, general.states) in {(m, s) for m, _, s in found}

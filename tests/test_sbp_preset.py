@@ -1,4 +1,4 @@
-"""The sbp-4x4 preset (huarong.puzzles.presets): N. Bickford's search over every partition
+"""The sbp-4x4 preset (huarong.puzzles.presets.bickford): N. Bickford's search over every partition
 of a board into pieces and voids, against a brute force written here (every labelling of
 the cells, a plain breadth-first search of every state) on 2x4 and 3x3 boards, and against
 Bickford's published figures."""
@@ -12,7 +12,7 @@ from functools import cache
 import pytest
 
 from huarong.puzzles.model import PuzzleError
-from huarong.puzzles.presets import (
+from huarong.puzzles.presets.bickford import (
     BICKFORD_2012_LENGTHS,
     BICKFORD_LENGTHS,
     RECTANGLES,
@@ -224,13 +224,13 @@ def test_partition_count(brute: Brute) -> None:
     ("ABB./ACDD/EEFG/HEI.", 9),
 ])
 def test_bickford_records(start: str, pieces: int) -> None:
-    from huarong.puzzles import group, load_puzzle
+    from huarong.puzzles import cluster_summary, load_puzzle
 
     length, hardest, states = sbp_cluster(start)
     assert length == BICKFORD_LENGTHS[pieces - 1]
     assert hardest is not None and hardest[0] == "A"
     # The general engine's cluster of the catalogue's copy of the record.
-    assert states == group(load_puzzle(f"bickford-4x4-{pieces}")).states
+    assert states == cluster_summary(load_puzzle(f"bickford-4x4-{pieces}")).states
 
 
 @pytest.mark.parametrize(("text", "words"), [

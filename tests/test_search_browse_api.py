@@ -204,8 +204,8 @@ def test_the_sbp_records_are_browsed_each_with_its_goal(tmp_path: Path, suffix: 
     """The sbp-4x4 preset's file: each record its own puzzle (its goal: the piece A in the
     lower-right corner, A distinct), played by ``/api/puzzles/next`` in the record's moves,
     its cluster the catalogue copy's."""
-    from huarong.puzzles import group, load_puzzle
-    from huarong.puzzles.presets import SbpRecord, records_table
+    from huarong.puzzles import cluster_summary, load_puzzle
+    from huarong.puzzles.presets.bickford import SbpRecord, records_table
 
     records = [SbpRecord(n, BICKFORD_RECORDS[n][1] if n in BICKFORD_RECORDS else -1,
                          BICKFORD_RECORDS[n][0] if n in BICKFORD_RECORDS else None, 0, 0, 0)
@@ -220,7 +220,7 @@ def test_the_sbp_records_are_browsed_each_with_its_goal(tmp_path: Path, suffix: 
         assert row["start"] == BICKFORD_RECORDS[pieces][0]
         assert row["distinct"] == "A"
         catalogue = load_puzzle(f"bickford-4x4-{pieces}")
-        assert (row["goal"], row["states"]) == (catalogue.goal, group(catalogue).states)
+        assert (row["goal"], row["states"]) == (catalogue.goal, cluster_summary(catalogue).states)
         played = client.get("/api/puzzles/next", params={
             "start": row["start"], "goal": row["goal"], "distinct": row["distinct"],
             "metric": page["puzzle"]["metric"], "rules": page["puzzle"]["rules"]}).json()

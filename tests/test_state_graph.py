@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from huarong.engine.layout import Layout
-from huarong.engine.state_graph import KlotskiBuilder, klotski_graph, layered_graph
-from huarong.graph import KLOTSKI, NO_SOLUTION, Geometry, GraphBuilder, StateGraph
+from huarong.engine.state_graph import KLOTSKI, KlotskiBuilder, klotski_graph, layered_graph
+from huarong.graph import NO_SOLUTION, Geometry, GraphBuilder, StateGraph
 from huarong.graph.binary import graph_binary
 from huarong.graph.picture import draw_state_graph
 from huarong.graph.placement import place
@@ -128,11 +128,11 @@ def test_bad_input_is_refused_with_the_values_named() -> None:
     with pytest.raises(ValueError, match=r"source nodes must lie in 0\.\.2"):
         graph.distances([0, 3])
     with pytest.raises(ValueError, match="3 codes needs 4 offsets and 3 goal flags, not 3"):
-        StateGraph(graph.codes, graph.offsets[:3], graph.targets, graph.goal)
+        StateGraph(graph.codes, graph.offsets[:3], graph.targets, graph.goal, graph.geometry)
     with pytest.raises(ValueError, match="offsets must run from 0 to the 2 targets"):
-        StateGraph(graph.codes, graph.offsets + 1, graph.targets, graph.goal)
+        StateGraph(graph.codes, graph.offsets + 1, graph.targets, graph.goal, graph.geometry)
     with pytest.raises(ValueError, match="2 mirror nodes for 3 states"):
-        StateGraph(graph.codes, graph.offsets, graph.targets, graph.goal,
+        StateGraph(graph.codes, graph.offsets, graph.targets, graph.goal, graph.geometry,
                    mirror=np.zeros(2, dtype=np.int32))
     with pytest.raises(ValueError, match="a board of 9x8 cells"):
         Geometry("big", 9, 8)

@@ -21,7 +21,7 @@ significant digit, each digit an index in :data:`COLUMN_OPTIONS`), and for each 
   36 cells.
 
 A state is a key: 3 bits per movable piece, its position along its lane.  A move slides one
-piece any distance.  Private: :mod:`huarong.puzzles.rush_hour` wraps it.
+piece any distance.  Private: :mod:`huarong.puzzles.presets.rush_hour` wraps it.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
     need_dask("--workers", "--cluster")
     from distributed import Client, LocalCluster
 
-    from huarong.graph.scheduler import connect
+    from huarong.workers import connect
 
     if address is not None:
         with connect(address) as client:
@@ -54,7 +54,7 @@ def resumable(kept: Path, finished: str) -> Iterator[None]:
     """A job whose ``finished`` work (like "finished pieces") is kept in ``kept``: an
     unreachable Dask scheduler is bad input (exit 2); workers dying on a task a machine
     fault (exit 1); Ctrl-C exits 130; each one line that says how to resume."""
-    from huarong.graph.scheduler import ClusterLost, SchedulerUnreachable
+    from huarong.workers import ClusterLost, SchedulerUnreachable
 
     try:
         yield

@@ -42,7 +42,7 @@ def _input_errors() -> Iterator[None]:
     """The engine's refusals of a puzzle (:class:`~huarong.puzzles.PuzzleError`) as one line
     and exit status 2."""
     from huarong.puzzles import PuzzleError
-    from huarong.puzzles.search import ClusterTooLarge
+    from huarong.puzzles.cluster import ClusterTooLarge
 
     try:
         yield
@@ -145,11 +145,11 @@ def group_command(start: str, goal: str | None, metric: str | None, rules: str |
                   quiet: bool, as_json: bool) -> None:
     """START's cluster: how many states it holds, how many are solved, and its hardest
     start (the state farthest from any goal)."""
-    from huarong.puzzles import group
+    from huarong.puzzles import cluster_summary
 
     chosen = _load(start, goal, metric, rules)
     with _input_errors(), progress_bar(not quiet) as progress:
-        summary = _summary_json(group(chosen, progress=progress))
+        summary = _summary_json(cluster_summary(chosen, progress=progress))
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
         return

@@ -29,7 +29,7 @@ from huarong.cli._common import (
 
 if TYPE_CHECKING:
     from huarong.puzzles.exhaustive import SearchResult, SearchSpace
-    from huarong.puzzles.rush_hour import RushRows
+    from huarong.puzzles.presets.rush_hour import RushRows
 
 PRESETS = ("sbp-4x4", "rush-hour")
 TABLE_FORMATS = (".parquet", ".duckdb")
@@ -236,7 +236,7 @@ def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
     line."""
     from huarong.puzzles.exhaustive import write_table
     from huarong.puzzles.jobs import finish
-    from huarong.puzzles.presets import BICKFORD_LENGTHS, records_table, sbp_4x4
+    from huarong.puzzles.presets.bickford import BICKFORD_LENGTHS, records_table, sbp_4x4
 
     with _preset_run("sbp-4x4", job, output, "finished seed groups") as (directory, progress):
         records = sbp_4x4(progress=progress, threads=job.threads, directory=directory,
@@ -267,7 +267,7 @@ def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
 def _print_rush_totals(rows: RushRows, max_walls: int) -> None:
     """The rows, their states and the hardest row, beside the published figures for that
     number of walls."""
-    from huarong.puzzles import rush_hour as rush
+    from huarong.puzzles.presets import rush_hour as rush
 
     hardest = rows.hardest()
     shown = "none" if hardest is None else f"{hardest[0]} {hardest[1]} {hardest[2]}"
@@ -294,11 +294,11 @@ def _named(row: tuple[int, str, int]) -> dict[str, Any]:
 
 def _rush_hour(job: _Job, output: str | None, compare: str | None, max_walls: int,
                as_json: bool) -> None:
-    """Fogleman's database (:mod:`huarong.puzzles.rush_hour`), or its boards with at most
+    """Fogleman's database (:mod:`huarong.puzzles.presets.rush_hour`), or its boards with at most
     ``max_walls`` walls: its totals beside the published ones, the rows to ``output``, the
     comparison with his ``compare`` file."""
-    from huarong.puzzles import rush_hour as rush
     from huarong.puzzles.jobs import finish
+    from huarong.puzzles.presets import rush_hour as rush
 
     if output is not None and Path(output).suffix.lower() not in RUSH_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .txt, .parquet or .duckdb")

@@ -9,7 +9,10 @@ from typing import Literal
 import numpy as np
 
 from huarong.engine.layout import Layout
-from huarong.graph import KLOTSKI, StateGraph
+from huarong.graph import Geometry, StateGraph
+
+KLOTSKI = Geometry("klotski", 5, 4)
+"""The 4x5 Klotski board, states as common codes: the geometry of every Klotski graph."""
 
 NodeOrder = Literal["code", "search"]
 Progress = Callable[[int, int], None]

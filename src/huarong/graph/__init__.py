@@ -14,12 +14,11 @@ from huarong.graph.binary import graph_binary
 from huarong.graph.picture import draw_state_graph
 from huarong.graph.placement import place
 from huarong.graph.state_graph import (
-    KLOTSKI,
     NO_SOLUTION,
     Geometry,
     GraphBuilder,
     StateGraph,
 )
 
-__all__ = ["KLOTSKI", "NO_SOLUTION", "Geometry", "GraphBuilder", "StateGraph",
+__all__ = ["NO_SOLUTION", "Geometry", "GraphBuilder", "StateGraph",
            "draw_state_graph", "graph_binary", "place"]

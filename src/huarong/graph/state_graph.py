@@ -16,10 +16,10 @@ NO_SOLUTION = -1
 @dataclass(frozen=True)
 class Geometry:
     """What a reader of a graph needs to draw its states: the puzzle's name (how its codes
-    decode: ``"klotski"`` for common codes), the board's size and, for puzzles whose codes a
-    reader cannot decode by the name alone, ``cells``: codes (int64 array) to their boards,
-    a uint8 array (states, rows x columns) of piece numbers (0 empty, 255 wall), each piece a
-    number of its own."""
+    decode, as ``"klotski"`` for Klotski's common codes), the board's size and, for puzzles
+    whose codes a reader cannot decode by the name alone, ``cells``: codes (int64 array) to
+    their boards, a uint8 array (states, rows x columns) of piece numbers (0 empty, 255
+    wall), each piece a number of its own."""
 
     puzzle: str
     rows: int
@@ -30,10 +30,6 @@ class Geometry:
         if not (self.rows > 0 and self.columns > 0 and self.rows * self.columns <= 64):
             raise ValueError(f"a board of {self.rows}x{self.columns} cells: boards have 1 to "
                              "64 cells")
-
-
-KLOTSKI = Geometry("klotski", 5, 4)
-"""The 4x5 Klotski board, states as common codes."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,7 +49,7 @@ class StateGraph:
     offsets: np.ndarray
     targets: np.ndarray
     goal: np.ndarray
-    geometry: Geometry = KLOTSKI
+    geometry: Geometry
     mirror: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:

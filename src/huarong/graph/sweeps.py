@@ -92,7 +92,7 @@ def _cpu_sweeps(jobs: list[tuple[StateGraph, np.ndarray]], threads: int,
     """Every sweep of every job one task, biggest graphs first (sweeps differ up to 5x in
     time, and most graphs have only a few): no thread waits alone at the end of a graph."""
     from huarong._kernels import layers as kernels
-    from huarong.graph.scheduler import run_all
+    from huarong.workers import run_all
 
     arrays = [(np.ascontiguousarray(graph.offsets, dtype=np.int64),
                np.ascontiguousarray(graph.targets, dtype=np.int32),

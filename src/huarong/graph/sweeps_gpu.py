@@ -156,7 +156,7 @@ def sweep_graphs(jobs: list[tuple[StateGraph, np.ndarray]],
     ``progress(sources_done, pairs_done)`` after each launch.  The next launch's arrays are
     laid out on a thread while the GPU runs this one (copies of big graphs take a while)."""
     from huarong._kernels import layers_cuda
-    from huarong.graph.scheduler import as_finished
+    from huarong.workers import as_finished
 
     granted = _granted_memory() if memory is None else memory
     results = [np.empty((len(FIGURE_COLUMNS), sources.shape[0]), dtype=np.int64)

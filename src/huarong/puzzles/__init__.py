@@ -3,9 +3,25 @@
 One engine for every puzzle of the model (see the Puzzles page of the docs): read a puzzle
 with :func:`load_puzzle`, search it with :func:`solve`, :func:`group`, :func:`state_graph`,
 :func:`next_moves` and :func:`analyze`.  The numba kernels are in
-:mod:`huarong._kernels.puzzles`.
+:mod:`huarong._kernels.cluster`.
 """
 
+from huarong.puzzles.cluster import (
+    FIGURE_NAMES,
+    ClusterSummary,
+    ClusterTooLarge,
+    Move,
+    MoveVerdict,
+    PuzzleAnalysis,
+    PuzzleSolution,
+    analyze,
+    cluster_codes,
+    cluster_summary,
+    next_moves,
+    puzzle_start_node,
+    solve,
+    state_graph,
+)
 from huarong.puzzles.model import (
     Metric,
     PieceClass,
@@ -20,22 +36,6 @@ from huarong.puzzles.notation import (
     catalogue,
     catalogue_entry,
     load_puzzle,
-)
-from huarong.puzzles.search import (
-    FIGURE_NAMES,
-    ClusterSummary,
-    ClusterTooLarge,
-    Move,
-    MoveVerdict,
-    PuzzleAnalysis,
-    PuzzleSolution,
-    analyze,
-    cluster,
-    group,
-    next_moves,
-    puzzle_start_node,
-    solve,
-    state_graph,
 )
 
 __all__ = [
@@ -55,9 +55,9 @@ __all__ = [
     "analyze",
     "catalogue",
     "catalogue_entry",
-    "cluster",
+    "cluster_codes",
+    "cluster_summary",
     "format_state",
-    "group",
     "load_puzzle",
     "next_moves",
     "parse_state",

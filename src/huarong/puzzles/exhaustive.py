@@ -7,8 +7,8 @@ each placement not yet seen, and in each cluster the distance of every state fro
 nearest solved state (a breadth-first search from all the solved states at once).  The
 hardest start of a cluster is its state farthest from any solved state.
 
-States are the perfect ranks of :mod:`huarong._kernels.puzzles`; the walk over the placements
-and the searches are the numba kernels of :mod:`huarong._kernels.puzzle_search`.  A bitset
+States are the perfect ranks of :mod:`huarong._kernels.cluster`; the walk over the placements
+and the searches are the numba kernels of :mod:`huarong._kernels.exhaustive`.  A bitset
 over the whole code space records the states found, so memory is one bit per code plus two
 queues of the largest cluster's size.
 """
@@ -177,7 +177,7 @@ class SearchSpace:
     def grids(self, codes: np.ndarray) -> list[str]:
         """Grid text of each state code (``/``-joined rows; pieces lettered by
         :data:`LETTERS` class by class, a class's pieces in placement order)."""
-        from huarong._kernels import puzzles as kernels
+        from huarong._kernels import cluster as kernels
 
         tables = self.tables
         cells = kernels.boards(np.ascontiguousarray(codes, dtype=np.int64),
@@ -344,7 +344,7 @@ def write_table(table: pa.Table, path: str | Path, name: str = "clusters") -> No
 def code_bitset(space: SearchSpace, memory: int = DEFAULT_MEMORY) -> np.ndarray:
     """A zeroed bitset of the space's codes; :class:`PuzzleError` when it needs more than
     ``memory`` bytes."""
-    from huarong._kernels import puzzle_search as kernels
+    from huarong._kernels import exhaustive as kernels
 
     size = space.codes
     if size // 8 > memory:
@@ -414,7 +414,7 @@ def run(space: SearchSpace, *, progress: Progress | None = None,
     (:class:`PuzzleError` when it holds another), and removes it when done."""
     import time
 
-    from huarong._kernels import puzzle_search as kernels
+    from huarong._kernels import exhaustive as kernels
 
     tables = space.tables
     size = space.codes

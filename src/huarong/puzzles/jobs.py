@@ -88,8 +88,8 @@ def run_job(units: Sequence[Unit], work: Callable[[Unit], Columns], *, threads: 
     ``work`` must then be a module-level function (``functools.partial`` of one is fine) and
     the units plain data, so that they pickle and the workers, with huarong installed,
     import the function: :class:`TypeError` at once otherwise.  An unreachable scheduler
-    raises :class:`~huarong.graph.scheduler.SchedulerUnreachable`; workers dying on a unit,
-    or the scheduler lost, :class:`~huarong.graph.scheduler.ClusterLost`.  Stopping the
+    raises :class:`~huarong.workers.SchedulerUnreachable`; workers dying on a unit,
+    or the scheduler lost, :class:`~huarong.workers.ClusterLost`.  Stopping the
     iteration (or Ctrl-C) cancels the units still out."""
     if cluster is not None:
         _check_pickles(units, work)
@@ -113,7 +113,7 @@ def _run(units: Sequence[Unit], work: Callable[[Unit], Columns], threads: int,
          sizes: Sequence[float] | None, directory: Path | None, key: str,
          cluster: str | None, progress: UnitProgress | None
          ) -> Iterator[tuple[int, Columns]]:
-    from huarong.graph.scheduler import as_finished, connect, on_cluster
+    from huarong.workers import as_finished, connect, on_cluster
 
     with contextlib.ExitStack() as stack:
         # Connected first: an unreachable scheduler stops the job before it makes anything.

@@ -4,7 +4,7 @@ the codes of its states.
 Cells are numbered ``row * columns + column``, row 0 at the top.  Pieces fall into classes:
 all the pieces of one shape, interchangeable, or a piece the puzzle marks distinct, alone.
 A state's code is a perfect rank of where each class's pieces stand (see
-:mod:`huarong._kernels.puzzles`), unique within the puzzle.
+:mod:`huarong._kernels.cluster`), unique within the puzzle.
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def tables_of(board: Board) -> Tables:
 
 
 class Tables:
-    """The kernels' view of a puzzle (see :mod:`huarong._kernels.puzzles`): placements, moves,
+    """The kernels' view of a puzzle (see :mod:`huarong._kernels.cluster`): placements, moves,
     code radices and the goal."""
 
     def __init__(self, puzzle: Board) -> None:
@@ -250,7 +250,7 @@ class Tables:
 
     @functools.cached_property
     def lookup(self) -> np.ndarray:
-        """The decoding lists of the small classes (see :mod:`huarong._kernels.puzzles`);
+        """The decoding lists of the small classes (see :mod:`huarong._kernels.cluster`);
         built on first use, so reading a puzzle costs no kernel call."""
         return _lookup(self.classes, self.binom)
 
@@ -261,7 +261,7 @@ class Tables:
 
     def decode(self, codes: np.ndarray) -> np.ndarray:
         """The placement set of each class of each code: (codes, classes) int64."""
-        from huarong._kernels import puzzles as kernels
+        from huarong._kernels import cluster as kernels
 
         sets: np.ndarray = kernels.unrank_many(np.ascontiguousarray(codes, dtype=np.int64),
                                                self.classes, self.binom, self.lookup)
@@ -269,7 +269,7 @@ class Tables:
 
     def goal_flags(self, codes: np.ndarray) -> np.ndarray:
         """Which of ``codes`` are solved."""
-        from huarong._kernels import puzzles as kernels
+        from huarong._kernels import cluster as kernels
 
         flags: np.ndarray = kernels.goal_flags(codes, self.classes, self.binom, self.lookup,
                                                self.info)
@@ -291,7 +291,7 @@ build); larger classes decode with the combinatorial number system's search."""
 
 def _lookup(classes: np.ndarray, binom: np.ndarray) -> np.ndarray:
     """The placement sets of the small classes by rank, their start in column 4."""
-    from huarong._kernels import puzzles as kernels
+    from huarong._kernels import cluster as kernels
 
     parts = []
     used = 0
@@ -437,7 +437,7 @@ class _Decoder:
         self.puzzle = puzzle
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
-        from huarong._kernels import puzzles as kernels
+        from huarong._kernels import cluster as kernels
 
         tables = self.puzzle.tables
         result: np.ndarray = kernels.boards(
@@ -483,7 +483,7 @@ def build_puzzle(text: str, *, goal: str | None, rules: Rules, metric: Metric,
 def code_of_pieces(puzzle: Puzzle, pieces: Sequence[tuple[int, Sequence[int]]], text: str
                    ) -> int:
     """The code of the state with these (class, cells) pieces."""
-    from huarong._kernels import puzzles as kernels
+    from huarong._kernels import cluster as kernels
 
     tables = puzzle.tables
     sets = [0] * len(puzzle.classes)

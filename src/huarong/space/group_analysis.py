@@ -26,7 +26,7 @@ from huarong.engine.analysis import Progress
 from huarong.engine.layout import Layout, LayoutError
 from huarong.engine.state_graph import klotski_graph
 from huarong.graph import StateGraph
-from huarong.graph.scheduler import as_finished
+from huarong.workers import as_finished
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -245,7 +245,7 @@ def _gpu_batches(graph: StateGraph, *, every_solution: bool) -> Iterator[SweepBa
 def on_threads(function: Callable[[_Item], _Result], items: Sequence[_Item], *,
                threads: int) -> Iterator[_Result]:
     """``function(item)`` for every item on ``threads`` worker threads
-    (:func:`huarong.graph.scheduler.as_finished`), yielded as they finish.  At most twice
+    (:func:`huarong.workers.as_finished`), yielded as they finish.  At most twice
     ``threads`` items are handed out ahead of the consumer, so memory stays bounded by what
     the consumer keeps; when the consumer stops (Ctrl-C, SIGTERM, an error, closing this
     iterator), no further item is started and nothing waits for the calls still running."""

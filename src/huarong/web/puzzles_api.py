@@ -91,7 +91,7 @@ class PuzzleMove(BaseModel):
     grid: str = Field(description="The position the move leads to.")
 
 
-class PuzzleSolution(BaseModel):
+class SolutionAnswer(BaseModel):
     start: str
     solvable: bool
     length: int | None = Field(description="Null without a solution.")
@@ -111,7 +111,7 @@ class ClusterAnswer(BaseModel):
                                                 "without one.")
 
 
-class MoveVerdict(BaseModel):
+class MoveVerdictAnswer(BaseModel):
     to: str
     piece: str
     direction: str
@@ -130,7 +130,7 @@ class NextMoves(BaseModel):
     goal: str | None = Field(description="The goal as grid text; null without one.")
     solved: bool
     min_steps: int | None = Field(description="Null when no goal can be reached.")
-    moves: list[MoveVerdict]
+    moves: list[MoveVerdictAnswer]
 
 
 @dataclass(frozen=True)
@@ -262,10 +262,10 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     @functools.lru_cache(CACHE_SIZE)
     def cluster(request: _Request) -> dict[str, Any]:
-        from huarong.puzzles import group
+        from huarong.puzzles import cluster_summary
 
         def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            found = group(puzzle, graph=graph)
+            found = cluster_summary(puzzle, graph=graph)
             hardest = (Hardest(length=found.hardest_length, start=found.hardest_start)
                        if found.hardest_length is not None and found.hardest_start is not None
                        else None)
@@ -323,7 +323,7 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     @router.get("/api/puzzles/solve", summary="An optimal solution of any puzzle",
                 response_model=None,
-                responses=answers(PuzzleSolution, 400, 413, 503, **refused, **too_large))
+                responses=answers(SolutionAnswer, 400, 413, 503, **refused, **too_large))
     def solve(start: Start, goal: Goal = None, metric: MetricQuery = None,
               rules: RulesQuery = None, position: Position = None,
               distinct: Distinct = None) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
+from huarong.engine.state_graph import KLOTSKI
 from huarong.fileio import atomic_writer
-from huarong.graph import KLOTSKI, StateGraph
+from huarong.graph import StateGraph
 
 FORMAT = "v2"
 """Part of every file name: a change of graph or placement makes new names."""

@@ -142,9 +142,9 @@ def _run_on_gpu(database: Path, directory: Path, plans: list[ClassPlan], tally: 
     one thread writes checkpoints and commits each class once its last unit is written."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    from huarong.graph.scheduler import as_finished
     from huarong.graph.sweeps import sweep_graphs
     from huarong.space.layers.graph import build_group_graph, joined, with_mirrors
+    from huarong.workers import as_finished
 
     by_key = {p.key: p for p in plans}
     waiting, todo = _pending(plans, directory, tally)
@@ -226,7 +226,7 @@ def _run_on_cluster(database: Path, directory: Path, plans: list[ClassPlan], tal
                     client: object, gpu: bool) -> None:
     from distributed import Client
 
-    from huarong.graph.scheduler import on_cluster
+    from huarong.workers import on_cluster
 
     assert isinstance(client, Client)
     waiting, todo = _pending(plans, directory, tally)

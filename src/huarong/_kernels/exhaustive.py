@@ -2,7 +2,7 @@
 clusters (connected parts of the state graph), each cluster's distances from its solved
 states.
 
-States are the ranked codes of :mod:`huarong._kernels.puzzles`: a class's placement set
+States are the ranked codes of :mod:`huarong._kernels.cluster`: a class's placement set
 ranked by the combinatorial number system, the classes combined in mixed radix, class 0 the
 most significant.  So counting class by class, class 0 outermost, each class walking the sets
 of its placements clear of the classes above in colex order (the order of their ranks),
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from huarong._kernels._jit import inline_kernel, kernel, trailing_zeros
-from huarong._kernels.puzzles import (
+from huarong._kernels.cluster import (
     HAS_GOAL,
     MULTIPLIER,
     PIECES,

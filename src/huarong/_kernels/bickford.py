@@ -1,5 +1,5 @@
 """Hot loops of the search over every partition of a small board into pieces and voids
-(N. Bickford's 4x4 sliding-block puzzles, :mod:`huarong.puzzles.presets`).
+(N. Bickford's 4x4 sliding-block puzzles, :mod:`huarong.puzzles.presets.bickford`).
 
 A board of at most 16 cells (``rows`` x ``columns``, cells numbered row by row) is split
 into pieces (any 4-connected sets of cells) and voids.  A state is such a partition with one
@@ -17,7 +17,7 @@ the joined cells, and moving a piece changes only its own cells and joins.
 Moves are counted in the step metric: one move takes one piece anywhere it reaches by unit
 moves, the other pieces standing still.
 
-Private: :mod:`huarong.puzzles.presets` wraps them.
+Private: :mod:`huarong.puzzles.presets.bickford` wraps them.
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def _search(puzzle: Puzzle, sources: np.ndarray | None = None, *, edges: bool = 
     """Breadth-first from the start (or from the codes ``sources``) over its cluster, or to
     the first goal.  ``layers`` of the result: where each distance's states end in
     ``codes``."""
-    from huarong._kernels import puzzles as kernels
+    from huarong._kernels import cluster as kernels
 
     tables = puzzle.tables
     most = tables.most
@@ -180,7 +180,7 @@ def _search(puzzle: Puzzle, sources: np.ndarray | None = None, *, edges: bool = 
     return _Found(codes, links[:size], offsets[:head + 1], targets[:count], found, layers)
 
 
-def cluster(puzzle: Puzzle, *, limit: int | None = None,
+def cluster_codes(puzzle: Puzzle, *, limit: int | None = None,
             progress: Progress | None = None) -> np.ndarray:
     """The codes of every state reachable from the start (int64, breadth-first order, the
     start first), without the graph's edges: the cheapest search of a whole cluster;
@@ -281,7 +281,7 @@ def solve(puzzle: Puzzle) -> PuzzleSolution | None:
                           [move.grid for move in moves], moves)
 
 
-def group(puzzle: Puzzle, *, limit: int | None = None,
+def cluster_summary(puzzle: Puzzle, *, limit: int | None = None,
           progress: Progress | None = None, graph: StateGraph | None = None) -> ClusterSummary:
     """The start's cluster: states, solved states and its hardest state, found by a second
     breadth-first search from all the goals at once (from ``graph``, the cluster's state

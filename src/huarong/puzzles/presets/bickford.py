@@ -28,7 +28,7 @@ read from his programs SBPFinder and SBPSearcher:
 cell), its justsolved states are the seeds, and the seeds are split by how many pieces of
 each size they have (states that reach each other have the same), each group a unit of
 :func:`~huarong.puzzles.jobs.run_job`.  A unit searches the cluster of each seed not yet
-reached (the kernels of :mod:`huarong._kernels.partitions`), keeping only that cluster's
+reached (the kernels of :mod:`huarong._kernels.bickford`), keeping only that cluster's
 states, so memory follows the largest cluster, not the search.
 """
 
@@ -86,7 +86,7 @@ class SbpRecord:
 
 def _board(rows: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' geometry and each cell's neighbours (masks) of a board."""
-    from huarong._kernels import partitions as kernels
+    from huarong._kernels import bickford as kernels
 
     cells = rows * columns
     if not 1 <= cells <= kernels.MAX_CELLS or min(rows, columns) < 1:
@@ -121,7 +121,7 @@ def sbp_seeds(rows: int = SBP_SIDE, columns: int = SBP_SIDE, *,
     ``shapes`` (None: any) and voids, in groups of the same sizes of pieces, each sorted;
     and how many partitions the board has, voids or none.  With ``corner`` the goal piece
     covers the lower-right cell."""
-    from huarong._kernels import partitions as kernels
+    from huarong._kernels import bickford as kernels
 
     geometry, near = _board(rows, columns)
     masks = _shape_masks(shapes, rows, columns)
@@ -141,7 +141,7 @@ def sbp_unit(seeds: np.ndarray, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -
     """One unit of :func:`sbp_4x4`: the clusters of a group of ``seeds`` (sorted keys of
     one size of pieces), one row: its ``pieces``, ``puzzles`` (seeds), ``clusters``,
     ``states``, hardest ``length`` (-1: none) and that start's ``key``."""
-    from huarong._kernels import partitions as kernels
+    from huarong._kernels import bickford as kernels
 
     geometry, _ = _board(rows, columns)
     searched, states, _, length, key, _ = kernels.clusters(seeds, seeds, geometry)
@@ -197,7 +197,7 @@ def sbp_4x4(shapes: Sequence[Shape] | None = None, *, rows: int = SBP_SIDE,
 def key_grid(key: int, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -> str:
     """Grid text of a state's key: the goal piece ``A``, the others lettered by their first
     cell, rows joined by ``/``."""
-    from huarong._kernels import partitions as kernels
+    from huarong._kernels import bickford as kernels
 
     geometry, _ = _board(rows, columns)
     pieces = np.empty(16, dtype=np.int64)
@@ -214,7 +214,7 @@ def grid_key(text: str) -> tuple[int, int, int]:
     """A 4x4 (or smaller) puzzle in grid text, ``A`` its goal piece, each letter one piece:
     (its key, rows, columns); :class:`PuzzleError` for a board with walls or over 16
     cells, a piece in two parts or no piece ``A``."""
-    from huarong._kernels import partitions as kernels
+    from huarong._kernels import bickford as kernels
 
     grid = Grid.read(text)
     geometry, _ = _board(grid.rows, grid.columns)
@@ -244,7 +244,7 @@ def sbp_cluster(text: str) -> tuple[int, str | None, int]:
     """The cluster of one puzzle (grid text, ``A`` the goal piece; see :func:`grid_key`) by
     Bickford's definitions: (its hardest start's length, -1 when no start reaches the goal
     corner; that start's grid; its states)."""
-    from huarong._kernels import partitions as kernels
+    from huarong._kernels import bickford as kernels
 
     key, rows, columns = grid_key(text)
     geometry, _ = _board(rows, columns)

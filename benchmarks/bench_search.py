@@ -40,7 +40,8 @@ from rich.console import Console
 from rich.table import Table
 
 from huarong.puzzles import cluster_summary, load_puzzle
-from huarong.puzzles.exhaustive import SearchResult, code_bitset, run, search_space
+from huarong.puzzles.exhaustive import SearchResult, code_bitset, run
+from huarong.puzzles.specs import board_of
 from timing import best_of
 
 SMALL = ("3x4", "2x2,1x2,1x1*2", "2x2@1,2")
@@ -51,7 +52,7 @@ HENG_DAO_LI_MA = "1A9BF0C00"
 
 def parts(spec: tuple[str, str, str], repeats: int) -> tuple[dict[str, float], SearchResult]:
     """The whole search's time and its three parts, and its result."""
-    space = search_space(*spec)
+    space = board_of(*spec)
     run(space)  # compile
     whole, result = best_of(repeats, lambda: run(space))
     bare, _ = best_of(repeats, lambda: run(space, distances=False))
@@ -101,7 +102,7 @@ def main() -> None:
 
     if arguments.big:
         began = time.perf_counter()
-        totals = run(search_space(*BIG)).totals()
+        totals = run(board_of(*BIG)).totals()
         took = time.perf_counter() - began
         table.add_row("5x5, seven pieces", f"{totals['clusters']:,}", f"{totals['states']:,}",
                       str(totals["hardest"]["length"]), f"{took:.1f}", "", "", "",

@@ -35,7 +35,7 @@ def expected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[
     result = search("3x4", "2x2,1x2,2x1,1x1*2", "2x2@1,2", "slide")
     path = tmp_path_factory.mktemp("searches") / "tiny.parquet"
     result.write(path)
-    grids = result.space.grids(result.start)
+    grids = result.board.grids(result.start)
     rows = [{"length": None if result.length[i] < 0 else int(result.length[i]),
              "states": int(result.states[i]), "solved": int(result.solved[i]),
              "start": grids[i]} for i in range(len(result))]
@@ -140,14 +140,14 @@ def test_an_sbp_record_plays_with_its_own_goal_and_distinct_piece(
         browser: Browser, tmp_path: Path) -> None:
     """Bickford's 9-piece record from the sbp-4x4 preset's file: its goal piece A told apart
     from the pieces like it, 132 moves in the viewer (his results file)."""
-    from huarong.puzzles.exhaustive import write_table
+    from huarong.puzzles.results import write_results
     from huarong.puzzles.presets.bickford import SbpRecord, records_table
 
     start = "ABB./ACDD/EEFG/HEI."
     records = [SbpRecord(n, 132 if n == 9 else -1, start if n == 9 else None, 0, 0, 0)
                for n in range(1, 16)]
     path = tmp_path / "records.parquet"
-    write_table(records_table(records), path)
+    write_results(records_table(records), path)
     with _serve(Path(__file__).parent / "no-such-database.duckdb", searches=[path]) as url, \
             _viewer(browser, f"{url}/explore#/search/records") as page:
         page.wait_for_function(

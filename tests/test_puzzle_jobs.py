@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from huarong.puzzles.jobs import finish, run_job
-from huarong.puzzles.model import PuzzleError
+from huarong.puzzles.grid import PuzzleError
 
 pytestmark = pytest.mark.big_memory
 
@@ -164,7 +164,7 @@ def test_work_that_does_not_pickle_is_refused_at_once(cluster: str) -> None:
 
 def test_unreachable_scheduler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
-    from huarong.graph import scheduler
+    from huarong import workers as scheduler
 
     monkeypatch.setattr(scheduler, "CONNECT_TIMEOUT", "0.2s")
     with pytest.raises(scheduler.SchedulerUnreachable,
@@ -201,11 +201,12 @@ def _search(*arguments: str) -> tuple[int, str]:
 @pytest.fixture
 def small_sbp(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sbp-4x4 preset with the pieces 2x2 and 1x2 only."""
-    from huarong.puzzles import presets
-    from huarong.puzzles.exhaustive import rectangle
+    from huarong.puzzles.grid import rectangle
+    from huarong.puzzles.presets import bickford
 
-    monkeypatch.setattr(presets, "sbp_4x4", functools.partial(
-        presets.sbp_4x4, (rectangle(2, 2), rectangle(1, 2))))
+    listed = bickford.PRESET.units
+    monkeypatch.setattr(bickford.PRESET, "units", lambda settings: listed(
+        {**settings, "shapes": (rectangle(2, 2), rectangle(1, 2))}))
 
 
 @pytest.mark.usefixtures("small_sbp")
@@ -224,7 +225,7 @@ def test_preset_on_a_cluster_as_on_threads(tmp_path: Path, cluster: str) -> None
     assert [row["length"] for row in answers[0][:2]] == [1, 2]
 
 
-def _lost(**_: object) -> None:
+def _lost(*_: object, **__: object) -> None:
     from huarong.workers import ClusterLost
 
     raise ClusterLost("Dask workers died running task 'x', 4 times")
@@ -241,16 +242,16 @@ def _lost(**_: object) -> None:
 ])
 def test_cluster_faults_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     arguments: list[str], code: int, words: str) -> None:
-    """--cluster without a preset; an unreachable scheduler; workers lost (sbp_4x4 raising
+    """--cluster without a preset; an unreachable scheduler; workers lost (the preset's run raising
     what the job raises then, asked for by a last argument ``lost``); Dask not installed
     (``no dask``)."""
     pytest.importorskip("distributed")
-    from huarong.graph import scheduler
+    from huarong import workers as scheduler
     from huarong.puzzles import presets
 
     monkeypatch.setattr(scheduler, "CONNECT_TIMEOUT", "0.2s")
     if arguments[-1] == "lost":
-        monkeypatch.setattr(presets, "sbp_4x4", _lost)
+        monkeypatch.setattr(presets, "run_preset", _lost)
         arguments = arguments[:-1]
     if arguments[-1] == "no dask":
         monkeypatch.setitem(sys.modules, "distributed", None)

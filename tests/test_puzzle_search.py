@@ -11,7 +11,8 @@ from itertools import product
 import pytest
 
 from huarong.puzzles import PuzzleError
-from huarong.puzzles.exhaustive import parse_board, parse_goal, parse_pieces, search
+from huarong.puzzles.exhaustive import search
+from huarong.puzzles.specs import board_of, parse_cells, parse_goal, parse_pieces
 
 Piece = tuple[int, int, int, int]
 """(height, width, row, column) of a rectangle on the board."""
@@ -25,7 +26,7 @@ class Brute:
     Python."""
 
     def __init__(self, board: str, pieces: str, metric: str, rules: str) -> None:
-        self.rows, self.columns, walls = parse_board(board)
+        self.rows, self.columns, walls = parse_cells(board)
         self.walls = {divmod(cell, self.columns) for cell in walls}
         self.sizes = [(1 + shape[-1][0], 1 + shape[-1][1])
                       for shape, count in parse_pieces(pieces) for _ in range(count)]
@@ -153,7 +154,7 @@ def test_search_matches_brute_force(board: str, pieces: str, goal: str, metric: 
                      strict=True))
     assert sorted(found) == sorted(expected)
     assert result.total_states == len(size)
-    for row, grid in enumerate(result.space.grids(result.start)):
+    for row, grid in enumerate(result.board.grids(result.start)):
         state = brute.read(grid)
         assert size[state] == result.states[row]
         if result.length[row] >= 0:
@@ -291,7 +292,7 @@ def test_checkpoint_resumes(monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.Te
     clusters as a search never stopped, and removes the checkpoint."""
     from huarong.puzzles import exhaustive
 
-    space = exhaustive.search_space("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3",
+    space = board_of("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3",
                                     metric="slide")
     whole = exhaustive.run(space)
     monkeypatch.setattr(exhaustive, "_BUDGET", 1)
@@ -307,7 +308,7 @@ def test_checkpoint_resumes(monkeypatch: pytest.MonkeyPatch, tmp_path: pytest.Te
     with pytest.raises(KeyboardInterrupt):
         exhaustive.run(space, checkpoint=path, progress=stop)
     assert path.is_file()
-    other = exhaustive.search_space("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3")
+    other = board_of("#..../...../.....", "2x2,1x2,2x1,1x1*3", "2x2@1,3")
     with pytest.raises(PuzzleError, match="another search"):
         exhaustive.run(other, checkpoint=path)
     resumed = exhaustive.run(space, checkpoint=path)

@@ -235,7 +235,7 @@ def test_klotski_layouts_agree_with_the_klotski_engine(code: str) -> None:
 
 def test_klotski_notations_map_to_the_same_puzzle() -> None:
     by_code = load_puzzle("1A9BF0C00")
-    assert by_code.board == "ABBC/ABBC/DEEF/DGHF/I..J"
+    assert by_code.grid == "ABBC/ABBC/DEEF/DGHF/I..J"
     assert by_code.goal == "..../..../..../.BB./.BB."
     for other in ("横刀立马", "VCCV/VCCV/VHHV/VSSV/S..S", "sword on horseback"):
         assert load_puzzle(other) == by_code
@@ -363,7 +363,7 @@ _GRIDS = st.builds(random_polyomino_grid, st.randoms(use_true_random=False))
 def test_grids_round_trip(text: str, pick: int) -> None:
     puzzle = load_puzzle(text)
     assert format_state(puzzle, puzzle.start) == text
-    assert load_puzzle(puzzle.board) == puzzle
+    assert load_puzzle(puzzle.grid) == puzzle
     graph = state_graph(puzzle, limit=100_000)
     code = int(graph.codes[pick % graph.size])
     grid = format_state(puzzle, code)

@@ -5,6 +5,7 @@ byte by byte, errors in the app's JSON shape, and the cluster limit (413)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import struct
 from pathlib import Path
@@ -46,6 +47,33 @@ def test_solve_is_as_short_as_the_reference_and_says_when_there_is_none(
     assert puzzle.solved(path[-1])
     stuck = get(client, "/api/puzzles/solve", **TINY_QUERY, rules="length")
     assert (stuck["solvable"], stuck["length"], stuck["path"]) == (False, None, [])
+
+
+def test_solve_reads_its_answer_from_the_clusters_graph_without_a_second_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """One breadth-first search, the cluster's graph's: the answer read from it is
+    :func:`huarong.puzzles.solve`'s solution, and a later position of the cluster is answered
+    from the same graph."""
+    from huarong.puzzles import catalogue_entry, cluster, solve
+
+    expected = solve(catalogue_entry("rush-hour-hardest").puzzle)
+    assert expected is not None and expected.length == 60
+    searched = cluster._search
+    searches: list[tuple[Any, ...]] = []
+
+    def counted(*args: Any, **options: Any) -> Any:
+        searches.append(args)
+        return searched(*args, **options)
+
+    monkeypatch.setattr(cluster, "_search", counted)
+    fresh = TestClient(create_app(NO_DATABASE))
+    answer = get(fresh, "/api/puzzles/solve", start="rush-hour-hardest")
+    assert len(searches) == 1
+    assert answer == {"start": expected.path[0], "solvable": True,
+                      **dataclasses.asdict(expected)}
+    later = get(fresh, "/api/puzzles/solve", start="rush-hour-hardest",
+                position=expected.path[1])
+    assert len(searches) == 1 and later["length"] == expected.length - 1
 
 
 def test_group_counts_the_cluster_as_the_reference_does(client: TestClient) -> None:

@@ -424,3 +424,18 @@ def test_graph_of_a_catalogue_puzzle_names_it_and_bad_files_are_refused(
         tmp_path / f"odd{suffix}") for suffix in (".graphml", ".gexf")}
     assert read[".graphml"].graph["title"] == "odd  title"
     assert read[".gexf"].number_of_nodes() == read[".graphml"].number_of_nodes() > 1
+
+
+def test_solve_shows_its_search_on_stderr_and_quiet_shows_nothing(
+        runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As ``group`` and ``analyze``: progress lines off a terminal, none with ``-q``; the
+    solution on stdout either way."""
+    from huarong.cli import _common
+
+    monkeypatch.setattr(_common, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.delenv("HUARONG_PROGRESS", raising=False)
+    shown = run(runner, "solve", TINY, "--goal", TINY_GOAL, "--metric", "unit")
+    lines = shown.stderr.splitlines()
+    assert lines and all(line.startswith("huarong: search: ") for line in lines)
+    quiet = run(runner, "solve", TINY, "--goal", TINY_GOAL, "--metric", "unit", "-q")
+    assert quiet.stderr == "" and quiet.stdout == shown.stdout

@@ -387,7 +387,7 @@ def test_a_written_database_is_browsed_and_its_starts_play(tmp_path: Path, suffi
     the general engine with the file's puzzle, has the row's moves, states and solved
     states."""
     from huarong.puzzles import analyze, load_puzzle, solve
-    from huarong.puzzles.search_files import open_search_file
+    from huarong.puzzles.results import open_search_file
 
     found = rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))
     rows = rush.RushRows(found["moves"], found["board"].view("S36").ravel(),

@@ -11,7 +11,7 @@ from functools import cache
 
 import pytest
 
-from huarong.puzzles.model import PuzzleError
+from huarong.puzzles.grid import PuzzleError
 from huarong.puzzles.presets.bickford import (
     BICKFORD_2012_LENGTHS,
     BICKFORD_LENGTHS,

@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 
 from huarong.cli import main
 from huarong.puzzles import PuzzleError
-from huarong.puzzles.exhaustive import SearchResult, search, write_table
+from huarong.puzzles.exhaustive import SearchResult, search
+from huarong.puzzles.results import write_results
 from huarong.web.app import create_app
 
 NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
@@ -45,7 +46,7 @@ def files(result: SearchResult, tmp_path_factory: pytest.TempPathFactory) -> lis
     # The same rows in another order: the server orders them itself.
     table = result.table()
     shuffled = table.take(pa.array(_shuffled(len(result))))
-    write_table(shuffled.replace_schema_metadata(table.schema.metadata),
+    write_results(shuffled.replace_schema_metadata(table.schema.metadata),
                 folder / "shuffled.parquet")
     return [*written, folder / "shuffled.parquet"]
 
@@ -64,7 +65,7 @@ def _hardest_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _expected(result: SearchResult) -> list[dict[str, Any]]:
     """Every cluster hardest first, those alike as the search found them."""
-    grids = result.space.grids(result.start)
+    grids = result.board.grids(result.start)
     return _hardest_first([
         {"states": int(result.states[i]), "solved": int(result.solved[i]),
          "length": None if result.length[i] < 0 else int(result.length[i]),
@@ -160,7 +161,7 @@ def test_the_schema_documents_the_routes(client: TestClient) -> None:
 def test_files_that_are_not_search_results_are_refused(
         files: list[Path], tmp_path: Path) -> None:
     plain = tmp_path / "plain.parquet"
-    write_table(pa.table({"states": [1], "solved": [0], "length": [None], "start": ["A"]}),
+    write_results(pa.table({"states": [1], "solved": [0], "length": [None], "start": ["A"]}),
                 plain)
     copy = tmp_path / "tiny.parquet"
     copy.write_bytes(files[0].read_bytes())
@@ -211,7 +212,7 @@ def test_the_sbp_records_are_browsed_each_with_its_goal(tmp_path: Path, suffix: 
                          BICKFORD_RECORDS[n][0] if n in BICKFORD_RECORDS else None, 0, 0, 0)
                for n in range(1, 16)]
     path = tmp_path / f"records{suffix}"
-    write_table(records_table(records), path)
+    write_results(records_table(records), path)
     client = TestClient(create_app(NO_DATABASE, searches=[path]))
     page = client.get("/api/puzzles/searches/records").json()
     assert page["puzzle"]["goal"] is None

@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from huarong._kernels import hash_table
 from huarong._kernels._jit import inline_kernel, kernel, trailing_zeros
+from huarong._kernels.arrays import grown
 
 Int = int | np.integer[Any]
 
@@ -38,10 +40,8 @@ GEOMETRY = 7
 """The fields of ``geometry`` (int64): rows, columns, cells, and the masks of the top row,
 bottom row, left column and right column."""
 
-FREE = -1
 _ONE = np.int64(1)
 _MASK16 = np.int64(0xFFFF)
-_HASH_MULTIPLIER = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _STACK = 40
 
 
@@ -315,11 +315,6 @@ def seeds(geometry: np.ndarray, near: np.ndarray, shapes: np.ndarray, corner: bo
 
 
 # ----- the clusters --------------------------------------------------------------------------
-@inline_kernel
-def _slot(key: Int, bits: Int) -> Int:
-    return ((key * _HASH_MULTIPLIER) >> (64 - bits)) & ((_ONE << bits) - 1)
-
-
 @kernel
 def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
              ) -> tuple[Int, Int, Int, Int, Int, Int]:
@@ -333,11 +328,10 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
     no start reaches a solved state), its key, the most states in one cluster).  Of starts
     equally hard, the smallest key."""
     done = np.zeros(seeds.shape[0], dtype=np.bool_)
-    # The table of the cluster's states: (key, index in ``order``) side by side, one cache
-    # line per look-up.
-    bits = 10
-    table = np.full((_ONE << bits, 2), FREE, dtype=np.int64)
+    # The table of the cluster's states: each key's index in ``order``.
     order = np.empty(1 << 10, dtype=np.int64)
+    bits = hash_table.SMALLEST_BITS
+    keys, values = hash_table.table_of(order, 0, bits, np.int64)
     line = np.empty(1 << 10, dtype=np.int64)
     offsets = np.zeros((1 << 10) + 1, dtype=np.int64)
     targets = np.empty(1 << 12, dtype=np.int32)
@@ -356,9 +350,7 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
         # The cluster: a breadth-first search from the start, its edges kept (CSR).
         size = 1
         order[0] = start
-        slot = _slot(start, bits)
-        table[slot, 0] = start
-        table[slot, 1] = 0
+        hash_table.insert(keys, values, bits, start, 0)
         edges = 0
         goals = 0
         head = 0
@@ -374,32 +366,25 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
             else:
                 distance[head] = -1
             count = _neighbours(key, geometry, pieces, queue, out)
-            if edges + count > targets.shape[0]:
-                grown = np.empty(2 * targets.shape[0] + count, dtype=np.int32)
-                grown[:edges] = targets[:edges]
-                targets = grown
+            targets = grown(targets, edges, edges + count)
             for i in range(count):
                 other = out[i]
-                slot = _slot(other, bits)
-                while table[slot, 0] != FREE and table[slot, 0] != other:
-                    slot = (slot + 1) & ((_ONE << bits) - 1)
-                if table[slot, 0] == FREE:
-                    table[slot, 0] = other
-                    table[slot, 1] = size
+                index = hash_table.insert(keys, values, bits, other, size)
+                if index == size:
                     if size == order.shape[0]:
-                        order = _doubled(order)
-                        line = _doubled(line)
-                        distance = _doubled32(distance)
-                        offsets = _doubled(offsets)
+                        order = grown(order, size, size + 1)
+                        line = grown(line, 0, size + 1)
+                        distance = grown(distance, size, size + 1)
+                        offsets = grown(offsets, size + 1, order.shape[0] + 1)
                     order[size] = other
                     size += 1
-                targets[edges] = table[slot, 1]
+                targets[edges] = index
                 edges += 1
             head += 1
             offsets[head] = edges
-            if 2 * size > table.shape[0]:
+            if 2 * size > keys.shape[0]:
                 bits += 1
-                table = _rehashed(order, size, bits)
+                keys, values = hash_table.table_of(order, size, bits, np.int64)
         searched += 1
         states += size
         solved += goals
@@ -426,44 +411,6 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
                     distance[j] = level + 1
                     line[tail] = j
                     tail += 1
-        # Emptied in any order: a look-up of a key known to be there passes free slots.
-        for i in range(size):
-            table[_find(table, bits, order[i]), 0] = FREE
+        hash_table.clear(keys, bits, order, size)
     return (np.int64(searched), np.int64(states), np.int64(solved), np.int64(best), hardest,
             np.int64(largest))
-
-
-@inline_kernel
-def _find(table: np.ndarray, bits: Int, key: Int) -> Int:
-    slot = _slot(key, bits)
-    while table[slot, 0] != key:
-        slot = (slot + 1) & ((_ONE << bits) - 1)
-    return slot
-
-
-@kernel
-def _rehashed(order: np.ndarray, size: Int, bits: Int) -> np.ndarray:
-    """A table of 2**bits slots holding the first ``size`` keys of ``order`` with their
-    indices."""
-    table = np.full((_ONE << bits, 2), FREE, dtype=np.int64)
-    for i in range(size):
-        slot = _slot(order[i], bits)
-        while table[slot, 0] != FREE:
-            slot = (slot + 1) & ((_ONE << bits) - 1)
-        table[slot, 0] = order[i]
-        table[slot, 1] = i
-    return table
-
-
-@kernel
-def _doubled(array: np.ndarray) -> np.ndarray:
-    bigger = np.zeros(2 * array.shape[0], dtype=np.int64)
-    bigger[:array.shape[0]] = array
-    return bigger
-
-
-@kernel
-def _doubled32(array: np.ndarray) -> np.ndarray:
-    bigger = np.zeros(2 * array.shape[0], dtype=np.int32)
-    bigger[:array.shape[0]] = array
-    return bigger

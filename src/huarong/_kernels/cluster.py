@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from huarong._kernels import hash_table
 from huarong._kernels._jit import inline_kernel, kernel, trailing_zeros
 
 Int = int | np.integer[Any]
@@ -42,8 +43,6 @@ PIECES, PLACES, MULTIPLIER, GOAL, LOOKUP = 0, 1, 2, 3, 4
 WALLS, METRIC, HAS_GOAL = 0, 1, 2
 UNIT, SLIDE, STEP = 0, 1, 2
 HALO = 64
-FREE = -1
-_HASH_MULTIPLIER = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
 _ONE = np.int64(1)
 
 
@@ -229,35 +228,12 @@ def neighbours(code: Int, masks: np.ndarray, moves: np.ndarray, classes: np.ndar
     return count
 
 
-# ----- the set of found states: open addressing, codes as keys, their indices as values --
-# Codes are never -1, which marks a free slot.
-@inline_kernel
-def _slot(code: Int, bits: Int) -> Int:
-    return ((code * _HASH_MULTIPLIER) >> (64 - bits)) & ((_ONE << bits) - 1)
-
-
-@inline_kernel
-def _insert(keys: np.ndarray, values: np.ndarray, bits: Int, code: Int, index: Int) -> Int:
-    """Add ``code`` with ``index`` unless present; returns its index."""
-    mask = (_ONE << bits) - 1
-    slot = _slot(code, bits)
-    while keys[slot] != FREE:
-        if keys[slot] == code:
-            return np.int64(values[slot])
-        slot = (slot + 1) & mask
-    keys[slot] = code
-    values[slot] = index
-    return index
-
-
+# ----- the table of found states -------------------------------------------------------
 @kernel
 def table_of(codes: np.ndarray, size: Int, bits: Int) -> tuple[np.ndarray, np.ndarray]:
-    """A table of 2**bits slots holding the first ``size`` codes: (keys, values)."""
-    keys = np.full(_ONE << bits, FREE, dtype=np.int64)
-    values = np.empty(_ONE << bits, dtype=np.int32)
-    for index in range(size):
-        _insert(keys, values, bits, codes[index], index)
-    return keys, values
+    """A table of 2**bits slots holding the first ``size`` codes: (keys, values), each code's
+    index as an int32 value (:mod:`huarong._kernels.hash_table`)."""
+    return hash_table.table_of(codes, size, bits, np.int32)
 
 
 # ----- searches -----------------------------------------------------------------------------
@@ -306,7 +282,7 @@ def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
                     continue
                 dense[word] |= bit
             else:
-                index = _insert(keys, values, bits, code, size)
+                index = hash_table.insert(keys, values, bits, code, size)
                 if with_edges:
                     targets[edges] = index
                     edges += 1

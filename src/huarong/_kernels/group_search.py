@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from huarong._kernels import hash_table
 from huarong._kernels._jit import kernel
+from huarong._kernels.arrays import grown
 from huarong._kernels.klotski import (
     CELLS,
     MIRROR_ROW,
@@ -21,73 +23,14 @@ from huarong._kernels.klotski import (
     is_goal_board,
 )
 
-# ----- open-addressing hash tables keyed by board --------------------------------------
-# A small table per search beats a visited array over all 29M layouts: it stays in cache and
-# costs nothing to allocate.  Boards are never -1, which marks a free slot.
-_HASH_MULTIPLIER = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as a signed int64
-_FREE = -1
-
-
-@kernel
-def _slot(key: Int, bits: Int) -> Int:
-    return ((key * _HASH_MULTIPLIER) >> (64 - bits)) & ((np.int64(1) << bits) - 1)
-
-
-@kernel
-def _table_bits(expected: Int) -> Int:
-    bits = np.int64(10)
-    while (np.int64(1) << bits) < 2 * expected:
-        bits += 1
-    return bits
-
-
-@kernel
-def _add(keys: np.ndarray, bits: Int, key: Int) -> bool:
-    """Add ``key`` to the set; False when it was already there."""
-    mask = (np.int64(1) << bits) - 1
-    slot = _slot(key, bits)
-    while keys[slot] != _FREE:
-        if keys[slot] == key:
-            return False
-        slot = (slot + 1) & mask
-    keys[slot] = key
-    return True
-
-
+# A small table per search (:mod:`huarong._kernels.hash_table`, keyed by board) beats a
+# visited array over all 29M layouts: it stays in cache and costs nothing to allocate.
 @kernel
 def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
-    """A map from each of ``boards`` to its position in the array."""
-    bits = _table_bits(boards.shape[0])
-    keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
-    values = np.empty(np.int64(1) << bits, dtype=np.int64)
-    mask = (np.int64(1) << bits) - 1
-    for index in range(boards.shape[0]):
-        slot = _slot(boards[index], bits)
-        while keys[slot] != _FREE:
-            slot = (slot + 1) & mask
-        keys[slot] = boards[index]
-        values[slot] = index
+    """A map from each of ``boards`` to its position in the array: (keys, values, bits)."""
+    bits = hash_table.bits_for(boards.shape[0])
+    keys, values = hash_table.table_of(boards, boards.shape[0], bits, np.int64)
     return keys, values, bits
-
-
-@kernel
-def _index_of(keys: np.ndarray, values: np.ndarray, bits: Int, key: Int) -> Int:
-    mask = (np.int64(1) << bits) - 1
-    slot = _slot(key, bits)
-    while keys[slot] != _FREE:
-        if keys[slot] == key:
-            return values[slot]
-        slot = (slot + 1) & mask
-    return -1
-
-
-@kernel
-def _grow(array: np.ndarray, needed: Int) -> np.ndarray:
-    if needed <= array.shape[0]:
-        return array
-    bigger = np.empty(max(needed, 2 * array.shape[0]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
 
 
 # ----- searches ----------------------------------------------------------------------------
@@ -127,7 +70,7 @@ def _bfs_run(boards: np.ndarray, parents: np.ndarray, keys: np.ndarray,
         n = board_neighbours(boards[head], out, stack)
         for i in range(n):
             child = canonical_board(out[i]) if by_mirror_pairs else out[i]
-            if not _add(keys, bits, child):
+            if not hash_table.add(keys, bits, child):
                 continue
             boards[size] = child
             parents[size] = head
@@ -139,15 +82,6 @@ def _bfs_run(boards: np.ndarray, parents: np.ndarray, keys: np.ndarray,
 
 
 @kernel
-def _rehashed(keys: np.ndarray, bits: Int) -> np.ndarray:
-    bigger = np.full(np.int64(1) << (bits + 1), _FREE, dtype=np.int64)
-    for key in keys:
-        if key != _FREE:
-            _add(bigger, bits + 1, key)
-    return bigger
-
-
-@kernel
 def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint: Int,
                  limit: Int, by_mirror_pairs: bool = False
                  ) -> tuple[np.ndarray, np.ndarray, Int, Int]:
@@ -156,11 +90,10 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
     capacity = max(size_hint, np.int64(1024))
     boards = np.empty(capacity, dtype=np.int64)
     parents = np.empty(capacity, dtype=np.int64)
-    bits = _table_bits(capacity)
-    keys = np.full(np.int64(1) << bits, _FREE, dtype=np.int64)
     boards[0] = start_board
     parents[0] = NO_PARENT
-    _add(keys, bits, start_board)
+    bits = hash_table.bits_for(capacity)
+    keys = hash_table.set_of(boards, 1, bits)
     head: Int = np.int64(0)
     size: Int = np.int64(1)
     found: Int = np.int64(-1)
@@ -172,11 +105,10 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
         head, size, found = _bfs_run(boards, parents, keys, bits, head, size,
                                      stop_mode, target_board, by_mirror_pairs)
         if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
-            keys = _rehashed(keys, bits)
             bits += 1
-        if size + _MAX_NEIGHBOURS > boards.shape[0]:
-            boards = _grow(boards, 2 * boards.shape[0])
-            parents = _grow(parents, 2 * parents.shape[0])
+            keys = hash_table.set_of(boards, size, bits)
+        boards = grown(boards, size, size + _MAX_NEIGHBOURS)
+        parents = grown(parents, size, size + _MAX_NEIGHBOURS)
     if 0 <= limit < size:
         size = np.int64(-1)
     return boards, parents, size, found
@@ -296,9 +228,9 @@ def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bit
     edge = np.int64(0)
     for index in range(first, stop):
         n = board_neighbours(boards[index], out, stack)
-        targets = _grow(targets, edge + n)
+        targets = grown(targets, edge, edge + n)
         for i in range(n):
-            targets[edge] = _index_of(keys, values, bits, out[i])
+            targets[edge] = hash_table.find(keys, values, bits, out[i])
             edge += 1
         counts[index - first] = n
     return counts, targets[:edge].copy()

@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from huarong._kernels import hash_table
 from huarong._kernels._jit import kernel
+from huarong._kernels.arrays import grown
 from huarong._kernels.npuzzle_heuristics import heuristic
 from huarong._kernels.npuzzle_store import (
     EMPTY,
@@ -25,11 +27,9 @@ from huarong._kernels.npuzzle_store import (
     _chain,
     _child_rank,
     _child_ranks,
-    _grown,
     _new_store,
-    _rehashed,
+    _stored,
     _reported,
-    _slot,
     rank_board,
     unrank_board,
 )
@@ -49,7 +49,7 @@ def breadth_first(
 
     Returns ``(status, keys, parents, depths, node_count, expanded, peak_frontier, goal_node)``.
     """
-    keys, parents, depths, table = _new_store(start)
+    keys, parents, depths, table, nodes, bits = _new_store(start)
     count = 1
     if start == goal:
         return FOUND, keys, parents, depths, count, 0, 1, 0
@@ -67,22 +67,14 @@ def breadth_first(
             return STOPPED, keys, parents, depths, count, expanded, peak, EMPTY
         for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
             child = children[i]
-            slot = _slot(table, keys, child)
-            if table[slot] != EMPTY:
+            slot = hash_table.slot_of(table, bits, child)
+            if table[slot] == child:
                 continue
             if count >= max_nodes:
                 return LIMIT_REACHED, keys, parents, depths, count, expanded, peak, EMPTY
-            if count == keys.size:
-                keys = _grown(keys)
-                parents = _grown(parents)
-                depths = _grown(depths)
-            keys[count] = child
-            parents[count] = node
-            depths[count] = depths[node] + 1
-            table[slot] = count
+            keys, parents, depths, table, nodes, bits = _stored(
+                keys, parents, depths, table, nodes, bits, slot, count, child, node)
             count += 1
-            if 2 * count > table.size:
-                table = _rehashed(keys, count, 2 * table.size)
             if child == goal:
                 return FOUND, keys, parents, depths, count, expanded, peak, count - 1
     return EXHAUSTED, keys, parents, depths, count, expanded, peak, EMPTY
@@ -94,11 +86,14 @@ def _expand_layer(
     parents: Array,
     depths: Array,
     table: Array,
+    nodes: Array,
+    bits: int,
     count: int,
     layer_begin: int,
-    other_keys: Array,
     other_depths: Array,
     other_table: Array,
+    other_nodes: Array,
+    other_bits: int,
     board: Array,
     children: Array,
     neighbours: Array,
@@ -107,11 +102,11 @@ def _expand_layer(
     control: Array,
     done: int,
     bound: int,
-) -> tuple[Array, Array, Array, Array, int, int, int, int, int]:
+) -> tuple[Array, Array, Array, Array, Array, int, int, int, int, int, int]:
     """Expand one whole BFS layer of one side of a bidirectional search (``done`` nodes were
     expanded before it; ``bound`` is what it reports as ruled out).
 
-    Returns the (possibly regrown) arrays, the new node count, the shortest meeting found
+    Returns the (possibly regrown) store, the new node count, the shortest meeting found
     (``-1`` if none) with its node on this side and on the other, and :data:`LIMIT_REACHED`
     if the node budget ran out, :data:`STOPPED` if asked to stop, else 0.
     """
@@ -121,34 +116,27 @@ def _expand_layer(
     best_there = EMPTY
     for node in range(layer_begin, layer_end):
         if _reported(control, done + node - layer_begin + 1, bound):
-            return keys, parents, depths, table, count, best, best_here, best_there, STOPPED
+            return (keys, parents, depths, table, nodes, bits, count, best, best_here,
+                    best_there, STOPPED)
         for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
             child = children[i]
-            slot = _slot(table, keys, child)
-            if table[slot] != EMPTY:
+            slot = hash_table.slot_of(table, bits, child)
+            if table[slot] == child:
                 continue
             if count >= max_nodes:
-                return (keys, parents, depths, table, count, best, best_here, best_there,
-                        LIMIT_REACHED)
-            if count == keys.size:
-                keys = _grown(keys)
-                parents = _grown(parents)
-                depths = _grown(depths)
-            keys[count] = child
-            parents[count] = node
-            depths[count] = depths[node] + 1
-            table[slot] = count
+                return (keys, parents, depths, table, nodes, bits, count, best, best_here,
+                        best_there, LIMIT_REACHED)
+            keys, parents, depths, table, nodes, bits = _stored(
+                keys, parents, depths, table, nodes, bits, slot, count, child, node)
             count += 1
-            if 2 * count > table.size:
-                table = _rehashed(keys, count, 2 * table.size)
-            there = other_table[_slot(other_table, other_keys, child)]
+            there = hash_table.find(other_table, other_nodes, other_bits, child)
             if there != EMPTY:
                 length = depths[count - 1] + other_depths[there]
                 if best < 0 or length < best:
                     best = length
                     best_here = count - 1
                     best_there = there
-    return keys, parents, depths, table, count, best, best_here, best_there, 0
+    return keys, parents, depths, table, nodes, bits, count, best, best_here, best_there, 0
 
 
 @kernel
@@ -160,8 +148,8 @@ def bidirectional_breadth_first(
 
     Returns ``(status, path_keys, expanded, peak_frontier)``.
     """
-    keys_f, parents_f, depths_f, table_f = _new_store(start)
-    keys_b, parents_b, depths_b, table_b = _new_store(goal)
+    keys_f, parents_f, depths_f, table_f, nodes_f, bits_f = _new_store(start)
+    keys_b, parents_b, depths_b, table_b, nodes_b, bits_b = _new_store(goal)
     if start == goal:
         return FOUND, keys_f[:1].copy(), 0, 1
     count_f = 1
@@ -181,19 +169,21 @@ def bidirectional_breadth_first(
             budget = max_nodes - count_b
             expanded += count_f - begin_f
             layer_end = count_f
-            keys_f, parents_f, depths_f, table_f, count_f, best, meet_f, meet_b, stop = (
-                _expand_layer(keys_f, parents_f, depths_f, table_f, count_f, begin_f, keys_b,
-                              depths_b, table_b, board, children, neighbours, factorials,
-                              budget, control, done, bound))
+            (keys_f, parents_f, depths_f, table_f, nodes_f, bits_f, count_f, best, meet_f,
+             meet_b, stop) = _expand_layer(
+                keys_f, parents_f, depths_f, table_f, nodes_f, bits_f, count_f, begin_f,
+                depths_b, table_b, nodes_b, bits_b, board, children, neighbours, factorials,
+                budget, control, done, bound)
             begin_f = layer_end
         else:
             budget = max_nodes - count_f
             expanded += count_b - begin_b
             layer_end = count_b
-            keys_b, parents_b, depths_b, table_b, count_b, best, meet_b, meet_f, stop = (
-                _expand_layer(keys_b, parents_b, depths_b, table_b, count_b, begin_b, keys_f,
-                              depths_f, table_f, board, children, neighbours, factorials,
-                              budget, control, done, bound))
+            (keys_b, parents_b, depths_b, table_b, nodes_b, bits_b, count_b, best, meet_b,
+             meet_f, stop) = _expand_layer(
+                keys_b, parents_b, depths_b, table_b, nodes_b, bits_b, count_b, begin_b,
+                depths_f, table_f, nodes_f, bits_f, board, children, neighbours, factorials,
+                budget, control, done, bound)
             begin_b = layer_end
         if stop != 0:
             return stop, np.empty(0, np.int64), expanded, peak
@@ -226,12 +216,11 @@ def bounded_depth_first(
     the blank moving left, up, right, down, and a node at the bound has its children generated
     (so marked seen) but not searched.  Returns ``(status, path_keys, expanded, peak)``.
     """
-    capacity = 1024
-    keys = np.empty(capacity, np.int64)
-    table = np.full(2 * capacity, EMPTY, np.int64)
+    keys = np.empty(1024, np.int64)
     keys[0] = start
-    table[_slot(table, keys, start)] = 0
     count = 1
+    bits = hash_table.bits_for(keys.size)
+    seen = hash_table.set_of(keys, count, bits)
     stack = np.empty(bound + 1, np.int64)
     next_direction = np.zeros(bound + 1, np.int64)
     stack[0] = start
@@ -257,18 +246,16 @@ def bounded_depth_first(
             if target < 0:
                 continue
             child = _child_rank(board, blank, target, factorials)
-            slot = _slot(table, keys, child)
-            if table[slot] != EMPTY:
+            if not hash_table.add(seen, bits, child):
                 continue
             if count >= max_nodes:
                 return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
-            if count == keys.size:
-                keys = _grown(keys)
+            keys = grown(keys, count, count + 1)
             keys[count] = child
-            table[slot] = count
             count += 1
-            if 2 * count > table.size:
-                table = _rehashed(keys, count, 2 * table.size)
+            if 2 * count > seen.size:
+                bits += 1
+                seen = hash_table.set_of(keys, count, bits)
             if depth == bound:
                 continue
             depth += 1
@@ -316,7 +303,7 @@ def a_star(
 
     Returns ``(status, path_keys, expanded, peak_frontier)``.
     """
-    keys, parents, costs, table = _new_store(start)
+    keys, parents, costs, table, nodes, bits = _new_store(start)
     count = 1
     capacity = 1024
     entry_node = np.empty(capacity, np.int64)
@@ -362,8 +349,8 @@ def a_star(
             board[blank] = board[target]
             board[target] = 0
             child = rank_board(board, factorials)
-            slot = _slot(table, keys, child)
-            known = table[slot]
+            slot = hash_table.slot_of(table, bits, child)
+            known = nodes[slot] if table[slot] == child else EMPTY
             if known != EMPTY and costs[known] <= child_cost:
                 board[target] = board[blank]
                 board[blank] = 0
@@ -371,16 +358,10 @@ def a_star(
             if known == EMPTY:
                 if count >= max_nodes:
                     return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
-                if count == keys.size:
-                    keys = _grown(keys)
-                    parents = _grown(parents)
-                    costs = _grown(costs)
-                keys[count] = child
-                table[slot] = count
+                keys, parents, costs, table, nodes, bits = _stored(
+                    keys, parents, costs, table, nodes, bits, slot, count, child, node)
                 known = count
                 count += 1
-                if 2 * count > table.size:
-                    table = _rehashed(keys, count, 2 * table.size)
             parents[known] = node
             costs[known] = child_cost
             f = child_cost + heuristic(board, kind, tables, rows, cols)
@@ -388,10 +369,9 @@ def a_star(
             board[blank] = 0
             if f >= bucket_head.size:
                 bucket_head = _buckets_reaching(bucket_head, f)
-            if entries == entry_node.size:
-                entry_node = _grown(entry_node)
-                entry_cost = _grown(entry_cost)
-                entry_next = _grown(entry_next)
+            entry_node = grown(entry_node, entries, entries + 1)
+            entry_cost = grown(entry_cost, entries, entries + 1)
+            entry_next = grown(entry_next, entries, entries + 1)
             entry_node[entries] = known
             entry_cost[entries] = child_cost
             entry_next[entries] = bucket_head[f]

@@ -14,7 +14,8 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
-from huarong._kernels.npuzzle_store import UNREACHED, _grown, rank_board, unrank_board
+from huarong._kernels.arrays import grown
+from huarong._kernels.npuzzle_store import UNREACHED, rank_board, unrank_board
 
 PATTERN_UNREACHED = 0x7F
 PATTERN_EXPANDED = 0x80
@@ -158,8 +159,7 @@ def pattern_layer(
                 positions[tile_count] = blank
                 if distances[child] == PATTERN_UNREACHED:
                     distances[child] = distance + 1
-                    if next_size == next_layer.size:
-                        next_layer = _grown(next_layer)
+                    next_layer = grown(next_layer, next_size, next_size + 1)
                     next_layer[next_size] = child
                     next_size += 1
     return next_layer, next_size, settled

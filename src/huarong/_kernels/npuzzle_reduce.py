@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from huarong._kernels._jit import kernel
-from huarong._kernels.npuzzle_store import EXHAUSTED, FOUND, _blank_cell, _grown
+from huarong._kernels.arrays import grown
+from huarong._kernels.npuzzle_store import EXHAUSTED, FOUND, _blank_cell
 
 Array = Any
 
@@ -120,8 +121,7 @@ def _shortest_moves(board: Array, neighbours: Array, allowed: Array, tiles: Arra
     while state != start:
         length += 1
         state = parent[state]
-    while count + length > moves.size:
-        moves = _grown(moves)
+    moves = grown(moves, count, count + length)
     state = found
     for i in range(length - 1, -1, -1):
         moves[count + i] = direction_to[state]

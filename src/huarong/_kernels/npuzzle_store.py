@@ -6,8 +6,8 @@ Conventions shared by every ``npuzzle_*`` kernel module:
 * ``neighbours[cell, direction]`` is the cell the blank reaches by moving left, up, right or
   down (directions 0..3, so ``direction ^ 2`` is the opposite one), or ``-1`` off the board;
 * graph searches key a state by its Cantor rank (``factorials[i] = i!``), which fits ``int64``
-  for up to 20 cells, and keep their nodes in growable arrays indexed through an
-  open-addressing hash table of node numbers;
+  for up to 20 cells, and keep their nodes in growable arrays, found by key through a
+  :mod:`~huarong._kernels.hash_table` of node numbers;
 * searches answer with a status: :data:`FOUND`, :data:`EXHAUSTED` (no solution within the
   bound), :data:`LIMIT_REACHED` (the node budget ran out), for the resumable IDA*
   :data:`PAUSED` (this call's share of nodes is spent; call again to go on), and for the
@@ -28,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from huarong._kernels._jit import kernel
+from huarong._kernels import hash_table
+from huarong._kernels._jit import inline_kernel, kernel
+from huarong._kernels.arrays import grown
 
 EMPTY = -1
 FOUND = 0
@@ -41,7 +43,6 @@ REPORT_EVERY = 1 << 12
 """Expansions between two looks of a graph search at its ``control`` array."""
 
 UNREACHED = 255
-_HASH_MULTIPLIER = 0x5851F42D4C957F2D
 
 Array = Any
 
@@ -84,34 +85,6 @@ def unrank_board(rank: int, factorials: Array, out: Array) -> None:
 
 
 @kernel
-def _slot(table: Array, keys: Array, key: int) -> int:
-    mask = table.size - 1
-    mixed = key * _HASH_MULTIPLIER
-    mixed ^= mixed >> 29
-    slot = mixed & mask
-    while True:
-        node = table[slot]
-        if node == EMPTY or keys[node] == key:
-            return slot  # type: ignore[no-any-return]
-        slot = (slot + 1) & mask
-
-
-@kernel
-def _rehashed(keys: Array, count: int, capacity: int) -> Array:
-    table = np.full(capacity, EMPTY, np.int64)
-    for node in range(count):
-        table[_slot(table, keys, keys[node])] = node
-    return table
-
-
-@kernel
-def _grown(values: Array) -> Array:
-    bigger = np.empty(values.size * 2, values.dtype)
-    bigger[: values.size] = values
-    return bigger
-
-
-@kernel
 def _blank_cell(board: Array) -> int:
     for cell in range(board.size):
         if board[cell] == 0:
@@ -147,22 +120,43 @@ def _chain(keys: Array, parents: Array, node: int) -> Array:
 
 
 @kernel
-def _new_store(root: int) -> tuple[Array, Array, Array, Array]:
+def _new_store(root: int) -> tuple[Array, Array, Array, Array, Array, int]:
     """A node store holding only ``root`` as node 0 (no parent, depth 0).
 
-    Returns ``(keys, parents, depths, table)``; the searches that weigh moves keep costs in
-    the ``depths`` array.
+    Returns ``(keys, parents, depths, table, nodes, bits)``: the nodes' arrays, and the hash
+    table of their keys (``table``, its values ``nodes``, of ``2**bits`` slots); the searches
+    that weigh moves keep costs in the ``depths`` array.
     """
     capacity = 1024
     keys = np.empty(capacity, np.int64)
     parents = np.empty(capacity, np.int64)
     depths = np.empty(capacity, np.int64)
-    table = np.full(2 * capacity, EMPTY, np.int64)
     keys[0] = root
     parents[0] = EMPTY
     depths[0] = 0
-    table[_slot(table, keys, root)] = 0
-    return keys, parents, depths, table
+    bits = hash_table.bits_for(capacity)
+    table, nodes = hash_table.table_of(keys, 1, bits, np.int64)
+    return keys, parents, depths, table, nodes, bits
+
+
+@inline_kernel
+def _stored(keys: Array, parents: Array, depths: Array, table: Array, nodes: Array,
+            bits: int, slot: int, count: int, key: int, parent: int
+            ) -> tuple[Array, Array, Array, Array, Array, int]:
+    """Node ``count``: ``key``, a child of node ``parent``, one deeper, its key found missing
+    at ``slot`` of the table.  Returns the store's arrays and bits, grown as needed."""
+    keys = grown(keys, count, count + 1)
+    parents = grown(parents, count, count + 1)
+    depths = grown(depths, count, count + 1)
+    keys[count] = key
+    parents[count] = parent
+    depths[count] = depths[parent] + 1
+    table[slot] = key
+    nodes[slot] = count
+    if 2 * (count + 1) > table.size:
+        bits += 1
+        table, nodes = hash_table.table_of(keys, count + 1, bits, np.int64)
+    return keys, parents, depths, table, nodes, bits
 
 
 @kernel

@@ -111,17 +111,18 @@ def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
 @puzzle.command("solve")
 @_start_argument
 @_puzzle_options
+@_quiet_option
 @json_option
 def solve_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  as_json: bool) -> None:
+                  quiet: bool, as_json: bool) -> None:
     """An optimal solution of START: its length and every position on the way.
 
     Exit status 1 when START cannot reach the goal."""
     from huarong.puzzles import solve
 
     chosen = _load(start, goal, metric, rules)
-    with _input_errors():
-        solution = solve(chosen)
+    with _input_errors(), progress_bar(not quiet) as progress:
+        solution = solve(chosen, progress=progress)
     if solution is None:
         click.echo(f"{start}: no solution (its cluster holds no goal)")
         exit_without_solution()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,14 +28,11 @@ from huarong.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from huarong.puzzles.exhaustive import SearchResult, SearchSpace
-    from huarong.puzzles.presets.rush_hour import RushRows
+    from huarong.puzzles.board import Board
+    from huarong.puzzles.exhaustive import SearchResult
+    from huarong.puzzles.presets import Preset
 
-PRESETS = ("sbp-4x4", "rush-hour")
 TABLE_FORMATS = (".parquet", ".duckdb")
-RUSH_FORMATS = (*TABLE_FORMATS, ".txt")
-COMPARE_EXAMPLES = 5
-"""Rows of each kind (missing, extra, different) --compare prints."""
 
 
 @contextmanager
@@ -62,6 +59,24 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
         click.echo(grid_rows(hardest["start"]))
 
 
+def _with_preset_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The command with ``--preset`` (every preset the registry finds) and each preset's
+    own options."""
+    from huarong.puzzles.presets import preset_options, presets
+
+    found = presets()
+    for option in reversed(preset_options().values()):
+        takers = [name for name, preset in found.items() if option in preset.options]
+        command = click.option(option.flag, option.name, type=option.kind, default=None,
+                               metavar=option.metavar,
+                               help=f"With --preset {' or '.join(takers)}: {option.help}"
+                               )(command)
+    described = "; ".join(f"{name} is {preset.summary}" for name, preset in found.items())
+    return click.option(
+        "--preset", type=click.Choice(list(found)), default=None,
+        help=f"A search by another author's definitions instead: {described}.")(command)
+
+
 @click.command("search")
 @click.option("--board", metavar="RxC|GRID",
               help="The board: RxC, or grid text with '.' cells and '#' walls (rows joined "
@@ -80,19 +95,7 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @click.option("--rules", type=click.Choice(["free", "length"]), default=None,
               help="free: every piece moves in four directions; length: a 1xk or kx1 piece "
                    "only along its length (default: free, or the puzzle's).")
-@click.option("--preset", type=click.Choice(PRESETS), default=None,
-              help="A search by another author's definitions instead: sbp-4x4 is "
-                   "N. Bickford's search of every 4x4 puzzle (pieces of any shape, the goal "
-                   "piece from the upper-left to the lower-right corner): the hardest puzzle "
-                   "per number of pieces, beside his; "
-                   "rush-hour is M. Fogleman's database of every interesting Rush Hour start "
-                   "(-o FILE.txt writes his rush.txt format).")
-@click.option("--compare", metavar="RUSH.TXT", default=None,
-              help="With --preset rush-hour: compare the rows with Fogleman's rush.txt and "
-                   "print the rows missing, extra or different (exit status 1 if any).")
-@click.option("--max-walls", type=int, default=None, metavar="N",
-              help="With --preset rush-hour: at most N walls on a board (default 2, the "
-                   "whole database; 0 is the part without walls).")
+@_with_preset_options
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "
                    "to FILE.parquet or FILE.duckdb (table clusters), atomically.  The search "
@@ -110,9 +113,9 @@ def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
 def search(board: str | None, pieces: str | None, goal: str | None, start: str | None,
-           metric: str | None, rules: str | None, preset: str | None, compare: str | None,
-           max_walls: int | None, output: str | None, memory: float, threads: int | None,
-           cluster: str | None, quiet: bool, as_json: bool) -> None:
+           metric: str | None, rules: str | None, preset: str | None, output: str | None,
+           memory: float, threads: int | None, cluster: str | None, quiet: bool,
+           as_json: bool, **preset_settings: Any) -> None:
     """Every placement of the pieces on the board (walls included), split into clusters
     (the states that reach each other), with each cluster's states, solved states and
     hardest start: the state farthest from its nearest solved state.
@@ -120,39 +123,37 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     Prints the totals (--json: {"clusters", "states", "hardest": {"length", "start"}});
     -o writes every cluster.
     """
-    limit = int(memory * 2**30)
-    if compare is not None and preset != "rush-hour":
-        raise InputError(f"--compare {compare}: only with --preset rush-hour")
-    if max_walls is not None and preset != "rush-hour":
-        raise InputError(f"--max-walls {max_walls}: only with --preset rush-hour")
-    if max_walls is not None and not 0 <= max_walls <= 2:
-        raise InputError(f"--max-walls {max_walls}: a Rush Hour board has 0 to 2 walls")
-    if preset is not None:
+    from huarong.puzzles.presets import presets
+
+    chosen = None if preset is None else presets()[preset]
+    settings = {name: value for name, value in preset_settings.items() if value is not None}
+    _refuse_options_not_taken(chosen, settings)
+    if chosen is not None:
         if board is not None or pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the board, pieces and goal: give "
                              "none of --board, --pieces, --goal, --puzzle")
-        job = _Job(threads or os.cpu_count() or 1, cluster, quiet)
-        if preset == "rush-hour":
-            _rush_hour(job, output, compare, 2 if max_walls is None else max_walls, as_json)
-        else:
-            _sbp_4x4(job, output, as_json)
+        _run_preset(chosen, settings, _Job(threads or os.cpu_count() or 1, cluster, quiet),
+                    output, as_json)
         return
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     if cluster is not None:
         raise InputError("--cluster runs the sets of pieces of a --preset on Dask workers; "
                          "the search of one set of pieces runs here")
-    from huarong.puzzles.exhaustive import run, search_space
+    from huarong.puzzles.exhaustive import run
+    from huarong.puzzles.specs import board_of
 
     with _input_errors():
-        space = (_puzzle_space(start, goal, metric, rules, board, pieces) if start is not None
-                 else search_space(*_required(board, pieces, goal), metric=metric or "step",
-                                   rules=rules or "free"))
+        searched = (_puzzle_board(start, goal, metric, rules, board, pieces)
+                    if start is not None
+                    else board_of(*_required(board, pieces, goal), metric=metric or "step",
+                                  rules=rules or "free"))
     checkpoint = None if output is None else Path(f"{output}.checkpoint.npz")
     announce_first_compile()
     try:
         with _input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
-            result = run(space, progress=progress, memory=limit, checkpoint=checkpoint)
+            result = run(searched, progress=progress, memory=int(memory * 2**30),
+                         checkpoint=checkpoint)
     except BaseException as stop:
         if checkpoint is not None and checkpoint.is_file() and not isinstance(stop, Exception):
             click.echo(f"huarong: the search so far is saved in {checkpoint}: run the same "
@@ -165,6 +166,18 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     _report(result, as_json)
 
 
+def _refuse_options_not_taken(chosen: Preset | None, settings: dict[str, Any]) -> None:
+    """One line for a preset's option given without a preset that takes it."""
+    from huarong.puzzles.presets import preset_options, presets
+
+    for name, value in settings.items():
+        option = preset_options()[name]
+        if chosen is None or option not in chosen.options:
+            takers = [p.name for p in presets().values() if option in p.options]
+            raise InputError(f"{option.flag} {value}: only with --preset "
+                             f"{' or '.join(takers)}")
+
+
 def _required(board: str | None, pieces: str | None, goal: str | None
               ) -> tuple[str, str, str]:
     if board is None or pieces is None or goal is None:
@@ -174,15 +187,15 @@ def _required(board: str | None, pieces: str | None, goal: str | None
     return board, pieces, goal
 
 
-def _puzzle_space(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  board: str | None, pieces: str | None) -> SearchSpace:
+def _puzzle_board(start: str, goal: str | None, metric: str | None, rules: str | None,
+                  board: str | None, pieces: str | None) -> Board:
     from huarong.puzzles import load_puzzle
-    from huarong.puzzles.exhaustive import puzzle_space
+    from huarong.puzzles.specs import puzzle_board
 
     if board is not None or pieces is not None:
         raise InputError("--puzzle gives the board and pieces: give neither --board nor "
                          "--pieces")
-    return puzzle_space(load_puzzle(start, goal, metric=metric, rules=rules))
+    return puzzle_board(load_puzzle(start, goal, metric=metric, rules=rules))
 
 
 def _report(result: SearchResult, as_json: bool) -> None:
@@ -231,118 +244,33 @@ def _preset_run(name: str, job: _Job, output: str | None, finished: str
         yield directory, progress
 
 
-def _sbp_4x4(job: _Job, output: str | None, as_json: bool) -> None:
-    """Bickford's table, one row per number of pieces, each record's start one row a
-    line."""
-    from huarong.puzzles.exhaustive import write_table
+def _run_preset(preset: Preset, settings: dict[str, Any], job: _Job, output: str | None,
+                as_json: bool) -> None:
+    """A preset's job, its answer written to ``output`` and printed (as JSON or as its
+    report); exit status 1 when the answer disagrees with what it was checked against."""
     from huarong.puzzles.jobs import finish
-    from huarong.puzzles.presets.bickford import BICKFORD_LENGTHS, records_table, sbp_4x4
+    from huarong.puzzles.presets import run_preset
 
-    with _preset_run("sbp-4x4", job, output, "finished seed groups") as (directory, progress):
-        records = sbp_4x4(progress=progress, threads=job.threads, directory=directory,
-                          cluster=job.cluster)
-    rows = [{"pieces": r.pieces, "length": r.length, "start": r.start, "bickford": bickford,
-             "puzzles": r.puzzles, "clusters": r.clusters, "states": r.states}
-            for r, bickford in zip(records, BICKFORD_LENGTHS, strict=True)]
-    if output is not None:
-        table = records_table(records)
-        with machine_faults(output, "-o"):
-            write_table(table, output)
-        click.echo(f"written to {output} ({table.num_rows} rows)", err=True)
-    finish(directory)
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    header = "pieces  length  Bickford     puzzles   clusters       states  "
-    click.echo(f"{header}start")
-    for record, bickford in zip(records, BICKFORD_LENGTHS, strict=True):
-        lines = grid_rows(record.start).splitlines() if record.start else ["-"]
-        click.echo(f"{record.pieces:>6}  {record.length:>6}  {bickford:>8}  "
-                   f"{record.puzzles:>10,}  {record.clusters:>9,}  {record.states:>11,}  "
-                   f"{lines[0]}")
-        for line in lines[1:]:
-            click.echo(" " * len(header) + line)
-
-
-def _print_rush_totals(rows: RushRows, max_walls: int) -> None:
-    """The rows, their states and the hardest row, beside the published figures for that
-    number of walls."""
-    from huarong.puzzles.presets import rush_hour as rush
-
-    hardest = rows.hardest()
-    shown = "none" if hardest is None else f"{hardest[0]} {hardest[1]} {hardest[2]}"
-    if max_walls == rush.MAX_WALLS:
-        moves, board, size = rush.FOGLEMAN_HARDEST
-        click.echo(f"rows: {len(rows):,} (Fogleman: {rush.FOGLEMAN_ROWS:,})")
-        click.echo(f"states in them: {rows.total_states:,} (Fogleman: "
-                   f"{rush.FOGLEMAN_STATES:,})")
-        click.echo(f"hardest: {shown} (Fogleman: {moves} {board} {size})")
-        return
-    click.echo(f"rows with at most {max_walls} walls: {len(rows):,}")
-    click.echo(f"states in them: {rows.total_states:,}")
-    if max_walls == 0:
-        moves, size = rush.NO_WALLS_HARDEST
-        click.echo(f"hardest: {shown} (published: {moves} moves, {size} states)")
-    else:
-        click.echo(f"hardest: {shown}")
-
-
-def _named(row: tuple[int, str, int]) -> dict[str, Any]:
-    """A Rush Hour row (Fogleman's three columns) as JSON."""
-    return dict(zip(("moves", "board", "cluster_size"), row, strict=True))
-
-
-def _rush_hour(job: _Job, output: str | None, compare: str | None, max_walls: int,
-               as_json: bool) -> None:
-    """Fogleman's database (:mod:`huarong.puzzles.presets.rush_hour`), or its boards with at most
-    ``max_walls`` walls: its totals beside the published ones, the rows to ``output``, the
-    comparison with his ``compare`` file."""
-    from huarong.puzzles.jobs import finish
-    from huarong.puzzles.presets import rush_hour as rush
-
-    if output is not None and Path(output).suffix.lower() not in RUSH_FORMATS:
-        raise InputError(f"output {output!r}: the name must end in .txt, .parquet or .duckdb")
-    if compare is not None:
-        with _input_errors():
-            for _ in rush.read_rows(compare):
-                pass  # a bad file is refused before the long search, not after it
-    with _preset_run("rush-hour", job, output, "finished units") as (directory, progress):
-        rows = rush.rush_hour(max_walls=max_walls, threads=job.threads, directory=directory,
-                              cluster=job.cluster,
-                              progress=lambda done, total: progress("units", done, total))
+    if output is not None and Path(output).suffix.lower() not in preset.outputs:
+        raise InputError(f"output {output!r}: the name must end in "
+                         f"{', '.join(preset.outputs[:-1])} or {preset.outputs[-1]}")
+    with _input_errors():
+        preset.check(settings)
+    with _preset_run(preset.name, job, output, f"finished {preset.unit_name}"
+                     ) as (directory, progress):
+        found = run_preset(preset, settings, threads=job.threads, directory=directory,
+                           cluster=job.cluster, progress=progress)
     if output is not None:
         with machine_faults(output, "-o"):
-            rows.write(output)
-        click.echo(f"written to {output} ({len(rows):,} rows)", err=True)
+            written = preset.write(found, Path(output))
+        click.echo(f"written to {output} ({written:,} rows)", err=True)
     finish(directory)
-    comparison = None
-    if compare is not None:
-        with _input_errors(), machine_faults(compare, "--compare", "read"):
-            comparison = rush.compare(rows, compare, COMPARE_EXAMPLES)
-    hardest = rows.hardest()
-    totals: dict[str, Any] = {
-        "max_walls": max_walls, "rows": len(rows), "states": rows.total_states,
-        "hardest": None if hardest is None else _named(hardest)}
-    if max_walls == rush.MAX_WALLS:
-        totals["fogleman"] = {"rows": rush.FOGLEMAN_ROWS, "states": rush.FOGLEMAN_STATES,
-                              "hardest": _named(rush.FOGLEMAN_HARDEST)}
-    elif max_walls == 0:
-        totals["published"] = dict(zip(("moves", "cluster_size"), rush.NO_WALLS_HARDEST,
-                                       strict=True))
-    if comparison is not None:
-        totals["compare"] = {"file": compare, "rows": comparison.theirs,
-                             "missing": comparison.missing, "extra": comparison.extra,
-                             "different": comparison.different,
-                             "examples": comparison.examples}
+    with _input_errors():
+        totals = preset.totals(found, settings)
     if as_json:
         click.echo(json.dumps(totals, indent=2))
     else:
-        _print_rush_totals(rows, max_walls)
-        if comparison is not None:
-            click.echo(f"{compare}: {comparison.theirs:,} rows; missing {comparison.missing:,}, "
-                       f"extra {comparison.extra:,}, different {comparison.different:,}")
-            for kind in ("missing", "extra", "different"):
-                for line in comparison.examples[kind]:
-                    click.echo(f"  {kind}: {line}")
-    if comparison is not None and not comparison.same:
+        for line in preset.report(found, totals):
+            click.echo(line)
+    if preset.failed(totals):
         raise click.exceptions.Exit(1)

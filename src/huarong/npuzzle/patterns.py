@@ -1,12 +1,11 @@
-"""Disjoint additive pattern databases for IDA*: the partitions, the cache on disk (checked by
-SHA-256, rebuilt when it does not match) and the arrays the search kernels read."""
+"""Disjoint additive pattern databases for IDA*: the partitions, their tables built or read
+from the cache on disk (:mod:`huarong.npuzzle.pattern_files`; rebuilt when a file does not
+match) and the arrays the search kernels read."""
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +19,17 @@ from huarong.npuzzle.board import (
     MAX_RANKED_CELLS,
     Board,
     UnsupportedBoardError,
-    _joined,
     _neighbour_cells,
 )
+from huarong.npuzzle.pattern_files import (
+    COMPACT_FORMAT,
+    PATTERN_FORMAT,
+    compact_file,
+    pattern_file,
+    read_table,
+    write_table,
+)
+from huarong.npuzzle.pattern_files import cache_directory as cache_directory
 
 Progress = Callable[[int, int], None]
 """Called with (done, total) while a long computation runs."""
@@ -117,20 +124,6 @@ class PatternDatabase:
     offsets: IntArray
 
 
-_PATTERN_FORMAT = b"huarong-npuzzle-pdb-1\n"
-_DIGEST_SIZE = 32
-
-
-def cache_directory() -> Path:
-    """Where pattern databases are kept: ``$HUARONG_CACHE_DIR``, else
-    ``$XDG_CACHE_HOME/huarong``, else ``~/.cache/huarong``."""
-    explicit = os.environ.get("HUARONG_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "huarong"
-
-
 def pattern_groups(goal: Board) -> tuple[tuple[int, ...], ...]:
     """The tiles of each disjoint pattern, chosen by their goal cells.
 
@@ -164,48 +157,6 @@ def pattern_groups(goal: Board) -> tuple[tuple[int, ...], ...]:
         groups.append(tuple(tiles_in_order[begin:begin + size]))
         begin += size
     return tuple(groups)
-
-
-def _pattern_cache_path(goal: Board, group: tuple[int, ...], directory: Path) -> Path:
-    key = f"{goal.size}|goal {goal.line()}|tiles {_joined(group)}"
-    name = hashlib.sha256(key.encode()).hexdigest()[:24]
-    return directory / "npuzzle" / f"pdb-{goal.size}-{len(group)}tiles-{name}.bin"
-
-
-def _read_pattern(path: Path, expected_size: int, magic: bytes = _PATTERN_FORMAT,
-                  out: ByteArray | None = None) -> ByteArray | None:
-    """The table stored at ``path``, or ``None`` when it is missing, of another size or format,
-    or its SHA-256 does not match.  Read straight into ``out`` (or a new array): no second
-    copy in memory."""
-    header = len(magic) + _DIGEST_SIZE
-    try:
-        with path.open("rb") as source:
-            if os.fstat(source.fileno()).st_size != header + expected_size:
-                return None
-            head = source.read(header)
-            values = out if out is not None else np.empty(expected_size, np.uint8)
-            if source.readinto(values.data) != expected_size:
-                return None
-    except OSError:
-        return None
-    if not head.startswith(magic) or hashlib.sha256(values.data).digest() != head[len(magic):]:
-        return None
-    return values
-
-
-def _write_pattern(path: Path, values: ByteArray, magic: bytes = _PATTERN_FORMAT) -> None:
-    from huarong.fileio import atomic_writer
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Its temporary file is named for this process, so one a kill -9 leaves is removed
-        # by the next writer.
-        with atomic_writer(path, "wb") as out:
-            out.write(magic + hashlib.sha256(values.data).digest())
-            out.write(values.data)
-    except OSError:
-        # An unwritable cache costs a rebuild next time, never a failed solve.
-        return
 
 
 def _arrangements(cells: int, count: int) -> int:
@@ -263,8 +214,8 @@ def pattern_database(goal: Board, *, progress: Progress | None = None,
     cells = goal.cells
     compacts: list[ByteArray | None] = []
     for group in groups:
-        compacts.append(_read_pattern(_pattern_cache_path(goal, group, directory),
-                                      _arrangements(cells, len(group))))
+        compacts.append(read_table(pattern_file(goal, group, directory),
+                                   _arrangements(cells, len(group)), PATTERN_FORMAT))
     total = sum(_arrangements(cells, len(g) + 1) for g, c in zip(groups, compacts, strict=True)
                 if c is None)
     done = 0
@@ -272,7 +223,7 @@ def pattern_database(goal: Board, *, progress: Progress | None = None,
         if compacts[index] is None:
             built = _build_pattern(goal, group, done, total, progress)
             done += _arrangements(cells, len(group) + 1)
-            _write_pattern(_pattern_cache_path(goal, group, directory), built)
+            write_table(pattern_file(goal, group, directory), built, PATTERN_FORMAT)
             compacts[index] = built
     group_of_tile = np.full(cells, -1, np.int64)
     slot_of_tile = np.zeros(cells, np.int64)
@@ -293,7 +244,6 @@ def pattern_database(goal: Board, *, progress: Progress | None = None,
 # ---------------------------------------------------------------- compact databases (7-8)
 
 
-_COMPACT_FORMAT = b"huarong-npuzzle-cpdb-1\n"
 MAX_COMPACT_TILES = 8
 """Compact databases rank a group's order in ``k!`` entries with ``int32`` shift tables."""
 
@@ -373,12 +323,6 @@ def _compact_work(cells: int, tiles: int) -> int:
     return _compact_size(cells, tiles) * (cells - tiles)
 
 
-def _compact_cache_path(goal: Board, group: tuple[int, ...], directory: Path) -> Path:
-    key = f"compact|{goal.size}|goal {goal.line()}|tiles {_joined(group)}"
-    name = hashlib.sha256(key.encode()).hexdigest()[:24]
-    return directory / "npuzzle" / f"cpdb-{goal.size}-{len(group)}tiles-{name}.bin"
-
-
 def _build_compact(goal: Board, group: tuple[int, ...], done_before: int, total: int,
                    progress: Progress | None, values: ByteArray) -> None:
     """Breadth-first search of the space of the group's tiles and the blank, one distance at a
@@ -425,7 +369,7 @@ def compact_pattern_files(goal: Board, groups: tuple[tuple[int, ...], ...] | Non
     """Where each group's compact database is cached (default: :func:`compact_groups`)."""
     groups = groups if groups is not None else compact_groups(goal)
     directory = directory if directory is not None else cache_directory()
-    return [(group, _compact_cache_path(goal, group, directory)) for group in groups]
+    return [(group, compact_file(goal, group, directory)) for group in groups]
 
 
 def compact_entries(goal: Board, group: tuple[int, ...]) -> int:
@@ -437,7 +381,7 @@ def compact_file_status(goal: Board, group: tuple[int, ...], path: Path) -> str:
     """``"missing"``, ``"ok"`` (size and SHA-256 hold) or ``"corrupt"`` (rebuilt on use)."""
     if not path.exists():
         return "missing"
-    if _read_pattern(path, compact_entries(goal, group), _COMPACT_FORMAT) is None:
+    if read_table(path, compact_entries(goal, group), COMPACT_FORMAT) is None:
         return "corrupt"
     return "ok"
 
@@ -474,14 +418,14 @@ def compact_pattern_database(
     values = np.empty(sum(sizes), np.uint8)
     parts = [values[offset:offset + size] for offset, size in zip(offsets, sizes, strict=True)]
     missing = [index for index, (path, part) in enumerate(zip(paths, parts, strict=True))
-               if not cache or _read_pattern(path, part.size, _COMPACT_FORMAT, part) is None]
+               if not cache or read_table(path, part.size, COMPACT_FORMAT, part) is None]
     total = sum(_compact_work(cells, len(groups[index])) for index in missing)
     done = 0
     for index in missing:
         _build_compact(goal, groups[index], done, total, progress, parts[index])
         done += _compact_work(cells, len(groups[index]))
         if cache:
-            _write_pattern(paths[index], parts[index], _COMPACT_FORMAT)
+            write_table(paths[index], parts[index], COMPACT_FORMAT)
     database = CompactPatternDatabase(goal, groups, values, offsets,
                                       _compact_kernel_tables(goal, groups, values, offsets))
     if cache:

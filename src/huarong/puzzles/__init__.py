@@ -6,6 +6,7 @@ with :func:`load_puzzle`, search it with :func:`solve`, :func:`group`, :func:`st
 :mod:`huarong._kernels.cluster`.
 """
 
+from huarong.puzzles.board import Board
 from huarong.puzzles.cluster import (
     FIGURE_NAMES,
     ClusterSummary,
@@ -22,24 +23,18 @@ from huarong.puzzles.cluster import (
     solve,
     state_graph,
 )
-from huarong.puzzles.model import (
-    Metric,
-    PieceClass,
-    Puzzle,
-    PuzzleError,
-    Rules,
-    format_state,
-    parse_state,
-)
+from huarong.puzzles.grid import Metric, PieceClass, PuzzleError, Rules
 from huarong.puzzles.notation import (
     CatalogueEntry,
     catalogue,
     catalogue_entry,
     load_puzzle,
 )
+from huarong.puzzles.puzzle import Puzzle, format_state, parse_state
 
 __all__ = [
     "FIGURE_NAMES",
+    "Board",
     "CatalogueEntry",
     "ClusterSummary",
     "ClusterTooLarge",

@@ -12,15 +12,9 @@ import numpy as np
 from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.graph.sweeps import FIGURE_COLUMNS
 from huarong.graph.verdicts import Verdict, move_verdicts
-from huarong.puzzles.model import (
-    DIRECTIONS,
-    Pieces,
-    Puzzle,
-    PuzzleError,
-    format_state,
-    lettered,
-    render,
-)
+from huarong.puzzles.board import Pieces
+from huarong.puzzles.grid import DIRECTIONS, PuzzleError
+from huarong.puzzles.puzzle import Puzzle, format_state
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: states expanded out of states found so far."""
@@ -162,7 +156,7 @@ def _search(puzzle: Puzzle, sources: np.ndarray | None = None, *, edges: bool = 
             layers.append(layer_end)
             layer_end = size
         if limit is not None and size > limit:
-            raise ClusterTooLarge(puzzle.board, f"its cluster has more than {limit:,} states")
+            raise ClusterTooLarge(puzzle.grid, f"its cluster has more than {limit:,} states")
         if progress is not None:
             progress(phase, head, size)
         if size + most > codes.shape[0]:
@@ -205,7 +199,7 @@ def puzzle_start_node(puzzle: Puzzle, graph: StateGraph) -> int:
 
 def _require_goal(puzzle: Puzzle) -> None:
     if puzzle.goal is None:
-        raise PuzzleError(puzzle.board, "the puzzle has no goal: give one")
+        raise PuzzleError(puzzle.grid, "the puzzle has no goal: give one")
 
 
 # ----- moves between states -----------------------------------------------------------------
@@ -215,7 +209,7 @@ def _moves_along(puzzle: Puzzle, codes: list[int]) -> list[tuple[Pieces, Move | 
 
     tables = puzzle.tables
     sets = tables.decode(np.array(codes, dtype=np.int64)).tolist()
-    pieces = lettered(puzzle, codes[0])
+    pieces = puzzle.board.lettered(codes[0])
     at = {place: letter for letter, place in pieces.items()}
     walked: list[tuple[Pieces, Move | None]] = [(pieces, None)]
     for before, after in itertools.pairwise(sets):
@@ -226,7 +220,7 @@ def _moves_along(puzzle: Puzzle, codes: list[int]) -> list[tuple[Pieces, Move | 
         at[(c, arrived)] = letter
         pieces = {name: place for place, name in at.items()}
         direction, distance = _direction(puzzle, pieces, c, left, arrived)
-        walked.append((pieces, Move(letter, direction, distance, render(puzzle, pieces))))
+        walked.append((pieces, Move(letter, direction, distance, puzzle.board.render(pieces))))
     return walked
 
 
@@ -264,20 +258,35 @@ def _direction(puzzle: Puzzle, pieces: Pieces, c: int, left: int, arrived: int
 
 
 # ----- answers ------------------------------------------------------------------------------
-def solve(puzzle: Puzzle) -> PuzzleSolution | None:
+def solve(puzzle: Puzzle, *, progress: Progress | None = None) -> PuzzleSolution | None:
     """An optimal solution (breadth-first to the nearest goal); None when the start's cluster
     holds no goal; :class:`PuzzleError` when the puzzle has no goal at all."""
     _require_goal(puzzle)
-    found = _search(puzzle, parents=True, stop_at_goal=True)
+    found = _search(puzzle, parents=True, stop_at_goal=True, progress=progress)
     if found.goal < 0:
         return None
     path = [found.goal]
     while path[-1] != 0:
         path.append(int(found.parents[path[-1]]))
-    codes = [int(found.codes[node]) for node in reversed(path)]
+    return _solution_along(puzzle, [int(found.codes[node]) for node in reversed(path)])
+
+
+def solution_of_graph(puzzle: Puzzle, graph: StateGraph) -> PuzzleSolution | None:
+    """An optimal solution read from ``graph``, a state graph of the start's cluster, without
+    a search (the path of :meth:`StateGraph.shortest_path`); None when the cluster holds no
+    goal.  From :func:`state_graph`'s graph of this puzzle it is :func:`solve`'s solution:
+    both number the states in one breadth-first order from the start."""
+    _require_goal(puzzle)
+    path = graph.shortest_path(puzzle_start_node(puzzle, graph))
+    if not path:
+        return None
+    return _solution_along(puzzle, [int(code) for code in graph.codes[path]])
+
+
+def _solution_along(puzzle: Puzzle, codes: list[int]) -> PuzzleSolution:
     walked = _moves_along(puzzle, codes)
     moves = [move for _, move in walked if move is not None]
-    return PuzzleSolution(len(moves), [render(puzzle, walked[0][0])] +
+    return PuzzleSolution(len(moves), [puzzle.board.render(walked[0][0])] +
                           [move.grid for move in moves], moves)
 
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from huarong.graph.files import Categories, Column, GraphTable
 from huarong.graph.state_graph import StateGraph
-from huarong.puzzles.model import EMPTY, WALL, Puzzle, format_state
+from huarong.puzzles.grid import EMPTY, WALL
+from huarong.puzzles.puzzle import Puzzle, format_state
 
 _ONE: Final = np.uint64(1)
 _BITS_OF_BYTE: Final = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.int64)

@@ -19,7 +19,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from huarong.puzzles.model import PuzzleError
+from huarong.puzzles.grid import PuzzleError
 
 Unit = TypeVar("Unit")
 

@@ -14,21 +14,18 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from huarong.engine.layout import COLS, Layout, LayoutError, PieceKind
-from huarong.puzzles.model import (
+from huarong.puzzles.grid import (
     EMPTY,
-    Grid,
     Metric,
-    Puzzle,
     PuzzleError,
     Rules,
-    build_puzzle,
     check_metric,
     check_rules,
+    join_rows,
 )
+from huarong.puzzles.puzzle import Puzzle, build_puzzle
 
 RUSH_PREFIX = "rush:"
-_RUSH_SIDE = 6
-_RED_CAR = "A"
 _KLOTSKI_GOAL_ROWS = (3, 4)
 _KLOTSKI_GOAL_COLUMNS = (1, 2)
 _KLOTSKI_KINDS = frozenset("CVHS")
@@ -90,7 +87,7 @@ class _Options:
     def over(self, puzzle: Puzzle) -> Puzzle:
         """``puzzle`` with these options applied."""
         if self.distinct:
-            rebuilt = self.build(puzzle.board, puzzle.goal, puzzle.rules, puzzle.metric,
+            rebuilt = self.build(puzzle.grid, puzzle.goal, puzzle.rules, puzzle.metric,
                                  distinct=[letter for k in puzzle.classes if k.distinct
                                            for letter in k.letters])
             puzzle = dataclasses.replace(rebuilt, name=puzzle.name, title=puzzle.title,
@@ -99,28 +96,23 @@ class _Options:
 
 
 def _rush(text: str, options: _Options) -> Puzzle:
-    board = text[len(RUSH_PREFIX):].strip()
-    if len(board) != _RUSH_SIDE * _RUSH_SIDE:
-        raise PuzzleError(text, f"a Rush Hour board has {_RUSH_SIDE * _RUSH_SIDE} cells, not "
-                                f"{len(board)}")
-    grid_text = "/".join(board[r:r + _RUSH_SIDE] for r in range(0, len(board), _RUSH_SIDE))
+    from huarong.puzzles.presets.rush_hour import RED_CAR, SIDE, read_board
+
     try:
-        grid = Grid.read(grid_text, empty="o.", wall="x")
+        grid = read_board(text[len(RUSH_PREFIX):].strip())
     except PuzzleError as error:
         raise PuzzleError(text, error.problem) from None
-    car = [cell for cell, glyph in enumerate(grid.cells) if glyph == _RED_CAR]
-    rows = {cell // _RUSH_SIDE for cell in car}
+    car = [cell for cell, glyph in enumerate(grid.cells) if glyph == RED_CAR]
+    rows = {cell // SIDE for cell in car}
     if len(car) < 2 or len(rows) != 1:
-        raise PuzzleError(text, f"the red car {_RED_CAR!r} must lie along one row")
+        raise PuzzleError(text, f"the red car {RED_CAR!r} must lie along one row")
     row = rows.pop()
-    goal = [EMPTY] * (_RUSH_SIDE * _RUSH_SIDE)
+    goal = [EMPTY] * (SIDE * SIDE)
     for offset in range(len(car)):
-        goal[(row + 1) * _RUSH_SIDE - 1 - offset] = _RED_CAR
-    goal_text = "/".join("".join(goal[r:r + _RUSH_SIDE])
-                         for r in range(0, len(goal), _RUSH_SIDE))
+        goal[(row + 1) * SIDE - 1 - offset] = RED_CAR
     try:
-        return options.build(grid_text, goal_text, "length", "slide", distinct=[_RED_CAR],
-                             empty="o.", wall="x")
+        return options.build(grid.text, join_rows(goal, SIDE), "length", "slide",
+                             distinct=[RED_CAR])
     except PuzzleError as error:
         raise PuzzleError(text, error.problem) from None
 
@@ -173,9 +165,7 @@ def _klotski(layout: Layout, options: _Options) -> Puzzle:
     for row in _KLOTSKI_GOAL_ROWS:
         for column in _KLOTSKI_GOAL_COLUMNS:
             goal[row * COLS + column] = cao
-    board = "/".join("".join(cells[r:r + COLS]) for r in range(0, len(cells), COLS))
-    goal_text = "/".join("".join(goal[r:r + COLS]) for r in range(0, len(goal), COLS))
-    return options.build(board, goal_text, "free", "step")
+    return options.build(join_rows(cells, COLS), join_rows(goal, COLS), "free", "step")
 
 
 def _toml_file(path: Path, options: _Options) -> Puzzle:

@@ -64,7 +64,7 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     ``max_group_size`` layouts at once; ``searches``: result files of ``huarong puzzle
     search`` to browse (:class:`~huarong.puzzles.PuzzleError` for one that is not such a
     file, or two of one name)."""
-    from huarong.puzzles.search_files import open_search_files
+    from huarong.puzzles.results import open_search_files
     from huarong.web.explore_api import explore_router
     from huarong.web.layout_api import layout_router
     from huarong.web.puzzles_api import puzzles_router

@@ -249,10 +249,11 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     @functools.lru_cache(CACHE_SIZE)
     def solution(request: _Request) -> dict[str, Any]:
-        from huarong.puzzles import format_state, solve
+        from huarong.puzzles import format_state
+        from huarong.puzzles.cluster import solution_of_graph
 
         def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            found = solve(puzzle)  # within the cluster, so within the limit
+            found = solution_of_graph(puzzle, graph)
             shown = (dataclasses.asdict(found) if found is not None else
                      {"length": None, "path": [], "moves": []})
             return {"start": format_state(puzzle, puzzle.start),

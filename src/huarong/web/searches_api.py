@@ -1,6 +1,6 @@
 """The result files of ``huarong puzzle search`` over HTTP (``huarong serve --search FILE``):
 the list of files, and each file's rows hardest first, a page at a time, with the puzzle
-that plays their starts (:mod:`huarong.puzzles.search_files`).  The explorer browses them at
+that plays their starts (:mod:`huarong.puzzles.results`).  The explorer browses them at
 ``/explore#/searches``.
 
 Errors answer the app's JSON shape ``{"error", "input"}``: 400 for a malformed query, 404
@@ -20,7 +20,7 @@ from huarong.web.errors import BadQuery
 from huarong.web.schema import answers
 
 if TYPE_CHECKING:
-    from huarong.puzzles.search_files import SearchFile
+    from huarong.puzzles.results import SearchFile
 
 MAX_LIMIT = 500
 """The most rows one page answers."""
@@ -117,7 +117,7 @@ def _summary(found: SearchFile) -> dict[str, Any]:
 
 def searches_router(files: Mapping[str, SearchFile]) -> APIRouter:
     """``/api/puzzles/searches`` and ``/api/puzzles/searches/{name}`` for ``files`` by name
-    (:func:`~huarong.puzzles.search_files.open_search_files`)."""
+    (:func:`~huarong.puzzles.results.open_search_files`)."""
     router = APIRouter(tags=["puzzles"])
 
     @router.get("/api/puzzles/searches", summary="The search result files served",

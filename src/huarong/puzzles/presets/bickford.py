@@ -26,25 +26,26 @@ read from his programs SBPFinder and SBPSearcher:
 :func:`sbp_4x4` runs that search: every partition is enumerated once (Bickford's
 55,807,716 for 4x4, one piece or void at a time, each piece grown from the first free
 cell), its justsolved states are the seeds, and the seeds are split by how many pieces of
-each size they have (states that reach each other have the same), each group a unit of
-:func:`~huarong.puzzles.jobs.run_job`.  A unit searches the cluster of each seed not yet
-reached (the kernels of :mod:`huarong._kernels.bickford`), keeping only that cluster's
-states, so memory follows the largest cluster, not the search.
+each size they have (states that reach each other have the same), each group a unit of the
+preset's job (:data:`PRESET`, ``huarong puzzle search --preset sbp-4x4``).  A unit searches
+the cluster of each seed not yet reached (the kernels of :mod:`huarong._kernels.bickford`),
+keeping only that cluster's states, so memory follows the largest cluster, not the search.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from huarong.puzzles.exhaustive import LETTERS, Progress, rectangle
-from huarong.puzzles.jobs import Columns, run_job
-from huarong.puzzles.model import EMPTY, Grid, PuzzleError, Shape
+from huarong.puzzles.grid import EMPTY, LETTERS, Grid, PuzzleError, Shape, join_rows, rectangle
+from huarong.puzzles.jobs import Columns
+from huarong.puzzles.presets import PresetOption, Progress, Settings, run_preset
+from huarong.puzzles.results import results_table, totals_of, write_results
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -84,8 +85,8 @@ class SbpRecord:
     states: int
 
 
-def _board(rows: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' geometry and each cell's neighbours (masks) of a board."""
+def _geometry(rows: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' geometry of a board and each cell's neighbours (masks)."""
     from huarong._kernels import bickford as kernels
 
     cells = rows * columns
@@ -123,7 +124,7 @@ def sbp_seeds(rows: int = SBP_SIDE, columns: int = SBP_SIDE, *,
     covers the lower-right cell."""
     from huarong._kernels import bickford as kernels
 
-    geometry, near = _board(rows, columns)
+    geometry, near = _geometry(rows, columns)
     masks = _shape_masks(shapes, rows, columns)
     count, partitions = kernels.seeds(geometry, near, masks, corner,
                                       np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
@@ -143,7 +144,7 @@ def sbp_unit(seeds: np.ndarray, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -
     ``states``, hardest ``length`` (-1: none) and that start's ``key``."""
     from huarong._kernels import bickford as kernels
 
-    geometry, _ = _board(rows, columns)
+    geometry, _ = _geometry(rows, columns)
     searched, states, _, length, key, _ = kernels.clusters(seeds, seeds, geometry)
     pieces = np.empty(16, dtype=np.int64)
     count = kernels.pieces_of(seeds[0], geometry, pieces)
@@ -161,24 +162,25 @@ def sbp_4x4(shapes: Sequence[Shape] | None = None, *, rows: int = SBP_SIDE,
     lower-right cell with ``corner``: the hardest puzzle for each number of pieces, 1 to
     cells - 1.
 
-    Each group of seeds is a unit of a :func:`~huarong.puzzles.jobs.run_job` on ``threads``
-    threads, or on the Dask scheduler at ``cluster``, checkpointed in ``directory`` (which
-    the caller removes with :func:`~huarong.puzzles.jobs.finish` once it has the records)."""
-    if progress is not None:
-        progress("partitions", 0, 1)
-    groups, _ = sbp_seeds(rows, columns, shapes=shapes, corner=corner)
-    if progress is not None:
-        progress("partitions", 1, 1)
-    shown = "any" if shapes is None else sorted(shapes)
-    answers: dict[int, Columns] = dict(run_job(
-        groups, functools.partial(sbp_unit, rows=rows, columns=columns), threads=threads,
-        sizes=[group.shape[0] for group in groups], directory=directory, cluster=cluster,
-        key=f"{SBP_JOB} {rows}x{columns} corner={corner} shapes={shown}",
-        progress=None if progress is None else functools.partial(progress, "seed groups")))
+    Each group of seeds is a unit of a :func:`~huarong.puzzles.presets.run_preset` on
+    ``threads`` threads, or on the Dask scheduler at ``cluster``, checkpointed in
+    ``directory`` (which the caller removes with :func:`~huarong.puzzles.jobs.finish` once
+    it has the records)."""
+    records: list[SbpRecord] = run_preset(
+        PRESET, {"shapes": shapes, "rows": rows, "columns": columns, "corner": corner},
+        threads=threads, directory=directory, cluster=cluster, progress=progress)
+    return records
+
+
+def _best(units: Sequence[np.ndarray], answers: Iterable[tuple[int, Columns]], rows: int,
+          columns: int) -> list[SbpRecord]:
+    """The hardest puzzle of each number of pieces of the units' answers, and the tallies of
+    what was searched."""
     best: dict[int, tuple[int, int]] = {}
     tally: dict[int, list[int]] = {}
-    for index in range(len(groups)):
-        row = {name: int(column[0]) for name, column in answers[index].items()}
+    found = dict(answers)
+    for index in range(len(units)):
+        row = {name: int(column[0]) for name, column in found[index].items()}
         count = tally.setdefault(row["pieces"], [0, 0, 0])
         for k, name in enumerate(("puzzles", "clusters", "states")):
             count[k] += row[name]
@@ -199,7 +201,7 @@ def key_grid(key: int, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -> str:
     cell, rows joined by ``/``."""
     from huarong._kernels import bickford as kernels
 
-    geometry, _ = _board(rows, columns)
+    geometry, _ = _geometry(rows, columns)
     pieces = np.empty(16, dtype=np.int64)
     count = kernels.pieces_of(np.int64(key), geometry, pieces)
     cells = [EMPTY] * (rows * columns)
@@ -207,7 +209,7 @@ def key_grid(key: int, rows: int = SBP_SIDE, columns: int = SBP_SIDE) -> str:
         for cell in range(rows * columns):
             if int(pieces[p]) >> cell & 1:
                 cells[cell] = LETTERS[p]
-    return "/".join("".join(cells[r * columns:(r + 1) * columns]) for r in range(rows))
+    return join_rows(cells, columns)
 
 
 def grid_key(text: str) -> tuple[int, int, int]:
@@ -217,7 +219,7 @@ def grid_key(text: str) -> tuple[int, int, int]:
     from huarong._kernels import bickford as kernels
 
     grid = Grid.read(text)
-    geometry, _ = _board(grid.rows, grid.columns)
+    geometry, _ = _geometry(grid.rows, grid.columns)
     pieces: dict[str, int] = {}
     for cell, glyph in enumerate(grid.cells):
         if glyph != EMPTY:
@@ -247,7 +249,7 @@ def sbp_cluster(text: str) -> tuple[int, str | None, int]:
     from huarong._kernels import bickford as kernels
 
     key, rows, columns = grid_key(text)
-    geometry, _ = _board(rows, columns)
+    geometry, _ = _geometry(rows, columns)
     _, states, _, length, hardest, _ = kernels.clusters(
         np.array([key], dtype=np.int64), np.zeros(0, dtype=np.int64), geometry)
     start = None if length < 0 else key_grid(int(hardest), rows, columns)
@@ -272,37 +274,103 @@ def records_table(records: Sequence[SbpRecord]) -> pa.Table:
     """The 4x4 records (:func:`sbp_4x4`) as a search result file, which ``huarong serve
     --search`` browses: per record its start's cluster by the general engine (``states``,
     ``solved``), its ``length`` and ``start``, the row's own ``goal`` and ``distinct``
-    piece (``A``), then
-    ``pieces``, Bickford's length (``bickford``) and what was searched (``puzzles``,
-    ``clusters``, ``searched_states``); the board, rules and metric in the metadata."""
-    import json
-
-    import pyarrow as pa
-
-    from huarong.puzzles import analyze, load_puzzle
-    from huarong.puzzles.exhaustive import METADATA_KEY
+    piece (``A``), then ``pieces``, Bickford's length (``bickford``) and what was searched
+    (``puzzles``, ``clusters``, ``searched_states``); the board, rules and metric in the
+    metadata."""
+    from huarong.puzzles import cluster_summary, load_puzzle
 
     found = [(record, bickford) for record, bickford in zip(records, BICKFORD_LENGTHS,
                                                              strict=True)
              if record.start is not None]
-    rows: list[dict[str, Any]] = []
+    columns: dict[str, list[Any]] = {name: [] for name in (
+        "states", "solved", "length", "start", "goal", "distinct", "pieces", "bickford",
+        "puzzles", "clusters", "searched_states")}
     for record, bickford in found:
         assert record.start is not None
         goal = record_goal(record.start)
-        graph = analyze(load_puzzle(record.start, goal, metric="step", rules="free",
-                                    distinct="A")).graph
-        rows.append({"states": graph.codes.shape[0], "solved": int(graph.goal.sum()),
-                     "length": record.length, "start": record.start, "goal": goal,
-                     "distinct": "A", "pieces": record.pieces, "bickford": bickford,
-                     "puzzles": record.puzzles, "clusters": record.clusters,
-                     "searched_states": record.states})
+        summary = cluster_summary(load_puzzle(record.start, goal, metric="step", rules="free",
+                                              distinct="A"))
+        for name, value in (("states", summary.states), ("solved", summary.solved),
+                            ("length", record.length), ("start", record.start),
+                            ("goal", goal), ("distinct", "A"), ("pieces", record.pieces),
+                            ("bickford", bickford), ("puzzles", record.puzzles),
+                            ("clusters", record.clusters), ("searched_states", record.states)):
+            columns[name].append(value)
     hardest = max(found, key=lambda pair: pair[0].length, default=None)
-    puzzle = {"rows": SBP_SIDE, "columns": SBP_SIDE,
-              "board": "/".join([EMPTY * SBP_SIDE] * SBP_SIDE),
-              "pieces": [], "goal": None, "rules": "free", "metric": "step"}
-    totals = {"clusters": sum(r.clusters for r in records),
-              "states": sum(r.states for r in records),
-              "hardest": None if hardest is None else {"length": hardest[0].length,
-                                                       "start": hardest[0].start}}
-    return pa.Table.from_pylist(rows, metadata={METADATA_KEY: json.dumps(
-        {"puzzle": puzzle, "totals": totals})})
+    board = {"rows": SBP_SIDE, "columns": SBP_SIDE,
+             "board": join_rows(EMPTY * SBP_SIDE * SBP_SIDE, SBP_SIDE),
+             "pieces": [], "goal": None, "rules": "free", "metric": "step"}
+    totals = totals_of(sum(r.clusters for r in records), sum(r.states for r in records),
+                       None if hardest is None or hardest[0].start is None
+                       else (hardest[0].length, hardest[0].start))
+    return results_table(columns, board, totals)
+
+
+class _SbpPreset:
+    """``--preset sbp-4x4``: Bickford's table (see the module)."""
+
+    name = "sbp-4x4"
+    summary = ("N. Bickford's search of every 4x4 puzzle (pieces of any shape, the goal "
+               "piece from the upper-left to the lower-right corner): the hardest puzzle "
+               "per number of pieces, beside his")
+    options: tuple[PresetOption, ...] = ()
+    outputs: tuple[str, ...] = (".parquet", ".duckdb")
+    unit_name = "seed groups"
+
+    def check(self, settings: Settings) -> None:
+        """Nothing to check: the preset takes no options."""
+
+    def units(self, settings: Settings) -> list[np.ndarray]:
+        groups, _ = sbp_seeds(settings.get("rows", SBP_SIDE), settings.get("columns", SBP_SIDE),
+                              shapes=settings.get("shapes"),
+                              corner=settings.get("corner", False))
+        return groups
+
+    def job_key(self, settings: Settings, units: Sequence[Any]) -> str:
+        shapes = settings.get("shapes")
+        return (f"{SBP_JOB} {settings.get('rows', SBP_SIDE)}x"
+                f"{settings.get('columns', SBP_SIDE)} corner={settings.get('corner', False)} "
+                f"shapes={'any' if shapes is None else sorted(shapes)}")
+
+    def sizes(self, units: Sequence[Any]) -> list[float]:
+        return [group.shape[0] for group in units]
+
+    def worker(self, settings: Settings) -> Callable[[np.ndarray], Columns]:
+        return functools.partial(sbp_unit, rows=settings.get("rows", SBP_SIDE),
+                                 columns=settings.get("columns", SBP_SIDE))
+
+    def combine(self, units: Sequence[Any], answers: Iterable[tuple[int, Columns]],
+                settings: Settings) -> list[SbpRecord]:
+        return _best(units, answers, settings.get("rows", SBP_SIDE),
+                     settings.get("columns", SBP_SIDE))
+
+    def table(self, found: Any) -> pa.Table:
+        return records_table(found)
+
+    def write(self, found: Any, path: Path) -> int:
+        table = records_table(found)
+        write_results(table, path)
+        return int(table.num_rows)
+
+    def totals(self, found: Any, settings: Settings) -> list[dict[str, Any]]:
+        return [{"pieces": r.pieces, "length": r.length, "start": r.start,
+                 "bickford": bickford, "puzzles": r.puzzles, "clusters": r.clusters,
+                 "states": r.states}
+                for r, bickford in zip(found, BICKFORD_LENGTHS, strict=True)]
+
+    def report(self, found: Any, totals: Any) -> list[str]:
+        header = "pieces  length  Bickford     puzzles   clusters       states  "
+        lines = [f"{header}start"]
+        for row in totals:
+            board = row["start"].split("/") if row["start"] else ["-"]
+            lines.append(f"{row['pieces']:>6}  {row['length']:>6}  {row['bickford']:>8}  "
+                         f"{row['puzzles']:>10,}  {row['clusters']:>9,}  "
+                         f"{row['states']:>11,}  {board[0]}")
+            lines.extend(" " * len(header) + line for line in board[1:])
+        return lines
+
+    def failed(self, totals: Any) -> bool:
+        return False
+
+
+PRESET = _SbpPreset()

@@ -35,9 +35,9 @@ one choice of what each row holds, run against every choice of the columns.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
-import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,14 +45,26 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from huarong.puzzles.jobs import Columns, UnitProgress, run_job
-from huarong.puzzles.model import PuzzleError
+from huarong.puzzles.grid import Grid, PuzzleError, join_rows
+from huarong.puzzles.jobs import Columns
+from huarong.puzzles.presets import PresetOption, Progress, Settings, run_preset
+from huarong.puzzles.presets._rush_rows import (
+    PRIMARY_ROW,
+    RushRows,
+    collect,
+    compare,
+    read_rows,
+)
+from huarong.puzzles.presets._rush_rows import (
+    RED_CAR as RED_CAR,
+)
+from huarong.puzzles.presets._rush_rows import (
+    SIDE as SIDE,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-SIDE = 6
-PRIMARY_ROW = 2
 MAX_WALLS = 2
 """Walls on a board of the database (Fogleman's ``MaxWalls``); fewer give a part of it."""
 ROW_CELLS = SIDE - 1
@@ -62,23 +74,12 @@ FOGLEMAN_ROWS = 2_577_412
 FOGLEMAN_STATES = 9_698_093_879
 FOGLEMAN_HARDEST = (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)
 """His published figures: rows, states in them, and the hardest row (moves, board, size)."""
+COMPARE_EXAMPLES = 5
+"""Rows of each kind (missing, extra, different) a comparison with a rush.txt shows."""
 NO_WALLS_HARDEST = (51, 4780)
 """The hardest start without walls, as Fogleman's code gives it (a comment in
 ``cpp/src/main.cpp``; his README's picture ``puzzle51.png``): 51 moves, a cluster of 4,780
 states."""
-
-PUZZLE: dict[str, Any] = {
-    "rows": SIDE, "columns": SIDE, "board": "/".join(["." * SIDE] * SIDE),
-    "pieces": [{"shape": [[0, k] for k in range(size)], "letters": "", "distinct": False}
-               for size in (2, 3)] + [
-        {"shape": [[k, 0] for k in range(size)], "letters": "", "distinct": False}
-        for size in (2, 3)],
-    "goal": "/".join("." * (SIDE - 2) + "AA" if r == PRIMARY_ROW else "." * SIDE
-                     for r in range(SIDE)),
-    "rules": "length", "metric": "slide"}
-"""The puzzle a row's start (grid text) plays, as a search result file gives it: a 6x6
-board, cars and trucks (the letters of each row its own), the red car ``A`` at the right
-edge of its row, each vehicle moved along its length any distance."""
 
 Token = int
 """What a row holds, in order: a vehicle's length (2 or 3), or ``WALL + column``."""
@@ -187,46 +188,51 @@ def units(max_walls: int = MAX_WALLS) -> list[RushUnit]:
             for part in split(RushUnit((*top, None, None, None), max_walls=max_walls))]
 
 
+def read_board(board: str) -> Grid:
+    """A board in Fogleman's notation (36 characters, row by row: ``o`` or ``.`` empty,
+    ``x`` a wall, a letter per vehicle) as a grid; :class:`PuzzleError` naming it."""
+    if len(board) != SIDE * SIDE:
+        raise PuzzleError(board, f"a Rush Hour board has {SIDE * SIDE} cells, not "
+                                 f"{len(board)}")
+    try:
+        return Grid.read(join_rows(board, SIDE), empty="o.", wall="x")
+    except PuzzleError as error:
+        raise PuzzleError(board, error.problem) from None
+
+
+def _runs(line: str) -> list[tuple[int, int]]:
+    """(first cell, length) of each vehicle along a row or column of grid cells: runs of one
+    letter of at least two cells."""
+    found = []
+    x = 0
+    while x < len(line):
+        run = 1
+        while x + run < len(line) and line[x + run] == line[x]:
+            run += 1
+        if line[x].isalpha() and run > 1:
+            found.append((x, run))
+        x += run
+    return found
+
+
 def unit_of(board: str) -> RushUnit:
     """The unit of a board in Fogleman's notation, with its one column arrangement."""
     from huarong._kernels.rush_hour import COLUMN_OPTIONS
 
-    if len(board) != SIDE * SIDE:
-        raise PuzzleError(board, f"a Rush Hour board has {SIDE * SIDE} cells")
+    cells = read_board(board).cells
     rows: list[tuple[Token, ...]] = []
     for r in range(SIDE):
-        tokens: list[Token] = []
-        x = 0
-        while x < SIDE:
-            cell = board[r * SIDE + x]
-            if cell == "x":
-                tokens.append(WALL + x)
-            elif cell not in "o." and (x + 1 < SIDE and board[r * SIDE + x + 1] == cell):
-                run = 1
-                while x + run < SIDE and board[r * SIDE + x + run] == cell:
-                    run += 1
-                tokens.append(run)
-                x += run
-                continue
-            x += 1
-        rows.append(tuple(tokens))
+        line = cells[r * SIDE:(r + 1) * SIDE]
+        tokens = [(x, WALL + x) for x, glyph in enumerate(line) if glyph == "#"]
+        tokens += [(x, length) for x, length in _runs(line)]
+        rows.append(tuple(token for _, token in sorted(tokens)))
     columns = []
     for c in range(SIDE):
-        lengths: list[int] = []
-        y = 0
-        while y < SIDE:
-            cell = board[y * SIDE + c]
-            if cell not in "ox." and y + 1 < SIDE and board[(y + 1) * SIDE + c] == cell:
-                run = 1
-                while y + run < SIDE and board[(y + run) * SIDE + c] == cell:
-                    run += 1
-                lengths.append(run)
-                y += run
-                continue
-            y += 1
-        if tuple(lengths) not in COLUMN_OPTIONS:
-            raise PuzzleError(board, f"column {c} holds {lengths}: not a Rush Hour column")
-        columns.append((COLUMN_OPTIONS.index(tuple(lengths)),))
+        lengths = tuple(length for _, length in _runs(cells[c::SIDE]))
+        if lengths not in COLUMN_OPTIONS:
+            raise PuzzleError(board, f"column {c} holds {list(lengths)}: not a Rush Hour "
+                                     "column")
+        columns.append((COLUMN_OPTIONS.index(lengths),))
     return RushUnit(tuple(rows), tuple(columns))
 
 
@@ -292,99 +298,6 @@ def _masks() -> np.ndarray:
     return lane_masks()
 
 
-@dataclass(frozen=True, eq=False)
-class RushRows:
-    """The database: one row per interesting cluster, hardest first (then by board):
-    ``moves``, ``boards`` (36-character strings as bytes, ``S36``), ``states`` and
-    ``solved`` (the cluster's solved states, not in Fogleman's file)."""
-
-    moves: np.ndarray
-    boards: np.ndarray
-    states: np.ndarray
-    solved: np.ndarray
-
-    def __len__(self) -> int:
-        return int(self.moves.shape[0])
-
-    @property
-    def total_states(self) -> int:
-        """The states of every row's cluster (Fogleman: 9,698,093,879)."""
-        return int(self.states.sum())
-
-    def hardest(self) -> tuple[int, str, int] | None:
-        """The first row (moves, board, cluster size); None when there is none."""
-        if not len(self):
-            return None
-        return int(self.moves[0]), self.boards[0].decode(), int(self.states[0])
-
-    def lines(self) -> Iterator[str]:
-        """The rows as lines of Fogleman's ``rush.txt`` (moves as two digits, as his
-        program prints them)."""
-        for moves, board, states in zip(self.moves, self.boards, self.states, strict=True):
-            yield f"{int(moves):02d} {board.decode()} {int(states)}\n"
-
-    def grids(self) -> list[str]:
-        """The boards as grid text (rows joined by ``/``, ``.`` empty, ``#`` walls)."""
-        cells = self.boards.view(np.uint8).reshape(-1, SIDE * SIDE)
-        cells = np.where(cells == ord("x"), ord("#"), np.where(cells == ord("o"), ord("."),
-                                                               cells)).astype(np.uint8)
-        text = np.full((cells.shape[0], SIDE, SIDE + 1), ord("/"), dtype=np.uint8)
-        text[:, :, :SIDE] = cells.reshape(-1, SIDE, SIDE)
-        joined = text.reshape(cells.shape[0], -1)[:, :-1].copy()
-        return joined.view(f"S{joined.shape[1]}").ravel().astype(str).tolist()
-
-    def table(self) -> pa.Table:
-        """Fogleman's three columns (moves, board, cluster_size) and those of every search
-        result (:data:`~huarong.puzzles.exhaustive.COLUMNS`: states, solved, length, start
-        as grid text), with the puzzle that plays the starts (:data:`PUZZLE`) and the
-        totals in the metadata, as ``huarong serve --search`` browses them."""
-        import pyarrow as pa
-
-        from huarong.puzzles.exhaustive import METADATA_KEY
-
-        starts = self.grids()
-        hardest = self.hardest()
-        totals = {"clusters": len(self), "states": self.total_states,
-                  "hardest": None if hardest is None else {"length": hardest[0],
-                                                            "start": starts[0]}}
-        about = {"puzzle": PUZZLE, "totals": totals}
-        return pa.table({
-            "moves": self.moves.astype(np.int32),
-            "board": pa.array(self.boards.astype(str), type=pa.string()),
-            "cluster_size": self.states, "states": self.states, "solved": self.solved,
-            "length": self.moves.astype(np.int32), "start": pa.array(starts, type=pa.string())},
-            metadata={METADATA_KEY: json.dumps(about)})
-
-    def write(self, path: str | Path) -> None:
-        """To ``path``: ``.txt`` Fogleman's format, ``.parquet`` or ``.duckdb`` (table
-        ``clusters``) :meth:`table`; atomically."""
-        target = Path(path)
-        if target.suffix == ".txt":
-            from huarong.fileio import atomic_writer
-
-            with atomic_writer(target, "w") as stream:
-                stream.writelines(self.lines())
-            return
-        from huarong.puzzles.exhaustive import write_table
-
-        if target.suffix not in (".parquet", ".duckdb"):
-            raise PuzzleError(str(path), "write the rows to a .txt, .parquet or .duckdb file")
-        write_table(self.table(), target)
-
-
-def _collect(parts: Iterable[Columns]) -> RushRows:
-    found = list(parts)
-    if not found:
-        empty = np.zeros(0, dtype=np.int64)
-        return RushRows(empty.astype(np.int16), np.zeros(0, dtype="S36"), empty, empty)
-    moves = np.concatenate([p["moves"] for p in found])
-    boards = np.concatenate([p["board"] for p in found]).view("S36").ravel()
-    states = np.concatenate([p["states"] for p in found])
-    solved = np.concatenate([p["solved"] for p in found])
-    order = np.lexsort((boards, -moves.astype(np.int64)))
-    return RushRows(moves[order], boards[order], states[order], solved[order])
-
-
 def sample(fraction: float) -> list[RushUnit]:
     """Every k-th choice of the six rows' contents, k = round(1 / ``fraction``), each a unit
     (any columns): a share of the whole search, spread over it, to time."""
@@ -397,113 +310,128 @@ def sample(fraction: float) -> list[RushUnit]:
 
 def rush_hour(*, selection: Sequence[RushUnit] | None = None, max_walls: int = MAX_WALLS,
               threads: int = 1, directory: Path | None = None, cluster: str | None = None,
-              progress: UnitProgress | None = None) -> RushRows:
+              progress: Progress | None = None) -> RushRows:
     """Fogleman's database (see the module): every unit with at most ``max_walls`` walls
     (:data:`MAX_WALLS`: the whole database; 0: the boards without walls, his first run) or
-    those of ``selection``,
-    on ``threads`` threads or the Dask scheduler at ``cluster``, saving each finished
-    unit in the checkpoint ``directory`` (resumed when run again; the caller removes it,
-    :func:`huarong.puzzles.jobs.finish`)."""
-    chosen = units(max_walls) if selection is None else list(selection)
-    import hashlib
-
-    key = "rush-hour 2 " + hashlib.sha256(repr(chosen).encode()).hexdigest()
-    parts = (columns for _, columns in run_job(
-        chosen, search_unit, threads=threads, directory=directory, key=key, cluster=cluster,
-        progress=progress))
-    return _collect(parts)
+    those of ``selection``, on ``threads`` threads or the Dask scheduler at ``cluster``,
+    saving each finished unit in the checkpoint ``directory`` (resumed when run again; the
+    caller removes it, :func:`huarong.puzzles.jobs.finish`)."""
+    rows: RushRows = run_preset(PRESET, {"max_walls": max_walls, "selection": selection},
+                                threads=threads, directory=directory, cluster=cluster,
+                                progress=progress)
+    return rows
 
 
-# ----- comparing with a rush.txt ---------------------------------------------------------
-@dataclass(frozen=True)
-class Comparison:
-    """Rows of a ``rush.txt`` against ours, matched by board: ``missing`` (his, not ours),
-    ``extra`` (ours, not his), ``different`` (same board, other moves or size; his row
-    then ours), the counts and the first few of each."""
-
-    theirs: int
-    ours: int
-    missing: int
-    extra: int
-    different: int
-    examples: dict[str, list[str]]
-
-    @property
-    def same(self) -> bool:
-        """No row missing, extra or different."""
-        return not (self.missing or self.extra or self.different)
+def _published(max_walls: int) -> dict[str, Any]:
+    """The published figures for boards of at most ``max_walls`` walls, as JSON."""
+    if max_walls == MAX_WALLS:
+        return {"fogleman": {"rows": FOGLEMAN_ROWS, "states": FOGLEMAN_STATES,
+                             "hardest": _named(FOGLEMAN_HARDEST)}}
+    if max_walls == 0:
+        return {"published": dict(zip(("moves", "cluster_size"), NO_WALLS_HARDEST,
+                                      strict=True))}
+    return {}
 
 
-def read_rows(path: str | Path, chunk: int = 1 << 16) -> Iterator[tuple[np.ndarray, ...]]:
-    """A ``rush.txt`` in chunks of (moves int64, boards S36, states int64);
-    :class:`PuzzleError` naming the file and line for a line that is not a row."""
-    target = Path(path)
-    try:
-        stream = target.open("rb")
-    except OSError as error:
-        raise PuzzleError(str(path), f"cannot read it: {error.strerror}") from None
-    with stream:
-        moves: list[int] = []
-        boards: list[bytes] = []
-        states: list[int] = []
-        for number, raw in enumerate(stream, start=1):
-            fields = raw.split()
-            if not fields:
-                continue
-            try:
-                if len(fields) != 3 or len(fields[1]) != SIDE * SIDE:
-                    raise ValueError
-                row = int(fields[0]), fields[1], int(fields[2])
-            except ValueError:
-                shown = raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
-                raise PuzzleError(f"{path}:{number}", "not a rush.txt row (moves, a "
-                                  f"36-character board, cluster size): {shown[:80]!r}") from None
-            moves.append(row[0])
-            boards.append(row[1])
-            states.append(row[2])
-            if len(moves) == chunk:
-                yield (np.array(moves, dtype=np.int64), np.array(boards, dtype="S36"),
-                       np.array(states, dtype=np.int64))
-                moves, boards, states = [], [], []
-        if moves:
-            yield (np.array(moves, dtype=np.int64), np.array(boards, dtype="S36"),
-                   np.array(states, dtype=np.int64))
+def _named(row: tuple[int, str, int]) -> dict[str, Any]:
+    """A row (Fogleman's three columns) as JSON."""
+    return dict(zip(("moves", "board", "cluster_size"), row, strict=True))
 
 
-def compare(rows: RushRows, path: str | Path, examples: int = 5) -> Comparison:
-    """``rows`` against the ``rush.txt`` at ``path`` (read in chunks), by board."""
-    order = np.argsort(rows.boards)
-    boards = rows.boards[order]
-    seen = np.zeros(len(rows), dtype=bool)
-    shown: dict[str, list[str]] = {"missing": [], "extra": [], "different": []}
-    theirs = missing = different = 0
+def _shown(row: Mapping[str, Any] | None) -> str:
+    return "none" if row is None else f"{row['moves']} {row['board']} {row['cluster_size']}"
 
-    def line(moves: int, board: bytes, states: int) -> str:
-        return f"{moves:02d} {board.decode()} {states}"
 
-    for their_moves, their_boards, their_states in read_rows(path):
-        theirs += their_moves.shape[0]
-        at = np.searchsorted(boards, their_boards)
-        found = (at < len(boards)) & (boards[np.minimum(at, len(boards) - 1)]
-                                      == their_boards) if len(boards) else np.zeros(
-            their_moves.shape[0], dtype=bool)
-        for k in np.flatnonzero(~found)[:max(0, examples - len(shown["missing"]))]:
-            shown["missing"].append(line(int(their_moves[k]), their_boards[k],
-                                         int(their_states[k])))
-        missing += int((~found).sum())
-        ours = order[at[found]]
-        seen[ours] = True
-        unequal = ((rows.moves[ours] != their_moves[found])
-                   | (rows.states[ours] != their_states[found]))
-        for k in np.flatnonzero(unequal)[:max(0, examples - len(shown["different"]))]:
-            mine = int(ours[k])
-            index = np.flatnonzero(found)[k]
-            shown["different"].append(
-                line(int(their_moves[index]), their_boards[index], int(their_states[index]))
-                + " | ours: " + line(int(rows.moves[mine]), rows.boards[mine],
-                                     int(rows.states[mine])))
-        different += int(unequal.sum())
-    extra_rows = np.flatnonzero(~seen)
-    shown["extra"] = [line(int(rows.moves[k]), rows.boards[k], int(rows.states[k]))
-                      for k in extra_rows[:examples]]
-    return Comparison(theirs, len(rows), missing, int(extra_rows.shape[0]), different, shown)
+class _RushHourPreset:
+    """``--preset rush-hour``: Fogleman's database (see the module)."""
+
+    name = "rush-hour"
+    summary = ("M. Fogleman's database of every interesting Rush Hour start (-o FILE.txt "
+               "writes his rush.txt format)")
+    options: tuple[PresetOption, ...] = (
+        PresetOption("compare", "--compare", str, "RUSH.TXT",
+                     "Compare the rows with Fogleman's rush.txt and print the rows missing, "
+                     "extra or different (exit status 1 if any)."),
+        PresetOption("max_walls", "--max-walls", int, "N",
+                     f"At most N walls on a board (default {MAX_WALLS}, the whole database; "
+                     "0 is the part without walls)."))
+    outputs: tuple[str, ...] = (".parquet", ".duckdb", ".txt")
+    unit_name = "units"
+
+    def check(self, settings: Settings) -> None:
+        max_walls = settings.get("max_walls", MAX_WALLS)
+        if not 0 <= max_walls <= MAX_WALLS:
+            raise PuzzleError(f"--max-walls {max_walls}",
+                              f"a Rush Hour board has 0 to {MAX_WALLS} walls")
+        if settings.get("compare") is not None:
+            for _ in read_rows(settings["compare"]):
+                pass  # a bad file is refused before the long search, not after it
+
+    def units(self, settings: Settings) -> list[RushUnit]:
+        selection = settings.get("selection")
+        return (units(settings.get("max_walls", MAX_WALLS)) if selection is None
+                else list(selection))
+
+    def job_key(self, settings: Settings, units: Sequence[Any]) -> str:
+        return "rush-hour 2 " + hashlib.sha256(repr(list(units)).encode()).hexdigest()
+
+    def sizes(self, units: Sequence[Any]) -> None:
+        return None
+
+    def worker(self, settings: Settings) -> Callable[[RushUnit], Columns]:
+        return search_unit
+
+    def combine(self, units: Sequence[Any], answers: Iterable[tuple[int, Columns]],
+                settings: Settings) -> RushRows:
+        return collect(columns for _, columns in answers)
+
+    def table(self, found: Any) -> pa.Table:
+        return found.table()
+
+    def write(self, found: Any, path: Path) -> int:
+        found.write(path)
+        return len(found)
+
+    def totals(self, found: Any, settings: Settings) -> dict[str, Any]:
+        max_walls = settings.get("max_walls", MAX_WALLS)
+        hardest = found.hardest()
+        totals: dict[str, Any] = {
+            "max_walls": max_walls, "rows": len(found), "states": found.total_states,
+            "hardest": None if hardest is None else _named(hardest), **_published(max_walls)}
+        if settings.get("compare") is not None:
+            comparison = compare(found, settings["compare"], COMPARE_EXAMPLES)
+            totals["compare"] = {"file": settings["compare"], "rows": comparison.theirs,
+                                 "missing": comparison.missing, "extra": comparison.extra,
+                                 "different": comparison.different,
+                                 "examples": comparison.examples}
+        return totals
+
+    def report(self, found: Any, totals: Any) -> list[str]:
+        shown = _shown(totals["hardest"])
+        if "fogleman" in totals:
+            his = totals["fogleman"]
+            lines = [f"rows: {totals['rows']:,} (Fogleman: {his['rows']:,})",
+                     f"states in them: {totals['states']:,} (Fogleman: {his['states']:,})",
+                     f"hardest: {shown} (Fogleman: {_shown(his['hardest'])})"]
+        else:
+            lines = [f"rows with at most {totals['max_walls']} walls: {totals['rows']:,}",
+                     f"states in them: {totals['states']:,}"]
+            published = totals.get("published")
+            lines.append(f"hardest: {shown}" if published is None else
+                         f"hardest: {shown} (published: {published['moves']} moves, "
+                         f"{published['cluster_size']} states)")
+        if "compare" in totals:
+            seen = totals["compare"]
+            lines.append(f"{seen['file']}: {seen['rows']:,} rows; missing {seen['missing']:,}, "
+                         f"extra {seen['extra']:,}, different {seen['different']:,}")
+            lines.extend(f"  {kind}: {line}" for kind in ("missing", "extra", "different")
+                         for line in seen["examples"][kind])
+        return lines
+
+    def failed(self, totals: Any) -> bool:
+        seen = totals.get("compare")
+        return seen is not None and bool(seen["missing"] or seen["extra"]
+                                         or seen["different"])
+
+
+PRESET = _RushHourPreset()

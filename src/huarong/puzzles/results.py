@@ -1,12 +1,16 @@
-"""The result files of :func:`huarong.puzzles.exhaustive.search` read back, a page at a time,
-hardest first: for browsing them (``huarong serve --search FILE``).
+"""Search result files: one row per cluster (or per record), hardest first, with the puzzle
+that plays their starts in the file's metadata; written by every search (the general one,
+the presets, the design search) and read back a page at a time for browsing (``huarong
+serve --search FILE``).
 
-A file (``-o FILE.parquet`` or ``FILE.duckdb``) holds one row per cluster (states, solved,
-length, start) and, in its metadata (:data:`~huarong.puzzles.exhaustive.METADATA_KEY`), the
-board, pieces, goal, rules and metric that play its starts, with the search's totals.  Only
-the metadata is read on opening; the first page reads the ``length`` and ``states`` columns
-(12 bytes a row) to order the rows, and each page reads only the row groups (Parquet) or
-rows (DuckDB) it shows, so a file of millions of rows pages without being loaded.
+A file (``.parquet`` or ``.duckdb``) holds at least the :data:`COLUMNS` (states, solved,
+length, start as grid text), may hold a row's own goal and distinct pieces
+(:data:`OWN_COLUMNS`) and any columns of its own; in its metadata (:data:`METADATA_KEY`) the
+board, pieces, goal, rules and metric that play its starts
+(:meth:`~huarong.puzzles.board.Board.spec`) and the search's totals.  Only the metadata is
+read on opening; the first page reads the ``length`` and ``states`` columns (12 bytes a row)
+to order the rows, and each page reads only the row groups (Parquet) or rows (DuckDB) it
+shows, so a file of millions of rows pages without being loaded.
 """
 
 from __future__ import annotations
@@ -15,18 +19,30 @@ import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from huarong.puzzles.exhaustive import COLUMNS, METADATA_KEY
-from huarong.puzzles.model import PuzzleError
+from huarong.puzzles.grid import PuzzleError
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+COLUMNS = ("states", "solved", "length", "start")
+"""The columns of every result file: a cluster's states, its solved states, its hardest
+start's length (null without a solved state) and that start as grid text."""
+
+METADATA_KEY = "huarong.search"
+"""The key of a result file's metadata: JSON of ``{"puzzle": Board.spec(), "totals":
+{"clusters", "states", "hardest"}}``, what it takes to play its starts (Parquet key-value
+metadata; in DuckDB a row of the table ``metadata(key, value)``)."""
+
+ROW_GROUP = 1 << 16
+"""Rows per row group of a Parquet result file: a page of rows reads one group, not a
+million rows (pyarrow's default)."""
 
 TABLE = "clusters"
 """The table of a DuckDB result file."""
@@ -34,6 +50,7 @@ OWN_COLUMNS = ("goal", "distinct")
 """Columns a file may add where each row is its own puzzle (a preset's records): the row's
 goal and distinct pieces, in place of the file's."""
 _GROUPS_KEPT = 4
+_SUFFIXES = (".parquet", ".duckdb")
 _NOT_A_RESULT = ("not a result file of huarong puzzle search with its puzzle in its metadata: "
                  "run the search again with -o")
 
@@ -42,7 +59,7 @@ _NOT_A_RESULT = ("not a result file of huarong puzzle search with its puzzle in 
 class SearchPage:
     """Rows ``offset`` on of a result file, hardest first: ``total`` rows match (all, or
     those of at least the minimum length asked for), ``rows`` as dicts of
-    :data:`~huarong.puzzles.exhaustive.COLUMNS` (``length`` None without a solved state)
+    :data:`COLUMNS` (``length`` None without a solved state)
     and the :data:`OWN_COLUMNS` the file has."""
 
     total: int
@@ -133,8 +150,7 @@ class _DuckDB:
 class SearchFile:
     """A result file opened for browsing (:func:`open_search_file`): its ``name`` (the file's
     stem), its number of ``rows``, the ``puzzle`` its starts belong to
-    (:meth:`~huarong.puzzles.exhaustive.SearchSpace.spec`) and the search's ``totals``
-    (:meth:`~huarong.puzzles.exhaustive.SearchResult.totals`)."""
+    (:meth:`~huarong.puzzles.board.Board.spec`) and the search's ``totals``."""
 
     name: str
     rows: int
@@ -182,12 +198,12 @@ class SearchFile:
 
 
 def open_search_file(path: str | os.PathLike[str]) -> SearchFile:
-    """A result file of ``huarong puzzle search -o`` (``.parquet`` or ``.duckdb``) opened for
+    """A result file (``.parquet`` or ``.duckdb``, :func:`write_results`) opened for
     :meth:`SearchFile.page`; :class:`PuzzleError` for a file that is missing, unreadable or
     not such a result (no puzzle in its metadata, other columns)."""
     target = Path(path)
     source: _Parquet | _DuckDB
-    if target.suffix.lower() not in (".parquet", ".duckdb"):
+    if target.suffix.lower() not in _SUFFIXES:
         raise PuzzleError(str(path), "a search result is a .parquet or .duckdb file")
     if not target.is_file():
         raise PuzzleError(str(path), "no such file")
@@ -225,3 +241,72 @@ def open_search_files(paths: Iterable[str | os.PathLike[str]]) -> dict[str, Sear
                                          "rename one")
         files[opened.name] = opened
     return files
+
+
+# ----- writing ------------------------------------------------------------------------------
+def totals_of(clusters: int, states: int, hardest: tuple[int, str] | None) -> dict[str, Any]:
+    """A search's totals as result files and ``--json`` give them: ``{"clusters", "states",
+    "hardest": {"length", "start"}}``, ``hardest`` null when no cluster holds a solved
+    state."""
+    return {"clusters": clusters, "states": states,
+            "hardest": None if hardest is None else {"length": hardest[0],
+                                                      "start": hardest[1]}}
+
+
+def results_table(columns: Mapping[str, Any], puzzle: Mapping[str, Any],
+                  totals: Mapping[str, Any]) -> pa.Table:
+    """A result file's table: ``columns`` (name to a numpy array or a list, in the file's
+    order; the :data:`COLUMNS` among them, a ``length`` below 0 read as null, strings as
+    Arrow strings) with the ``puzzle`` (:meth:`~huarong.puzzles.board.Board.spec`) and the
+    ``totals`` (:func:`totals_of`) in its metadata."""
+    import pyarrow as pa
+
+    missing = [name for name in COLUMNS if name not in columns]
+    if missing:
+        raise ValueError(f"a result table needs the columns {', '.join(COLUMNS)}: "
+                         f"{missing[0]!r} is missing")
+    arrays = {}
+    for name, values in columns.items():
+        if name == "length":
+            lengths = np.asarray(values)
+            arrays[name] = pa.array(lengths, mask=lengths < 0)
+        elif isinstance(values, list) and values and isinstance(values[0], str):
+            arrays[name] = pa.array(values, type=pa.string())
+        else:
+            arrays[name] = pa.array(values)
+    about = {"puzzle": dict(puzzle), "totals": dict(totals)}
+    return pa.table(arrays, metadata={METADATA_KEY: json.dumps(about, ensure_ascii=False)})
+
+
+def write_results(table: pa.Table, path: str | Path) -> None:
+    """``table`` to a ``.parquet`` file or to the table ``clusters`` of a new ``.duckdb``
+    file, atomically; :class:`PuzzleError` for another suffix.  The schema's metadata goes
+    into the Parquet file's key-value metadata, or the DuckDB table ``metadata(key,
+    value)``."""
+    from huarong.fileio import atomic_writer, real_target, temporary_beside
+
+    target = Path(path)
+    if target.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        with atomic_writer(target, "wb") as stream:
+            pq.write_table(table, stream, row_group_size=ROW_GROUP)
+        return
+    if target.suffix != ".duckdb":
+        raise PuzzleError(str(path), "write the clusters to a .parquet or .duckdb file")
+    import duckdb
+
+    real = real_target(target) or target
+    with temporary_beside(real) as temporary:
+        connection = duckdb.connect(str(temporary))
+        try:
+            connection.register("found", table)
+            connection.execute(f"CREATE TABLE {TABLE} AS SELECT * FROM found")
+            if table.schema.metadata:
+                connection.execute("CREATE TABLE metadata (key VARCHAR, value VARCHAR)")
+                connection.executemany("INSERT INTO metadata VALUES (?, ?)", [
+                    [key.decode(), value.decode()]
+                    for key, value in table.schema.metadata.items()])
+        finally:
+            connection.close()
+        temporary.replace(real)

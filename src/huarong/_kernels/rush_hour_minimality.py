@@ -1,0 +1,210 @@
+"""Whether a Rush Hour start needs every piece (:mod:`huarong._kernels.rush_hour`'s keys and
+moves): the last test of the sweep (:mod:`huarong._kernels.rush_hour_sweep`) before it
+writes a cluster's row.
+
+Two tests: every other piece, wall included, needed (``MINIMAL``: removed, the start is
+solved in fewer moves, by breadth-first search), or Fogleman's (``FOGLEMAN``: only the pieces
+his solver's solution leaves unmoved are removed, and his solver, iterative deepening, says
+how many moves the start then needs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from huarong._kernels import hash_table
+from huarong._kernels._jit import kernel, trailing_zeros
+from huarong._kernels.arrays import grown
+from huarong._kernels.rush_hour import (
+    FOGLEMAN,
+    POSITION,
+    POSITION_BITS,
+    PRIMARY_ROW,
+    SIDE,
+    TARGET,
+    neighbours,
+    occupied,
+    removed,
+)
+
+_ENTER, _NEXT, _LEAVE = 0, 1, 2
+
+
+@kernel
+def minimal(mode: int, start: np.int64, moves: int, n: int, masks: np.ndarray,
+            last: np.ndarray, wall_mask: np.int64, walls: np.ndarray, buffer: np.ndarray
+            ) -> bool:
+    """Whether the start of a cluster, ``moves`` from a solved state, needs every piece by
+    the test ``mode`` (``FOGLEMAN`` or ``MINIMAL``)."""
+    if mode == FOGLEMAN:
+        return _fogleman_minimal(start, moves, n, masks, last, wall_mask, walls, buffer)
+    return _all_needed(start, moves, n, masks, last, wall_mask, walls, buffer)
+
+
+@kernel
+def _all_needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.ndarray,
+                wall_mask: np.int64, walls: np.ndarray, buffer: np.ndarray) -> bool:
+    """Every other piece and wall needed: without it, fewer moves (breadth-first)."""
+    queue = np.empty(1 << 10, dtype=np.int64)
+    depth = np.empty(1 << 10, dtype=np.int32)
+    bits = hash_table.bits_for(queue.shape[0])
+    seen = hash_table.set_of(queue, 0, bits)
+    for skip in range(1, n + walls.shape[0]):
+        without, piece = removed(skip, n, wall_mask, walls)
+        needed, queue, depth, seen, bits = _needed(
+            start, moves, n, masks, last, without, piece, queue, depth, seen, bits, buffer)
+        if not needed:
+            return False
+    return True
+
+
+@kernel
+def _needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.ndarray,
+            walls: np.int64, skip: int, queue: np.ndarray, depth: np.ndarray,
+            seen: np.ndarray, bits: int, buffer: np.ndarray
+            ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Whether the start, less piece ``skip`` (or less the walls not in ``walls``), is solved
+    in fewer than ``moves`` moves; and the search's arrays (grown, the set ``seen`` of
+    ``2**bits`` slots emptied) and bits, for the next call."""
+    queue[0] = start
+    depth[0] = 0
+    hash_table.add(seen, bits, start)
+    head, tail = 0, 1
+    solved = False
+    while head < tail and not solved:
+        key = queue[head]
+        d = depth[head]
+        head += 1
+        if d + 1 >= moves:
+            break
+        count = neighbours(key, n, masks, last, walls, skip, buffer)
+        for i in range(count):
+            nxt = buffer[i]
+            if (nxt & POSITION) == TARGET:
+                solved = True
+                break
+            if not hash_table.add(seen, bits, nxt):
+                continue
+            queue = grown(queue, tail, tail + 1)
+            depth = grown(depth, tail, tail + 1)
+            queue[tail] = nxt
+            depth[tail] = d + 1
+            tail += 1
+            if 2 * tail > seen.shape[0]:
+                bits += 1
+                seen = hash_table.set_of(queue, tail, bits)
+    hash_table.clear(seen, bits, queue, tail)
+    return solved, queue, depth, seen, bits
+
+
+@kernel
+def _fogleman_minimal(start: np.int64, moves: int, n: int, masks: np.ndarray,
+                      last: np.ndarray, wall_mask: np.int64, walls: np.ndarray,
+                      buffer: np.ndarray) -> bool:
+    """Fogleman's minimality (``cpp/src/cluster.cpp``): no piece his solver's solution
+    leaves unmoved, wall or vehicle, can go with his solver still counting ``moves``."""
+    _, moved = _fogleman_solver(start, 2 * moves + SIDE, n, masks, last, wall_mask, -1,
+                                buffer)
+    for skip in range(1, n + walls.shape[0]):
+        if skip < n and (moved >> skip) & 1:
+            continue
+        without, piece = removed(skip, n, wall_mask, walls)
+        count, _ = _fogleman_solver(start, moves, n, masks, last, without, piece, buffer)
+        if count == moves:
+            return False
+    return True
+
+
+@kernel
+def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
+                     last: np.ndarray, walls: np.int64, skip: int, buffer: np.ndarray
+                     ) -> tuple[int, np.int64]:
+    """Fogleman's solver (``cpp/src/solver.cpp``) on the start (less piece ``skip``, or the
+    walls not in ``walls``): iterative deepening, moves in his order, never the piece moved
+    last, cut when the cells between the red car and the exit hold as many pieces as moves
+    left, and one table of heights for all the depths (a state entered with at least the
+    height left is not entered again).  The table also cuts paths that only failed because
+    their last move's piece could not move again, so its count can exceed the distance.
+    Returns (the first depth with a solution, or ``cap + 1``; the pieces its solution moves,
+    one bit each)."""
+    entered = np.empty(1 << 12, dtype=np.int64)
+    heights = np.empty(1 << 12, dtype=np.int64)
+    bits = hash_table.bits_for(entered.shape[0])
+    table, values = hash_table.table_of(entered, 0, bits, np.int64)
+    stored = 0
+    width = buffer.shape[0]
+    children = np.empty((cap + 1, width), dtype=np.int64)
+    counts = np.zeros(cap + 1, dtype=np.int64)
+    index = np.zeros(cap + 1, dtype=np.int64)
+    path = np.empty(cap + 2, dtype=np.int64)
+    previous = np.full(cap + 2, -1, dtype=np.int64)
+    exit_row = PRIMARY_ROW * SIDE
+    for most in range(1, cap + 1):
+        depth = 0
+        path[0] = start
+        previous[0] = -1
+        action = _ENTER
+        result = False
+        while True:
+            if action == _ENTER:
+                node = path[depth]
+                height = most - depth
+                action = _LEAVE
+                if height == 0:
+                    result = (node & POSITION) == TARGET
+                    continue
+                result = False
+                slot = hash_table.slot_of(table, bits, node)
+                if table[slot] == node:
+                    if heights[values[slot]] >= height:
+                        continue
+                    heights[values[slot]] = height
+                else:
+                    table[slot], values[slot] = node, stored
+                    entered = grown(entered, stored, stored + 1)
+                    heights = grown(heights, stored, stored + 1)
+                    entered[stored] = node
+                    heights[stored] = height
+                    stored += 1
+                    if 2 * stored > table.shape[0]:
+                        bits += 1
+                        table, values = hash_table.table_of(entered, stored, bits, np.int64)
+                taken = occupied(node, n, masks, walls, skip)
+                blockers = np.int64(0)
+                for column in range((node & POSITION) + 2, SIDE):
+                    blockers += (taken >> (exit_row + column)) & 1
+                if blockers >= height:
+                    continue
+                counts[depth] = neighbours(node, n, masks, last, walls, skip, children[depth])
+                index[depth] = -1
+                action = _NEXT
+            elif action == _NEXT:
+                index[depth] += 1
+                while index[depth] < counts[depth] and trailing_zeros(
+                        children[depth, index[depth]] ^ path[depth]
+                ) // POSITION_BITS == previous[depth]:
+                    index[depth] += 1
+                if index[depth] >= counts[depth]:
+                    result = False
+                    action = _LEAVE
+                    continue
+                child = children[depth, index[depth]]
+                path[depth + 1] = child
+                previous[depth + 1] = trailing_zeros(child ^ path[depth]) // POSITION_BITS
+                depth += 1
+                action = _ENTER
+            else:
+                if depth == 0:
+                    break
+                depth -= 1
+                if result:
+                    heights[hash_table.find(table, values, bits, path[depth])] = (
+                        most - depth - 1)
+                else:
+                    action = _NEXT
+        if result:
+            moved = np.int64(0)
+            for d in range(most):
+                moved |= np.int64(1) << (trailing_zeros(path[d + 1] ^ path[d]) // POSITION_BITS)
+            return most, moved
+    return cap + 1, np.int64(0)

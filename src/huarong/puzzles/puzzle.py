@@ -1,0 +1,132 @@
+"""A sliding-block puzzle: a :class:`~huarong.puzzles.board.Board` and a start, with the
+names a catalogue gives it; read from grid text by :func:`build_puzzle`."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from huarong.graph import Geometry
+from huarong.puzzles.board import Board
+from huarong.puzzles.grid import (
+    EMPTY,
+    WALL,
+    Grid,
+    Metric,
+    PieceClass,
+    PuzzleError,
+    Rules,
+    Shape,
+    shape_of,
+)
+from huarong.puzzles.tables import Tables
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A sliding-block puzzle: its ``board`` (cells, walls, pieces, goal, rules, metric), the
+    ``start`` state (its code) and, for catalogue entries, its ``name``, ``title`` and
+    ``source``.
+
+    Build one with :func:`huarong.puzzles.load_puzzle`."""
+
+    board: Board
+    start: int
+    name: str | None = None
+    title: str | None = None
+    source: str | None = None
+
+    @property
+    def rows(self) -> int:
+        return self.board.rows
+
+    @property
+    def columns(self) -> int:
+        return self.board.columns
+
+    @property
+    def cells(self) -> int:
+        return self.board.cells
+
+    @property
+    def walls(self) -> frozenset[int]:
+        return self.board.walls
+
+    @property
+    def classes(self) -> tuple[PieceClass, ...]:
+        return self.board.classes
+
+    @property
+    def goal(self) -> str | None:
+        return self.board.goal
+
+    @property
+    def rules(self) -> Rules:
+        return self.board.rules
+
+    @property
+    def metric(self) -> Metric:
+        return self.board.metric
+
+    @property
+    def tables(self) -> Tables:
+        return self.board.tables
+
+    @property
+    def grid(self) -> str:
+        """The start's grid text."""
+        return self.board.format(self.start)
+
+    @functools.cached_property
+    def geometry(self) -> Geometry:
+        """The board for readers of this puzzle's graphs, with a decoder of its codes."""
+        return self.board.geometry(self.name or "puzzle")
+
+    def with_options(self, *, goal: str | None = None, metric: str | None = None,
+                     rules: str | None = None) -> Puzzle:
+        """This puzzle with another goal, metric or rules (None keeps the puzzle's)."""
+        return dataclasses.replace(self, board=self.board.with_options(
+            goal=goal, metric=metric, rules=rules))
+
+
+def build_puzzle(text: str, *, goal: str | None, rules: Rules, metric: Metric,
+                 distinct: Iterable[str] = (), empty: str = EMPTY, wall: str = WALL
+                 ) -> Puzzle:
+    """The puzzle whose start is the grid ``text`` (see :class:`~huarong.puzzles.grid.Grid`):
+    pieces of one shape are one class, but for the ``distinct`` letters, each a class of its
+    own."""
+    grid = Grid.read(text, empty=empty, wall=wall)
+    pieces = grid.pieces(text)
+    if not pieces:
+        raise PuzzleError(text, "a board without pieces")
+    marked = set(distinct)
+    unknown = sorted(marked - set(pieces))
+    if unknown:
+        raise PuzzleError(text, f"{unknown[0]!r} is marked distinct but is no piece")
+    groups: dict[tuple[Shape, str], list[tuple[int, str]]] = {}
+    for letter, cells in pieces.items():
+        shape, anchor = shape_of(cells, grid.columns)
+        key = (shape, letter if letter in marked else "")
+        groups.setdefault(key, []).append((anchor, letter))
+    classes = tuple(PieceClass(shape, tuple(letter for _, letter in sorted(members)),
+                               bool(mark))
+                    for (shape, mark), members in sorted(groups.items()))
+    board = Board(grid.rows, grid.columns, grid.walls, classes,
+                  None if goal is None else Grid.read(goal).text, rules, metric)
+    start = board.code_of([(c, pieces[letter]) for c, k in enumerate(classes)
+                           for letter in k.letters], text)
+    return Puzzle(board, start)
+
+
+def format_state(puzzle: Puzzle, state: int) -> str:
+    """Grid text (rows joined by ``/``) of the state with code ``state``: ``.`` empty, ``#``
+    wall, the pieces of each class lettered in placement order with the start's letters."""
+    return puzzle.board.format(state)
+
+
+def parse_state(puzzle: Puzzle, text: str) -> int:
+    """The code of a state of ``puzzle`` given as grid text (the same board and pieces; any
+    letters for interchangeable pieces, a distinct piece by its own letter)."""
+    return puzzle.board.parse(text)

@@ -1,0 +1,125 @@
+"""The specifications a search is given on the command line: the cells (``RxC`` or grid
+text with walls), the pieces (``2x2,1x2,2x1*2,1x1*4``) and the goal (``2x2@3,1``), read
+into a :class:`~huarong.puzzles.board.Board` whose pieces a search places everywhere."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from huarong.puzzles.board import Board
+from huarong.puzzles.grid import (
+    EMPTY,
+    LETTERS,
+    MAX_CELLS,
+    WALL,
+    Grid,
+    PieceClass,
+    PuzzleError,
+    Shape,
+    check_metric,
+    check_rules,
+    join_rows,
+    rectangle,
+    shape_name,
+)
+from huarong.puzzles.puzzle import Puzzle
+
+_PIECE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*(?:\*\s*(\d+))?\s*")
+_GOAL = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*")
+_SIZE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*")
+
+
+def parse_cells(text: str) -> tuple[int, int, frozenset[int]]:
+    """``RxC`` (no walls) or grid text (``.`` cells, ``#`` walls): (rows, columns,
+    walls)."""
+    size = _SIZE.fullmatch(text)
+    if size:
+        rows, columns = int(size[1]), int(size[2])
+        if rows < 1 or columns < 1:
+            raise PuzzleError(text, "a board has at least one row and one column")
+        if rows * columns > MAX_CELLS:
+            raise PuzzleError(text, f"a board of {rows * columns} cells; boards have at most "
+                                    f"{MAX_CELLS}")
+        return rows, columns, frozenset()
+    grid = Grid.read(text)
+    if set(grid.cells) - {EMPTY, WALL}:
+        raise PuzzleError(text, "a search board holds only '.' (a cell) and '#' (a wall)")
+    return grid.rows, grid.columns, grid.walls
+
+
+def parse_pieces(text: str) -> list[tuple[Shape, int]]:
+    """``2x2,1x2,2x1*2,1x1*4`` (rows x columns, ``*N`` for N alike): each shape and how many,
+    in the order given."""
+    pieces: dict[Shape, int] = {}
+    for part in text.split(","):
+        found = _PIECE.fullmatch(part)
+        if not found or min(int(found[1]), int(found[2])) < 1 or found[3] == "0":
+            raise PuzzleError(text, f"{part.strip()!r} is not a piece: RxC (rows x columns) "
+                                    "or RxC*N for N alike, as 2x2,1x2,2x1*2,1x1*4")
+        shape = rectangle(int(found[1]), int(found[2]))
+        pieces[shape] = pieces.get(shape, 0) + int(found[3] or 1)
+    return list(pieces.items())
+
+
+def parse_goal(text: str) -> tuple[Shape, int, int]:
+    """``2x2@3,1``: a piece of that shape with its top-left cell at row 3, column 1 (from 0):
+    (shape, row, column)."""
+    found = _GOAL.fullmatch(text)
+    if not found or min(int(found[1]), int(found[2])) < 1:
+        raise PuzzleError(text, "not a goal: RxC@ROW,COLUMN, a piece of that shape with its "
+                                "top-left cell there (from 0), as 2x2@3,1")
+    return rectangle(int(found[1]), int(found[2])), int(found[3]), int(found[4])
+
+
+def board_of(cells: str, pieces: str | Sequence[tuple[Shape, int]], goal: str, *,
+             metric: str = "step", rules: str = "free", distinct_goal: bool = False) -> Board:
+    """The board of ``pieces`` (a spec, see :func:`parse_pieces`, or (shape, count) pairs)
+    on ``cells`` (see :func:`parse_cells`) with the ``goal`` (see :func:`parse_goal`), the
+    pieces lettered by :data:`~huarong.puzzles.grid.LETTERS`, larger shapes first.  With
+    ``distinct_goal`` the goal is one piece of its shape, told apart from the others of that
+    shape (a class of its own)."""
+    rows, columns, walls = parse_cells(cells)
+    wanted = parse_pieces(pieces) if isinstance(pieces, str) else list(pieces)
+    shown = pieces if isinstance(pieces, str) else ",".join(
+        f"{shape_name(shape)}*{count}" for shape, count in wanted)
+    shape, goal_row, goal_column = parse_goal(goal)
+    free = rows * columns - len(walls)
+    used = sum(len(s) * count for s, count in wanted)
+    if used > free:
+        raise PuzzleError(shown, f"the pieces cover {used} cells, the board has {free} free")
+    counts = dict(wanted)
+    if shape not in counts:
+        raise PuzzleError(goal, f"the goal's shape {shape_name(shape)} is none of the "
+                                f"pieces' ({shown})")
+    groups: list[tuple[Shape, int, bool]] = []
+    if distinct_goal:
+        groups.append((shape, 1, True))
+        counts[shape] -= 1
+    groups.extend((s, n, False) for s, n in sorted(
+        counts.items(), key=lambda item: (-len(item[0]), item[0])) if n)
+    if sum(n for _, n, _ in groups) > len(LETTERS):
+        raise PuzzleError(shown, f"more than {len(LETTERS)} pieces")
+    classes = []
+    used_letters = 0
+    for s, n, distinct in groups:
+        classes.append(PieceClass(s, tuple(LETTERS[used_letters:used_letters + n]), distinct))
+        used_letters += n
+    goal_class = next(k for k in classes if k.shape == shape)
+    goal_cells = [WALL if cell in walls else EMPTY for cell in range(rows * columns)]
+    for r, c in shape:
+        row, column = goal_row + r, goal_column + c
+        if not (row < rows and column < columns) or row * columns + column in walls:
+            raise PuzzleError(goal, f"the goal's piece leaves the {rows}x{columns} board or "
+                                    "covers a wall")
+        goal_cells[row * columns + column] = goal_class.letters[0]
+    return Board(rows, columns, walls, tuple(classes), join_rows(goal_cells, columns),
+                 check_rules(rules), check_metric(metric))
+
+
+def puzzle_board(puzzle: Puzzle) -> Board:
+    """The board of a puzzle (any shapes, as its TOML file gives them), for a search of
+    every placement of its pieces; :class:`PuzzleError` when it has no goal."""
+    if puzzle.goal is None:
+        raise PuzzleError(puzzle.grid, "the puzzle has no goal: give one")
+    return puzzle.board

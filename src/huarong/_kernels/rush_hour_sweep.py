@@ -79,6 +79,7 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
     taken = np.zeros(levels + 1, dtype=np.int64)
     required = np.zeros(levels + 1, dtype=np.int64)
     pieces = np.zeros(levels + 1, dtype=np.int64)
+    written = 0
     level = 0
     position[0] = row_pieces[0, 2] - 1
     taken[0] = wall_mask
@@ -87,12 +88,11 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
             level = _next_row_place(level, row_pieces, masks, length, position, index, taken,
                                     required, pieces)
             continue
-        level = _next_column_choice(level, rows, choices, column_letter, all_masks, masks,
-                                    length, last, vertical, letter, position, index, taken,
-                                    required, pieces)
-        if level < levels:
+        level, is_seed = _next_column_choice(level, rows, choices, column_letter, all_masks,
+                                             masks, length, last, vertical, letter, position,
+                                             index, taken, required, pieces)
+        if not is_seed:
             continue
-        level -= 1
         tallies[SEEDS] += 1
         if mode == ENUMERATE:
             continue
@@ -114,9 +114,217 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
                                            vertical, wall_mask)
             if hardest > 0 and mode != DISTANCES and minimal(
                     mode, best, hardest, n, masks, last, wall_mask, walls, buffer):
-                found = _written(found, tallies[ROWS], hardest, count, solved, best, n, masks,
+                found = _written(found, written, hardest, count, solved, best, n, masks,
                                  letter, walls)
+                written += 1
                 tallies[ROWS] += 1
         hash_table.clear(keys, bits, states, count)
-    written = tallies[ROWS] - _rows_before(found, tallies[ROWS])
     return found[0], found[1], found[2], found[3].reshape((-1, CELLS)), written
+
+
+@kernel
+def _row_lanes(row_pieces: np.ndarray, all_masks: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pieces' lanes, with room for the column pieces after the rows' (the most two a
+    column): ``masks[piece, position]`` (its cells), its length, last position, whether
+    vertical and its letter."""
+    rows = row_pieces.shape[0]
+    most = rows + 2 * SIDE
+    masks = np.zeros((most, SIDE), dtype=np.int64)
+    length = np.zeros(most, dtype=np.int64)
+    last = np.zeros(most, dtype=np.int64)
+    vertical = np.zeros(most, dtype=np.bool_)
+    letter = np.zeros(most, dtype=np.uint8)
+    for p in range(rows):
+        row, size = row_pieces[p, 0], row_pieces[p, 1]
+        length[p] = size
+        last[p] = SIDE - size
+        letter[p] = row_pieces[p, 4]
+        for q in range(SIDE - size + 1):
+            masks[p, q] = all_masks[0, row, size, q]
+    return masks, length, last, vertical, letter
+
+
+@inline_kernel
+def _next_row_place(level: int, row_pieces: np.ndarray, masks: np.ndarray,
+                    length: np.ndarray, position: np.ndarray, index: np.ndarray,
+                    taken: np.ndarray, required: np.ndarray, pieces: np.ndarray) -> int:
+    """Move the row piece of ``level`` to its next place clear of the pieces before it: the
+    level to go on with (the next, when placed; the one before, past its last place).  A
+    place that leaves the cell on the piece's left empty requires a column piece there (a
+    seed has no piece that can move left)."""
+    p = level
+    position[p] += 1
+    if position[p] > row_pieces[p, 3]:
+        return level - 1
+    cells = masks[p, position[p]]
+    if cells & taken[p]:
+        return level
+    taken[p + 1] = taken[p] | cells
+    required[p + 1] = required[p]
+    left = row_pieces[p, 0] * SIDE + position[p] - 1
+    if p > 0 and position[p] > 0 and not (taken[p] >> left) & 1:
+        required[p + 1] |= np.int64(1) << left
+    pieces[p + 1] = p + 1
+    level += 1
+    if level < row_pieces.shape[0]:
+        low = row_pieces[level, 2]
+        if row_pieces[level - 1, 0] == row_pieces[level, 0] and level > 1:
+            low = max(low, position[level - 1] + length[level - 1])
+        position[level] = low - 1
+    else:
+        index[level] = -1
+    return level
+
+
+@inline_kernel
+def _next_column_choice(level: int, rows: int,
+                        choices: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                        column_letter: int, all_masks: np.ndarray, masks: np.ndarray,
+                        length: np.ndarray, last: np.ndarray, vertical: np.ndarray,
+                        letter: np.ndarray, position: np.ndarray, index: np.ndarray,
+                        taken: np.ndarray, required: np.ndarray, pieces: np.ndarray
+                        ) -> tuple[int, bool]:
+    """Put the next of :func:`~huarong._kernels.rush_hour.column_choices`' ``choices`` in the
+    column of ``level`` that fits (clear of the pieces before it, no vehicle that could move
+    up, every required cell covered): (the level to go on with, whether every level is now
+    placed: a seed, the level unchanged)."""
+    counts, choice, choice_cells, choice_above = choices
+    c = level - rows
+    index[level] += 1
+    k = index[level]
+    if k >= counts[c]:
+        return level - 1, False
+    cells = choice_cells[c, k]
+    full = taken[level] | cells
+    if cells & taken[level] or choice_above[c, k] & ~full or (
+            required[level] & _COLUMN_CELLS[c] & ~cells):
+        return level, False
+    n = pieces[level]
+    option = choice[c, k, 0]
+    for j in range(2):
+        size = COLUMN_LENGTHS[option, j]
+        if size == 0:
+            break
+        length[n] = size
+        last[n] = SIDE - size
+        vertical[n] = True
+        letter[n] = column_letter + n - rows
+        position[n] = choice[c, k, 1 + j]
+        for q in range(SIDE - size + 1):
+            masks[n, q] = all_masks[1, c, size, q]
+        n += 1
+    taken[level + 1] = full
+    required[level + 1] = required[level]
+    pieces[level + 1] = n
+    if level + 1 < rows + SIDE:
+        index[level + 1] = -1
+        return level + 1, False
+    return level, True
+
+
+@kernel
+def _cluster(seed: np.int64, n: int, masks: np.ndarray, last: np.ndarray,
+             wall_mask: np.int64, buffer: np.ndarray, states: np.ndarray, keys: np.ndarray,
+             values: np.ndarray, bits: int
+             ) -> tuple[int, bool, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The seed's cluster by breadth-first search into ``states`` and the table (empty when
+    called: ``keys``, ``values``, each state's index, ``2**bits`` slots): (how many states,
+    whether the seed is its cluster's smallest solved key (else the search stopped at a
+    smaller one), the arrays and bits, grown as needed)."""
+    hash_table.insert(keys, values, bits, seed, 0)
+    states[0] = seed
+    count = 1
+    head = 0
+    while head < count:
+        moves = neighbours(states[head], n, masks, last, wall_mask, -1, buffer)
+        head += 1
+        for i in range(moves):
+            nxt = buffer[i]
+            if (nxt & POSITION) == TARGET and nxt < seed:
+                return count, False, states, keys, values, bits
+            slot = hash_table.slot_of(keys, bits, nxt)
+            if keys[slot] == nxt:
+                continue
+            keys[slot], values[slot] = nxt, count
+            states = grown(states, count, count + 1)
+            states[count] = nxt
+            count += 1
+            if 2 * count > keys.shape[0]:
+                bits += 1
+                keys, values = hash_table.table_of(states, count, bits, np.int64)
+    return count, True, states, keys, values, bits
+
+
+@kernel
+def _distances(states: np.ndarray, count: int, n: int, masks: np.ndarray, last: np.ndarray,
+               wall_mask: np.int64, buffer: np.ndarray, keys: np.ndarray,
+               values: np.ndarray, bits: int, distance: np.ndarray, order: np.ndarray
+               ) -> int:
+    """Each state's distance from the nearest solved state of its cluster (``states``,
+    indexed by the table) into ``distance``, the states' indices by distance into
+    ``order``; the number of solved states."""
+    solved = 0
+    for i in range(count):
+        if (states[i] & POSITION) == TARGET:
+            distance[i] = 0
+            order[solved] = i
+            solved += 1
+        else:
+            distance[i] = -1
+    head, tail = 0, solved
+    while head < tail:
+        i = order[head]
+        head += 1
+        moves = neighbours(states[i], n, masks, last, wall_mask, -1, buffer)
+        for m in range(moves):
+            j = hash_table.find(keys, values, bits, buffer[m])
+            if distance[j] < 0:
+                distance[j] = distance[i] + 1
+                order[tail] = j
+                tail += 1
+    return solved
+
+
+@kernel
+def _hardest_start(states: np.ndarray, distance: np.ndarray, order: np.ndarray, count: int,
+                   n: int, masks: np.ndarray, vertical: np.ndarray, wall_mask: np.int64
+                   ) -> tuple[int, np.int64]:
+    """(the most moves to a solved state, the hardest start): of the states that far, the
+    one with the smallest (horizontal cells, vertical cells) pair."""
+    hardest = distance[order[count - 1]]
+    best = states[order[count - 1]]
+    best_across, best_down = masks_of(best, n, masks, vertical, wall_mask)
+    k = count - 2
+    while k >= 0 and distance[order[k]] == hardest:
+        across, down = masks_of(states[order[k]], n, masks, vertical, wall_mask)
+        if across < best_across or (across == best_across and down < best_down):
+            best, best_across, best_down = states[order[k]], across, down
+        k -= 1
+    return hardest, best
+
+
+@kernel
+def _written(found: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], row: int,
+             hardest: int, count: int, solved: int, best: np.int64, n: int,
+             masks: np.ndarray, letter: np.ndarray, walls: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows ``found`` (moves, states, solved states, boards' cells) with row ``row``
+    written (grown as needed): the start ``best``'s board in Fogleman's letters."""
+    moves = grown(found[0], row, row + 1)
+    states = grown(found[1], row, row + 1)
+    solved_states = grown(found[2], row, row + 1)
+    boards = grown(found[3], row * CELLS, (row + 1) * CELLS)
+    moves[row] = hardest
+    states[row] = count
+    solved_states[row] = solved
+    board = boards[row * CELLS:(row + 1) * CELLS]
+    board[:] = _EMPTY
+    for cell in walls:
+        board[cell] = _WALL
+    for i in range(n):
+        cells = masks[i, (best >> (POSITION_BITS * i)) & POSITION]
+        for cell in range(CELLS):
+            if (cells >> cell) & 1:
+                board[cell] = letter[i]
+    return moves, states, solved_states, boards

@@ -350,10 +350,10 @@ class _RushHourPreset:
                "writes his rush.txt format)")
     options: tuple[PresetOption, ...] = (
         PresetOption("compare", "--compare", str, "RUSH.TXT",
-                     "Compare the rows with Fogleman's rush.txt and print the rows missing, "
+                     "compare the rows with Fogleman's rush.txt and print the rows missing, "
                      "extra or different (exit status 1 if any)."),
         PresetOption("max_walls", "--max-walls", int, "N",
-                     f"At most N walls on a board (default {MAX_WALLS}, the whole database; "
+                     f"at most N walls on a board (default {MAX_WALLS}, the whole database; "
                      "0 is the part without walls)."))
     outputs: tuple[str, ...] = (".parquet", ".duckdb", ".txt")
     unit_name = "units"

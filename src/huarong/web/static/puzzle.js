@@ -4,6 +4,9 @@
 // cluster of the position shown as a graph in the explorer.
 
 import { ApiError, api } from './api.js';
+import {
+  colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
+} from './puzzle-grid.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -19,9 +22,6 @@ const ui = {
 };
 
 const STEP_MS = 450;
-const DIRECTIONS = {
-  up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1],
-};
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
 };
@@ -39,49 +39,6 @@ const state = {
 };
 
 const answers = new Map(); // grid -> promise of /api/puzzles/next
-
-// ---- positions ----------------------------------------------------------------------------
-
-function rowsOf(grid) {
-  return grid.split('/').map((row) => [...row]);
-}
-
-function pieceCells(grid) {
-  const cells = new Map(); // letter -> [[row, col], ...] in reading order
-  rowsOf(grid).forEach((row, r) => row.forEach((glyph, c) => {
-    if (glyph === '.' || glyph === '#') return;
-    if (!cells.has(glyph)) cells.set(glyph, []);
-    cells.get(glyph).push([r, c]);
-  }));
-  return cells;
-}
-
-function span(values) {
-  const low = Math.min(...values) + 1;
-  const high = Math.max(...values) + 1;
-  return low === high ? `${low}` : `${low}-${high}`;
-}
-
-function pieceLabel(letter, cells) {
-  return `piece ${letter}, rows ${span(cells.map(([r]) => r))}, `
-    + `columns ${span(cells.map(([, c]) => c))}`;
-}
-
-// A hue per letter, the same on every board of a game; goal pieces are drawn warm.
-function colourOf(letter, isGoalPiece) {
-  const code = letter.charCodeAt(0);
-  const hue = isGoalPiece ? 6 : (code * 47) % 300 + 40;
-  const light = isGoalPiece ? 38 : 30 + (code % 3) * 6;
-  return `hsl(${hue} 45% ${light}%)`;
-}
-
-// Where a move takes the piece: the directions of its path added up, times the distance of
-// a slide.
-function displacement(move) {
-  const parts = move.direction.split(',').map((word) => DIRECTIONS[word.trim()] ?? [0, 0]);
-  const times = parts.length === 1 ? move.distance : 1;
-  return parts.reduce(([r, c], [dr, dc]) => [r + dr * times, c + dc * times], [0, 0]);
-}
 
 // ---- drawing ------------------------------------------------------------------------------
 

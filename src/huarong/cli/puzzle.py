@@ -28,6 +28,7 @@ from huarong.cli._common import (
 )
 from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
+from huarong.cli.puzzle_design import design
 from huarong.cli.puzzle_search import echo_hardest, grid_rows, search
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ _max_states_option = click.option(
 
 @click.group("puzzle")
 def puzzle() -> None:
-    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search.
+    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, design.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
     "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
@@ -312,3 +313,4 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
 
 
 puzzle.add_command(search)
+puzzle.add_command(design)

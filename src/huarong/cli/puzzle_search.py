@@ -36,7 +36,7 @@ TABLE_FORMATS = (".parquet", ".duckdb")
 
 
 @contextmanager
-def _input_errors() -> Iterator[None]:
+def input_errors() -> Iterator[None]:
     from huarong.puzzles import PuzzleError
 
     try:
@@ -143,7 +143,7 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     from huarong.puzzles.exhaustive import run
     from huarong.puzzles.specs import board_of
 
-    with _input_errors():
+    with input_errors():
         searched = (_puzzle_board(start, goal, metric, rules, board, pieces)
                     if start is not None
                     else board_of(*_required(board, pieces, goal), metric=metric or "step",
@@ -151,7 +151,7 @@ def search(board: str | None, pieces: str | None, goal: str | None, start: str |
     checkpoint = None if output is None else Path(f"{output}.checkpoint.npz")
     announce_first_compile()
     try:
-        with _input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
+        with input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
             result = run(searched, progress=progress, memory=int(memory * 2**30),
                          checkpoint=checkpoint)
     except BaseException as stop:
@@ -238,7 +238,7 @@ def _preset_run(name: str, job: _Job, output: str | None, finished: str
         need_dask("--cluster")
     directory = checkpoint_directory(name, output)
     announce_first_compile()
-    with _input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
+    with input_errors(), machine_faults(directory, "-o (or $HUARONG_DB)"), \
             resumable(directory, finished), sigterm_unwinds(), \
             progress_bar(not job.quiet) as progress:
         yield directory, progress
@@ -254,7 +254,7 @@ def _run_preset(preset: Preset, settings: dict[str, Any], job: _Job, output: str
     if output is not None and Path(output).suffix.lower() not in preset.outputs:
         raise InputError(f"output {output!r}: the name must end in "
                          f"{', '.join(preset.outputs[:-1])} or {preset.outputs[-1]}")
-    with _input_errors():
+    with input_errors():
         preset.check(settings)
     with _preset_run(preset.name, job, output, f"finished {preset.unit_name}"
                      ) as (directory, progress):
@@ -265,7 +265,7 @@ def _run_preset(preset: Preset, settings: dict[str, Any], job: _Job, output: str
             written = preset.write(found, Path(output))
         click.echo(f"written to {output} ({written:,} rows)", err=True)
     finish(directory)
-    with _input_errors():
+    with input_errors():
         totals = preset.totals(found, settings)
     if as_json:
         click.echo(json.dumps(totals, indent=2))

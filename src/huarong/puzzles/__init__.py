@@ -1,8 +1,11 @@
 """Any sliding-block puzzle: board, pieces, goal, rule and metric, and its state graph.
 
 One engine for every puzzle of the model (see the Puzzles page of the docs): read a puzzle
-with :func:`load_puzzle`, search it with :func:`solve`, :func:`group`, :func:`state_graph`,
-:func:`next_moves` and :func:`analyze`.  The numba kernels are in
+(a :class:`Board` and a start) with :func:`load_puzzle`, search its start's cluster with
+:func:`solve`, :func:`cluster_summary`, :func:`cluster_codes`, :func:`state_graph`,
+:func:`next_moves` and :func:`analyze`.  :mod:`~huarong.puzzles.exhaustive` searches every
+placement of a board's pieces, :mod:`~huarong.puzzles.presets` other authors' searches, and
+:mod:`~huarong.puzzles.results` their result files.  The numba kernels are in
 :mod:`huarong._kernels.cluster`.
 """
 
@@ -20,6 +23,7 @@ from huarong.puzzles.cluster import (
     cluster_summary,
     next_moves,
     puzzle_start_node,
+    solution_of_graph,
     solve,
     state_graph,
 )
@@ -57,6 +61,7 @@ __all__ = [
     "next_moves",
     "parse_state",
     "puzzle_start_node",
+    "solution_of_graph",
     "solve",
     "state_graph",
 ]

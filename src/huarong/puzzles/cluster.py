@@ -290,24 +290,64 @@ def _solution_along(puzzle: Puzzle, codes: list[int]) -> PuzzleSolution:
                           [move.grid for move in moves], moves)
 
 
+@dataclass(frozen=True)
+class ClusterProfile:
+    """What a search of the start's whole cluster tells: its ``states``, ``solved`` states,
+    ``smallest`` code (the cluster's canonical state), the ``hardest_length`` (-1: no goal in
+    the cluster) and ``hardest`` code (the smallest code of the states farthest from any
+    goal; without a goal, the smallest code)."""
+
+    states: int
+    solved: int
+    smallest: int
+    hardest_length: int
+    hardest: int
+
+
+def cluster_profile(puzzle: Puzzle, *, limit: int | None = None,
+                    progress: Progress | None = None) -> ClusterProfile:
+    """The start's cluster by two breadth-first searches: the cluster from the start, then
+    the distances from all its goals at once; :class:`ClusterTooLarge` past ``limit``
+    states."""
+    codes = _search(puzzle, limit=limit, progress=progress).codes
+    states, smallest = int(codes.shape[0]), int(codes.min())
+    goals = codes[puzzle.tables.goal_flags(codes)]
+    del codes
+    if not goals.shape[0]:
+        return ClusterProfile(states, 0, smallest, -1, smallest)
+    layers = _search(puzzle, goals, progress=progress, phase="distances to the goals")
+    farthest = layers.codes[(layers.layers[-2] if len(layers.layers) > 1 else 0):
+                            layers.layers[-1]]
+    return ClusterProfile(states, int(goals.shape[0]), smallest, len(layers.layers) - 1,
+                          int(farthest.min()))
+
+
+def solution_length(puzzle: Puzzle) -> int | None:
+    """The moves of an optimal solution (breadth-first to the nearest goal), without the
+    moves themselves; None when the start's cluster holds no goal."""
+    _require_goal(puzzle)
+    found = _search(puzzle, stop_at_goal=True)
+    if found.goal <= 0:
+        return None if found.goal < 0 else 0
+    # The goal is found while its parents' layer is expanded, so that layer's end is not
+    # listed yet: the goal lies one layer past the last one listed below it.
+    return 1 + int(np.searchsorted(np.array(found.layers, dtype=np.int64), found.goal,
+                                   side="right"))
+
+
 def cluster_summary(puzzle: Puzzle, *, limit: int | None = None,
-          progress: Progress | None = None, graph: StateGraph | None = None) -> ClusterSummary:
+                    progress: Progress | None = None, graph: StateGraph | None = None
+                    ) -> ClusterSummary:
     """The start's cluster: states, solved states and its hardest state, found by a second
     breadth-first search from all the goals at once (from ``graph``, the cluster's state
     graph, when it is given)."""
     if graph is not None:
         return _group_of_graph(puzzle, graph)
-    codes = _search(puzzle, limit=limit, progress=progress).codes
-    states = int(codes.shape[0])
-    goals = codes[puzzle.tables.goal_flags(codes)]
-    del codes
-    if not goals.shape[0]:
-        return ClusterSummary(states, 0, None, None)
-    back = _search(puzzle, goals, progress=progress, phase="distances to the goals")
-    layers = back.layers
-    farthest = back.codes[(layers[-2] if len(layers) > 1 else 0):layers[-1]]
-    return ClusterSummary(states, int(goals.shape[0]), len(layers) - 1,
-                          format_state(puzzle, int(farthest.min())))
+    profile = cluster_profile(puzzle, limit=limit, progress=progress)
+    if not profile.solved:
+        return ClusterSummary(profile.states, 0, None, None)
+    return ClusterSummary(profile.states, profile.solved, profile.hardest_length,
+                          format_state(puzzle, profile.hardest))
 
 
 def _group_of_graph(puzzle: Puzzle, graph: StateGraph) -> ClusterSummary:

@@ -25,7 +25,7 @@ from huarong.puzzles.grid import (
 )
 from huarong.puzzles.puzzle import Puzzle
 
-_PIECE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*(?:\*\s*(\d+))?\s*")
+_PIECE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*(?:\*\s*(\d+)(?:\s*-\s*(\d+))?)?\s*")
 _GOAL = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*")
 _SIZE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*")
 
@@ -51,15 +51,31 @@ def parse_cells(text: str) -> tuple[int, int, frozenset[int]]:
 def parse_pieces(text: str) -> list[tuple[Shape, int]]:
     """``2x2,1x2,2x1*2,1x1*4`` (rows x columns, ``*N`` for N alike): each shape and how many,
     in the order given."""
-    pieces: dict[Shape, int] = {}
+    pieces = []
+    for shape, low, high in parse_piece_ranges(text):
+        if low != high:
+            raise PuzzleError(text, "a range of pieces (RxC*A-B) is for puzzle design: "
+                                    "a search takes RxC*N")
+        pieces.append((shape, low))
+    return pieces
+
+
+def parse_piece_ranges(text: str) -> list[tuple[Shape, int, int]]:
+    """``2x2,1x2*0-4,2x1*0-4,1x1*2-6``: each shape and the fewest and most pieces of it
+    (``*N``: exactly N; ``*A-B``: A to B), in the order given."""
+    pieces: dict[Shape, tuple[int, int]] = {}
     for part in text.split(","):
         found = _PIECE.fullmatch(part)
-        if not found or min(int(found[1]), int(found[2])) < 1 or found[3] == "0":
-            raise PuzzleError(text, f"{part.strip()!r} is not a piece: RxC (rows x columns) "
-                                    "or RxC*N for N alike, as 2x2,1x2,2x1*2,1x1*4")
+        low = int(found[3] or 1) if found else 0
+        high = int(found[4]) if found and found[4] else low
+        if not found or min(int(found[1]), int(found[2])) < 1 or high < max(low, 1):
+            raise PuzzleError(text, f"{part.strip()!r} is not a piece: RxC (rows x columns), "
+                                    "RxC*N for N alike or RxC*A-B for A to B of them, as "
+                                    "2x2,1x2*0-4,1x1*2-6")
         shape = rectangle(int(found[1]), int(found[2]))
-        pieces[shape] = pieces.get(shape, 0) + int(found[3] or 1)
-    return list(pieces.items())
+        before = pieces.get(shape, (0, 0))
+        pieces[shape] = (before[0] + low, before[1] + high)
+    return [(shape, low, high) for shape, (low, high) in pieces.items()]
 
 
 def parse_goal(text: str) -> tuple[Shape, int, int]:

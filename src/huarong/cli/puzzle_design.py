@@ -1,0 +1,168 @@
+"""``huarong puzzle design``: the hardest starts of a board too big to enumerate, by the
+design search (:mod:`huarong.puzzles.design_search`).
+
+Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._common`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from huarong.cli._common import (
+    OUTPUT,
+    InputError,
+    json_option,
+    machine_faults,
+    progress_bar,
+    sigterm_unwinds,
+)
+from huarong.cli.puzzle_search import TABLE_FORMATS, grid_rows, input_errors
+
+if TYPE_CHECKING:
+    from huarong.puzzles.design import DesignSpace
+    from huarong.puzzles.design_search import DesignResult
+
+DESIGN_PRESETS = ("rush-hour",)
+
+
+@click.command("design")
+@click.option("--board", metavar="RxC|GRID",
+              help="The board: RxC, or grid text with '.' cells and '#' walls (rows joined "
+                   "by '/').  With --preset rush-hour, its size (default 6x6).")
+@click.option("--pieces", metavar="SPEC",
+              help="The pieces: rows x columns, *N for N alike, *A-B for A to B of them, as "
+                   "2x2,1x2*0-4,2x1*0-4,1x1*2-6.")
+@click.option("--goal", metavar="SHAPE@ROW,COL",
+              help="A piece of that shape with its top-left cell there (from 0), as 2x2@3,1.")
+@click.option("--puzzle", "start", metavar="START", default=None,
+              help="Instead of --board, --pieces and --goal: a puzzle's board, pieces (any "
+                   "shapes, as many as it has), goal, rules and metric (a .toml file, a "
+                   "catalogue name, grid text with --goal as a grid...).")
+@click.option("--preset", type=click.Choice(DESIGN_PRESETS), default=None,
+              help="rush-hour: M. Fogleman's definitions (cars and trucks in his lanes, the "
+                   "red car on the middle row to the right edge, 0-2 walls, every piece "
+                   "important).")
+@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
+              help="What one move is (default: step, or the puzzle's).")
+@click.option("--rules", type=click.Choice(["free", "length"]), default=None,
+              help="free, or length: a 1xk or kx1 piece only along its length (default: "
+                   "free, or the puzzle's).")
+@click.option("--walls", metavar="MIN-MAX", default=None,
+              help="How many walls a start may add on free cells (default 0; 0-2 with "
+                   "--preset rush-hour).")
+@click.option("--minimal/--no-minimal", default=True, show_default=True,
+              help="Keep only starts where every piece (and added wall) matters: without it "
+                   "the start is solved in fewer moves.")
+@click.option("--budget", default="1m", show_default=True, metavar="TIME|N",
+              help="How long: a time (90s, 10m, 1h) or a number of evaluations (5000).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="The seed of the chains' random numbers: one thread and a budget of "
+                   "evaluations give the same answer every time.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Chains, one a thread (default: every core).")
+@click.option("--keep", type=click.IntRange(min=1), default=100, show_default=True,
+              help="The best distinct clusters kept and written.")
+@click.option("-o", "--output", type=OUTPUT, default=None,
+              help="Write the best clusters, hardest first, to FILE.parquet or FILE.duckdb "
+                   "(a search result file: serve --search browses it).  The run is saved "
+                   "in FILE.checkpoint.json every 30 s and when stopped; the same command "
+                   "resumes it.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@json_option
+def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
+           preset: str | None, metric: str | None, rules: str | None, walls: str | None,
+           minimal: bool, budget: str, seed: int, threads: int | None, keep: int,
+           output: str | None, quiet: bool, as_json: bool) -> None:
+    """The hardest starts the pieces allow on the board, found by a stochastic search
+    where enumeration cannot reach: each candidate's value is its cluster's hardest
+    length, by the engine; each cluster is searched once.
+
+    Prints the best (--json: {"length", "start", "states", "evaluations", "clusters",
+    "seconds"}); -o writes the best clusters.  Ctrl-C keeps what was found.
+    """
+    from huarong.puzzles.design_search import Budget
+    from huarong.puzzles.design_search import design as run_design
+
+    if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
+        raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
+    with input_errors():
+        space = _space(board, pieces, goal, start, preset, metric, rules, walls)
+        chosen = Budget.parse(budget)
+    checkpoint = None if output is None else Path(f"{output}.checkpoint.json")
+    with input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
+        result = run_design(space, chosen, seed=seed, chains=threads or os.cpu_count() or 1,
+                            minimal=minimal, keep=keep, checkpoint=checkpoint,
+                            progress=progress)
+    if output is not None:
+        with machine_faults(output, "-o"):
+            result.write(output)
+        click.echo(f"written to {output} ({len(result.rows):,} clusters)", err=True)
+    _report(result, as_json)
+    if result.stopped:
+        if checkpoint is not None:
+            click.echo(f"huarong: stopped; the run is saved in {checkpoint}: run the same "
+                       "command again to go on", err=True)
+        raise click.exceptions.Exit(130)
+
+
+def _space(board: str | None, pieces: str | None, goal: str | None, start: str | None,
+           preset: str | None, metric: str | None, rules: str | None, walls: str | None
+           ) -> DesignSpace:
+    from huarong.puzzles.design_spaces import (
+        RUSH_HOUR_WALLS,
+        parse_walls,
+        rush_hour_space,
+        space_of,
+        space_of_puzzle,
+    )
+
+    wall_range = None if walls is None else parse_walls(walls)
+    if preset is not None:
+        if pieces is not None or goal is not None or start is not None:
+            raise InputError(f"--preset {preset} sets the pieces and goal: give none of "
+                             "--pieces, --goal, --puzzle")
+        if metric is not None or rules is not None:
+            raise InputError(f"--preset {preset} sets the metric and rules")
+        rows, columns = _size(board or "6x6")
+        return rush_hour_space(rows, columns, walls=wall_range or RUSH_HOUR_WALLS)
+    if start is not None:
+        from huarong.puzzles import load_puzzle
+
+        if board is not None or pieces is not None:
+            raise InputError("--puzzle gives the board and pieces: give neither --board nor "
+                             "--pieces")
+        return space_of_puzzle(load_puzzle(start, goal, metric=metric, rules=rules),
+                               walls=wall_range or (0, 0))
+    if board is None or pieces is None or goal is None:
+        missing = [name for name, value in (("--board", board), ("--pieces", pieces),
+                                            ("--goal", goal)) if value is None]
+        raise InputError(f"design needs {', '.join(missing)} (or --puzzle, or --preset)")
+    return space_of(board, pieces, goal, metric=metric or "step", rules=rules or "free",
+                    walls=wall_range or (0, 0))
+
+
+def _size(text: str) -> tuple[int, int]:
+    from huarong.puzzles.specs import parse_cells
+
+    rows, columns, walls = parse_cells(text)
+    if walls:
+        raise InputError(f"--board {text}: a Rush Hour board is RxC, its walls the design's")
+    return rows, columns
+
+
+def _report(result: DesignResult, as_json: bool) -> None:
+    summary = result.summary()
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"evaluations: {summary['evaluations']:,} in {summary['seconds']} s, "
+               f"clusters: {summary['clusters']:,}")
+    if summary["length"] is None:
+        click.echo("hardest: none found")
+        return
+    click.echo(f"hardest: {summary['length']} moves ({summary['states']:,} states) from")
+    click.echo(grid_rows(summary["start"]))

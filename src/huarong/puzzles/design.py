@@ -1,0 +1,411 @@
+"""The design space of ``huarong puzzle design``: which starts a design search may build on a
+board (pieces of given shapes, how many of each within a range, walls it may add, the goal
+piece and where it must go), each start's value (its cluster's hardest length, by the
+engine), and whether every piece of a start matters.
+
+A candidate is a :class:`Design`: the walls it adds and where each piece stands.  Its
+value is that of its cluster (:func:`~huarong.puzzles.cluster.cluster_profile`): the
+states, the solved states and the hardest start (the smallest code of the states farthest
+from any goal, as the exhaustive search breaks ties).  A cluster is known by its canonical
+state, its smallest code on its board, so a cluster met again is never searched again.
+
+Minimal (Fogleman's "each piece is important"): without any one piece but the goal piece,
+or any one wall the design added, the hardest start is solved in fewer moves.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from huarong.puzzles.board import Board, board_spec
+from huarong.puzzles.cluster import cluster_profile, solution_length
+from huarong.puzzles.grid import (
+    EMPTY,
+    LETTERS,
+    Metric,
+    PieceClass,
+    PuzzleError,
+    Rules,
+    Shape,
+    join_rows,
+    shape_name,
+)
+from huarong.puzzles.puzzle import Puzzle
+
+Placed = tuple[tuple[int, int], ...]
+"""Where the pieces stand: (kind, anchor cell) pairs, sorted; the anchor is the top-left
+cell of the piece's bounding box."""
+
+_BOARDS_KEPT = 512
+"""Boards (piece counts and walls) whose tables a space keeps: each built once, reused."""
+
+
+@dataclass(frozen=True)
+class PieceKind:
+    """Pieces of one ``shape``, between ``low`` and ``high`` of them in a start;
+    ``distinct``: each told apart from the others of its shape (the goal piece when others
+    share its shape)."""
+
+    shape: Shape
+    low: int
+    high: int
+    distinct: bool = False
+
+    @property
+    def height(self) -> int:
+        return 1 + max(r for r, _ in self.shape)
+
+    @property
+    def width(self) -> int:
+        return 1 + max(c for _, c in self.shape)
+
+
+@dataclass(frozen=True)
+class Design:
+    """A candidate start: the ``walls`` the design adds and where its ``pieces`` stand."""
+
+    walls: frozenset[int]
+    pieces: Placed
+
+    def counts(self, kinds: int) -> tuple[int, ...]:
+        """How many pieces of each kind."""
+        found = [0] * kinds
+        for kind, _ in self.pieces:
+            found[kind] += 1
+        return tuple(found)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"walls": sorted(self.walls), "pieces": [list(p) for p in self.pieces]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Design:
+        return cls(frozenset(int(w) for w in data["walls"]),
+                   tuple(sorted((int(k), int(a)) for k, a in data["pieces"])))
+
+
+@dataclass(frozen=True)
+class Value:
+    """A candidate's cluster: its ``length`` (hardest start's moves; -1 without a goal),
+    ``states``, ``solved`` states, its ``hardest`` start (a design) and its canonical
+    ``key``."""
+
+    length: int
+    states: int
+    solved: int
+    hardest: Design
+    key: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class DesignSpace:
+    """What a design search builds: a ``rows`` x ``columns`` board with fixed ``walls``,
+    piece ``kinds`` (the first is the goal piece's: a start holds exactly one goal piece
+    when it is ``distinct``, else at least one piece of its shape), the ``goal_cells`` the
+    goal piece must cover, ``rules``, ``metric``, how many walls a design may add
+    (``wall_range``) and, with ``lanes``, M. Fogleman's Rush Hour definitions: the goal piece
+    on its own row (the rows' only horizontal vehicle there, walls of that row left of it),
+    every row's vehicles and walls and every column's vehicles covering at most all cells
+    but one."""
+
+    rows: int
+    columns: int
+    walls: frozenset[int]
+    kinds: tuple[PieceKind, ...]
+    goal_cells: tuple[int, ...]
+    rules: Rules
+    metric: Metric
+    wall_range: tuple[int, int] = (0, 0)
+    lanes: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.kinds or self.kinds[0].low < 1:
+            raise PuzzleError(self.describe(), "the goal's piece must be among the pieces")
+        free = self.rows * self.columns - len(self.walls) - self.wall_range[0]
+        least = sum(len(k.shape) * k.low for k in self.kinds)
+        if least > free:
+            raise PuzzleError(self.describe(), f"the fewest pieces cover {least} cells, the "
+                                               f"board has {free} free")
+
+    def describe(self) -> str:
+        """The pieces as a spec: ``2x2,1x2*0-4,1x1*2-6``."""
+        return ",".join(shape_name(k.shape) + ("" if k.low == k.high == 1 else
+                                               f"*{k.low}" if k.low == k.high else
+                                               f"*{k.low}-{k.high}") for k in self.kinds)
+
+    def spec(self) -> dict[str, Any]:
+        """The space as JSON: what a checkpoint must match."""
+        return {"rows": self.rows, "columns": self.columns, "walls": sorted(self.walls),
+                "kinds": [[[list(c) for c in k.shape], k.low, k.high, k.distinct]
+                          for k in self.kinds],
+                "goal": list(self.goal_cells), "rules": self.rules, "metric": self.metric,
+                "wall_range": list(self.wall_range), "lanes": self.lanes}
+
+    def file_puzzle(self) -> dict[str, Any]:
+        """The puzzle of a result file whose rows each hold their own pieces and goal."""
+        return board_spec(self.rows, self.columns, self.walls,
+                          [PieceClass(k.shape, (), k.distinct) for k in self.kinds], None,
+                          self.rules, self.metric)
+
+    def cells_of(self, kind: int, anchor: int) -> tuple[int, ...]:
+        row, column = divmod(anchor, self.columns)
+        return tuple((row + r) * self.columns + column + c for r, c in self.kinds[kind].shape)
+
+    def anchors(self, kind: int) -> list[int]:
+        """Every anchor where a piece of ``kind`` fits the board (walls aside)."""
+        piece = self.kinds[kind]
+        rows = ([self.goal_row] if self.lanes and kind == 0 else
+                range(self.rows - piece.height + 1))
+        return [r * self.columns + c for r in rows for c in range(self.columns - piece.width + 1)]
+
+    @property
+    def goal_row(self) -> int:
+        return self.goal_cells[0] // self.columns
+
+    def valid(self, design: Design, *, complete: bool = True) -> bool:
+        """Whether a design's pieces fit: inside the board, on free cells, not overlapping,
+        the counts and walls within their ranges, and Fogleman's lanes if asked.  Of a
+        design being built (not ``complete``), only the most pieces and walls are
+        checked."""
+        counts = design.counts(len(self.kinds))
+        if len(design.pieces) > len(LETTERS):
+            return False
+        if any(not (k.low if complete else 0) <= n <= k.high
+               for k, n in zip(self.kinds, counts, strict=True)):
+            return False
+        if not (self.wall_range[0] if complete else 0) <= len(design.walls) \
+                <= self.wall_range[1]:
+            return False
+        taken = set(self.walls) | set(design.walls)
+        if len(taken) != len(self.walls) + len(design.walls):
+            return False
+        for kind, anchor in design.pieces:
+            piece = self.kinds[kind]
+            row, column = divmod(anchor, self.columns)
+            if row + piece.height > self.rows or column + piece.width > self.columns:
+                return False
+            cells = self.cells_of(kind, anchor)
+            if taken.intersection(cells):
+                return False
+            taken.update(cells)
+        return not self.lanes or self._in_lanes(design)
+
+    def _in_lanes(self, design: Design) -> bool:
+        rows = [0] * self.rows
+        columns = [0] * self.columns
+        red = next((anchor for kind, anchor in design.pieces if kind == 0), None)
+        for wall in design.walls | self.walls:
+            row, column = divmod(wall, self.columns)
+            rows[row] += 1
+            if row == self.goal_row and red is not None and column > red % self.columns:
+                return False
+        for kind, anchor in design.pieces:
+            piece = self.kinds[kind]
+            row, column = divmod(anchor, self.columns)
+            if piece.height == 1:
+                if row == self.goal_row and kind != 0:
+                    return False
+                rows[row] += piece.width
+            else:
+                columns[column] += piece.height
+        return max(rows) < self.columns and max(columns) < self.rows
+
+
+class Evaluator:
+    """Values of designs in one space, each cluster searched once: boards and clusters
+    already met are kept (thread-safe, so chains on threads share them)."""
+
+    def __init__(self, space: DesignSpace) -> None:
+        self.space = space
+        self.boards: OrderedDict[tuple[Any, ...], tuple[Board, list[int]]] = OrderedDict()
+        self.values: dict[tuple[Any, ...], Value] = {}
+        self.lock = threading.Lock()
+
+    def board(self, counts: tuple[int, ...], walls: frozenset[int]
+              ) -> tuple[Board, list[int]]:
+        """The board of these piece counts and added walls, and each kind's class (-1: no
+        piece of it)."""
+        key = (counts, walls)
+        with self.lock:
+            if key in self.boards:
+                self.boards.move_to_end(key)
+                return self.boards[key]
+        space = self.space
+        classes: list[PieceClass] = []
+        class_of: list[int] = []
+        used = 0
+        for kind, count in zip(space.kinds, counts, strict=True):
+            class_of.append(len(classes) if count else -1)
+            if count:
+                classes.append(PieceClass(kind.shape, tuple(LETTERS[used:used + count]),
+                                          kind.distinct))
+                used += count
+        goal = [EMPTY] * (space.rows * space.columns)
+        for cell in space.goal_cells:
+            goal[cell] = classes[0].letters[0]
+        made = (Board(space.rows, space.columns, space.walls | walls, tuple(classes),
+                      join_rows(goal, space.columns), space.rules, space.metric), class_of)
+        with self.lock:
+            self.boards[key] = made
+            while len(self.boards) > _BOARDS_KEPT:
+                self.boards.popitem(last=False)
+        return made
+
+    def puzzle(self, design: Design) -> Puzzle:
+        """The design as a puzzle (its start the design's placement)."""
+        board, class_of = self.board(design.counts(len(self.space.kinds)), design.walls)
+        start = board.code_of([(class_of[kind], self.space.cells_of(kind, anchor))
+                               for kind, anchor in design.pieces], "a design")
+        return Puzzle(board, start)
+
+    def value(self, design: Design) -> tuple[Value, bool]:
+        """The design's cluster, and whether it was met before (then not searched again:
+        only the cluster's canonical state is found)."""
+        puzzle = self.puzzle(design)
+        profile = cluster_profile(puzzle)
+        key = (design.counts(len(self.space.kinds)), tuple(sorted(design.walls)),
+               profile.smallest)
+        with self.lock:
+            if key in self.values:
+                return self.values[key], True
+        hardest = self.design_of(puzzle.board, design.walls, profile.hardest)
+        found = Value(profile.hardest_length, profile.states, profile.solved, hardest, key)
+        with self.lock:
+            self.values[key] = found
+        return found, False
+
+    def design_of(self, board: Board, walls: frozenset[int], code: int) -> Design:
+        """The design of a state of one of this space's boards."""
+        kind_of = {}
+        for kind, piece in enumerate(self.space.kinds):
+            kind_of[(piece.shape, piece.distinct)] = kind
+        pieces = []
+        for c, places in enumerate(board.placements_of(code)):
+            piece_class = board.classes[c]
+            kind = kind_of[(piece_class.shape, piece_class.distinct)]
+            first_row, first_column = piece_class.shape[0]
+            for p in places:
+                cells = board.tables.placements[c][p]
+                pieces.append((kind, cells[0] - first_row * self.space.columns - first_column))
+        return Design(walls, tuple(sorted(pieces)))
+
+    def grid(self, design: Design) -> str:
+        """The design's start as grid text (walls ``#``, pieces lettered class by class)."""
+        puzzle = self.puzzle(design)
+        return puzzle.board.format(puzzle.start)
+
+    def goal(self, design: Design) -> str:
+        """The goal (grid text) of the design's board."""
+        board, _ = self.board(design.counts(len(self.space.kinds)), design.walls)
+        assert board.goal is not None
+        return board.goal
+
+    def minimal(self, design: Design, length: int) -> bool:
+        """Whether every piece but the goal piece, and every wall the design added, matters:
+        without it the start is solved in fewer moves than ``length``."""
+        if length < 0:
+            return False
+        fewer: list[Design] = []
+        goal_piece = next(p for p in design.pieces if p[0] == 0)
+        for piece in design.pieces:
+            if piece != goal_piece:
+                fewer.append(Design(design.walls, tuple(p for p in design.pieces
+                                                        if p != piece)))
+        fewer.extend(Design(design.walls - {wall}, design.pieces) for wall in design.walls)
+        for smaller in fewer:
+            moves = solution_length(self.puzzle(smaller))
+            if moves is not None and moves >= length:
+                return False
+        return True
+
+
+def random_design(space: DesignSpace, rng: np.random.Generator, tries: int = 50
+                  ) -> Design:
+    """A design of random counts, pieces placed at random; :class:`PuzzleError` when none
+    fits in ``tries``."""
+    for _ in range(tries):
+        counts = [int(rng.integers(k.low, k.high + 1)) for k in space.kinds]
+        walls = int(rng.integers(space.wall_range[0], space.wall_range[1] + 1))
+        design = Design(frozenset(), ())
+        for _ in range(walls):
+            design = add_wall(space, design, rng) or design
+        order = [0] + [int(k) for k in rng.permutation(
+            [kind for kind in range(1, len(space.kinds)) for _ in range(counts[kind])])]
+        order += [0] * (counts[0] - 1)
+        for kind in order:
+            design = add_piece(space, design, kind, rng) or design
+        if space.valid(design):
+            return design
+    raise PuzzleError(space.describe(), "no start of these pieces fits the board: fewer "
+                                        "pieces or a bigger board")
+
+
+def add_piece(space: DesignSpace, design: Design, kind: int, rng: np.random.Generator
+              ) -> Design | None:
+    """The design with one more piece of ``kind`` at a random place where it fits; None when
+    it fits nowhere."""
+    anchors = space.anchors(kind)
+    for anchor in rng.permutation(anchors)[:64]:
+        grown = Design(design.walls, tuple(sorted((*design.pieces, (kind, int(anchor))))))
+        if space.valid(grown, complete=False):
+            return grown
+    return None
+
+
+def add_wall(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design | None:
+    """The design with one more wall on a random free cell; None when none fits."""
+    for cell in rng.permutation(space.rows * space.columns)[:64]:
+        grown = Design(design.walls | {int(cell)}, design.pieces)
+        if int(cell) not in design.walls and space.valid(grown, complete=False):
+            return grown
+    return None
+
+
+def mutate(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design:
+    """A neighbour of ``design`` in another cluster, mostly: a piece moved to any place
+    where it fits, a piece added or taken away, or a wall added, taken away or moved (a
+    piece moved one cell onto free cells is a move of the puzzle, the same cluster); the
+    design itself when no change fits after a few tries.  Mostly one change, sometimes
+    more (as many as a geometric draw says): the clusters one change cannot reach."""
+    changes = int(rng.geometric(0.6))
+    for _ in range(20 * changes):
+        changed = _changed(space, design, rng)
+        if changed is not None and changed != design and space.valid(changed):
+            design = changed
+            changes -= 1
+            if not changes:
+                break
+    return design
+
+
+def _changed(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design | None:
+    counts = design.counts(len(space.kinds))
+    move = rng.random()
+    pieces = list(design.pieces)
+    index = int(rng.integers(len(pieces)))
+    kind = pieces[index][0]
+    fewer = Design(design.walls, tuple(pieces[:index] + pieces[index + 1:]))
+    if move < 0.5:
+        return add_piece(space, fewer, kind, rng)
+    if move < 0.7:
+        kind = int(rng.integers(len(space.kinds)))
+        return add_piece(space, design, kind, rng) if counts[kind] < space.kinds[kind].high \
+            else None
+    if move < 0.85 or space.wall_range[1] == 0:
+        return None if kind == 0 and counts[0] == 1 else fewer
+    walls = sorted(design.walls)
+    if walls and (len(walls) == space.wall_range[1] or rng.random() < 0.5):
+        fewer = Design(design.walls - {walls[int(rng.integers(len(walls)))]}, design.pieces)
+        return add_wall(space, fewer, rng) if rng.random() < 0.5 else fewer
+    return add_wall(space, design, rng)
+
+
+def spec_of_counts(space: DesignSpace, counts: Sequence[int]) -> str:
+    """A start's pieces as a spec of exact counts: ``2x2,1x2*3,1x1*4``."""
+    return ",".join(shape_name(k.shape) + ("" if n == 1 else f"*{n}")
+                    for k, n in zip(space.kinds, counts, strict=True) if n)

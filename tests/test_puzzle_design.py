@@ -1,0 +1,164 @@
+"""The design search (huarong puzzle design) on boards small enough to enumerate: it finds
+the hardest length the exhaustive search finds, its minimal starts pass a brute force of
+every piece removed (the plain-Python reference), one seed gives one answer, a stopped run
+resumes, and what it writes plays."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from huarong.cli.puzzle_design import design as command
+from huarong.puzzles import PuzzleError, load_puzzle, solve
+from huarong.puzzles.design import Evaluator, random_design
+from huarong.puzzles.design_search import Budget, design
+from huarong.puzzles.design_spaces import rush_hour_space, space_of
+from huarong.puzzles.exhaustive import search
+from huarong.puzzles.results import open_search_file
+
+from .puzzle_reference import puzzle as reference_puzzle
+
+CASES = [
+    ("3x3", "2x1,1x2,1x1*2", "1x2@2,1"),
+    ("3x4", "2x2,1x2,1x1*2", "2x2@1,2"),
+    ("#.../..../...#", "1x2*2,2x1,1x1", "2x1@0,3"),
+    ("4x4", "2x2,1x2,2x1,1x1*3", "2x2@2,2"),
+]
+
+
+@pytest.mark.parametrize(("metric", "rules"), [("unit", "free"), ("slide", "free"),
+                                               ("step", "free"), ("slide", "length")])
+@pytest.mark.parametrize(("cells", "pieces", "goal"), CASES)
+def test_design_finds_the_exhaustive_hardest(cells: str, pieces: str, goal: str, metric: str,
+                                             rules: str) -> None:
+    truth = search(cells, pieces, goal, metric, rules).totals()["hardest"]
+    found = design(space_of(cells, pieces, goal, metric=metric, rules=rules),
+                   Budget(evaluations=400), minimal=False).summary()
+    assert found["length"] == (None if truth is None else truth["length"])
+
+
+def test_ranges_find_the_hardest_of_every_count() -> None:
+    """With ranges of pieces the answer is the hardest of the searches of each count."""
+    truth = max(search("3x3", f"2x2,1x1*{units},1x2*{dominoes}" if dominoes else
+                       f"2x2,1x1*{units}", "2x2@1,1", "slide").totals()["hardest"]["length"]
+                for units, dominoes in itertools.product(range(1, 5), range(2))
+                if 4 + units + 2 * dominoes <= 8)
+    found = design(space_of("3x3", "2x2,1x1*1-4,1x2*0-1", "2x2@1,1", metric="slide"),
+                   Budget(evaluations=600), minimal=False).summary()
+    assert found["length"] == truth
+
+
+def test_minimality_agrees_with_a_brute_force() -> None:
+    """Whether every piece of a start matters (without any one piece but the goal piece, it
+    is solved in fewer moves) agrees with the reference's breadth-first searches, on random
+    starts (where pieces often do not matter); a minimal run keeps only minimal starts."""
+    space = space_of("4x4", "2x2,1x2*0-1,1x1*0-4", "2x2@2,2", metric="slide")
+    evaluator = Evaluator(space)
+    rng = np.random.default_rng(5)
+    verdicts = set()
+    for _ in range(25):
+        start_design = random_design(space, rng)
+        start, goal = evaluator.grid(start_design), evaluator.goal(start_design)
+        length = _moves(start, goal)
+        if length is None:
+            continue
+        goal_letter = next(glyph for glyph in goal if glyph.isalpha())
+        brute = all((_moves(start.replace(letter, "."), goal) or 0) < length
+                    for letter in set(start) - {".", "#", "/", goal_letter})
+        assert evaluator.minimal(start_design, length) == brute, start
+        verdicts.add(brute)
+    assert verdicts == {True, False}
+    kept = design(space, Budget(evaluations=200), keep=60)
+    assert kept.rows and all(
+        kept.evaluator.minimal(row.value.hardest, row.value.length) for row in kept.rows)
+
+
+def _moves(start: str, goal: str) -> int | None:
+    reference = reference_puzzle(start, goal, metric="slide")
+    return reference.min_steps.get(reference.start)
+
+
+def test_one_seed_one_answer() -> None:
+    space = space_of("4x4", "2x2,1x2*0-2,2x1*0-2,1x1*0-3", "2x2@2,2")
+    first, second = (design(space, Budget(evaluations=150), seed=7).summary()
+                     for _ in range(2))
+    other = design(space, Budget(evaluations=150), seed=8)
+    for answer in (first, second):
+        answer.pop("seconds")
+    assert first == second
+    assert other.evaluations == first["evaluations"] == 150
+
+
+def test_a_stopped_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
+    space = space_of("4x4", "2x2,1x2*0-2,2x1*0-2,1x1*0-3", "2x2@2,2")
+    whole = design(space, Budget(evaluations=200), seed=3)
+    checkpoint = tmp_path / "run.checkpoint.json"
+    calls = 0
+
+    def interrupt(phase: str, done: int, total: int) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+
+    stopped = design(space, Budget(evaluations=200), seed=3, checkpoint=checkpoint,
+                     progress=interrupt)
+    assert stopped.stopped and checkpoint.is_file() and stopped.evaluations < 200
+    resumed = design(space, Budget(evaluations=200), seed=3, checkpoint=checkpoint)
+    assert not checkpoint.exists() and resumed.evaluations == 200
+    assert [(r.value.key, r.value.length) for r in resumed.rows] == [
+        (r.value.key, r.value.length) for r in whole.rows]
+    other = tmp_path / "other.checkpoint.json"
+    other.write_text(json.dumps({"key": "another run", "chains": []}))
+    with pytest.raises(PuzzleError, match="another design run"):
+        design(space, Budget(evaluations=200), seed=3, checkpoint=other)
+
+
+def test_what_it_writes_plays(tmp_path: Path) -> None:
+    """The result file's rows, played by the engine with their own goal and distinct piece,
+    have the rows' lengths; the command's JSON names the best."""
+    target = tmp_path / "rush.parquet"
+    answer = CliRunner().invoke(command, ["--preset", "rush-hour", "--board", "5x5",
+                                          "--budget", "60", "--threads", "1", "-q",
+                                          "--json", "-o", str(target)])
+    assert answer.exit_code == 0, answer.output
+    best = json.loads(answer.stdout)
+    assert set(best) == {"length", "start", "states", "evaluations", "clusters", "seconds"}
+    opened = open_search_file(target)
+    rows = opened.page(0, 5).rows
+    assert rows[0]["length"] == best["length"] and rows[0]["start"] == best["start"]
+    for row in rows:
+        played = load_puzzle(row["start"], row["goal"], rules=opened.puzzle["rules"],
+                             metric=opened.puzzle["metric"], distinct=row["distinct"])
+        solution = solve(played)
+        assert solution is not None and solution.length == row["length"]
+
+
+def test_rush_hour_space_keeps_fogleman_s_lanes() -> None:
+    space = rush_hour_space()
+    result = design(space, Budget(evaluations=40))
+    for row in result.rows:
+        grid = result.evaluator.grid(row.value.hardest).split("/")
+        red = grid[2]
+        assert red.count("#") <= 2 and all(len(set(line) - {"."}) for line in grid)
+        assert sum(line.count("#") for line in grid) <= 2
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--board", "3x3", "--pieces", "2x2,T", "--goal", "2x2@0,0"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "1x1@0,0"],
+    ["--board", "3x3", "--pieces", "2x2"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "--budget", "soon"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "--walls", "3-1"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "-o", "out.csv"],
+    ["--preset", "rush-hour", "--pieces", "1x2"],
+])
+def test_bad_specifications_exit_2_in_one_line(arguments: list[str]) -> None:
+    answer = CliRunner().invoke(command, arguments)
+    assert answer.exit_code == 2
+    assert len(answer.output.strip().splitlines()) == 1, answer.output

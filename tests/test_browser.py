@@ -77,7 +77,8 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def _serve(database: Path, **options: Any) -> Iterator[str]:
-    uvicorn = pytest.importorskip("uvicorn")
+    import uvicorn
+
     from huarong.web.app import create_app
 
     port = _free_port()
@@ -104,11 +105,13 @@ def server_url() -> Iterator[str]:
 
 @contextlib.contextmanager
 def launch_chromium() -> Iterator[Browser]:
-    """Debian's chromium, headless, through Playwright (skips the test without them)."""
+    """Debian's chromium, headless, through Playwright (skips the test without chromium, a
+    system binary; Playwright is of the test extra)."""
+    from playwright.sync_api import sync_playwright
+
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent (install it with: apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
+    with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield chromium

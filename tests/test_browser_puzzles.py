@@ -1,7 +1,7 @@
 """The viewer of any puzzle (/puzzles) and the explorer's drawing of any puzzle's state graph
 (/explore#/puzzle?...), driven in Debian's chromium through Playwright.
 
-Expected values come from the plain-Python breadth-first search of ``test_puzzles_cli``: the
+Expected values come from the plain-Python breadth-first search of ``puzzle_reference``: the
 minimum moves the page shows, the moves it lists, that every move the page makes is a legal
 move of the puzzle, and the states and moves of the graph the explorer draws. The page's
 board is read back from its ``data-grid``.
@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from .puzzle_reference import Puzzle, reference
 from .test_browser import TIMEOUT_MS, _screenshot, _serve, launch_chromium
 from .test_browser_explore import (
     Graph,
@@ -25,7 +26,7 @@ from .test_browser_explore import (
     _screen_point,
     _serious_accessibility_problems,
 )
-from .test_puzzles_cli import TINY, TINY_GOAL, Reference, reference
+from .test_puzzles_cli import TINY, TINY_GOAL
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -51,7 +52,7 @@ def server_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def tiny() -> Reference:
+def tiny() -> Puzzle:
     return reference(TINY, TINY_GOAL, "slide")
 
 
@@ -79,7 +80,7 @@ def _settled(page: Page) -> tuple[str, int | None]:
 
 
 def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
-        browser: Browser, server_url: str, tiny: Reference) -> None:
+        browser: Browser, server_url: str, tiny: Puzzle) -> None:
     steps = tiny.min_steps()
     with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
         grid, remaining = _settled(page)
@@ -167,14 +168,14 @@ def test_axe_finds_no_serious_accessibility_problem(browser: Browser, server_url
         assert handle.get_attribute("tabindex") == "0"
 
 
-def _moves(puzzle: Reference) -> tuple[int, int]:
+def _moves(puzzle: Puzzle) -> tuple[int, int]:
     """The states of the puzzle's cluster and the moves between them (each counted once)."""
     cluster = puzzle.cluster()
     return len(cluster), sum(map(len, cluster.values())) // 2
 
 
 def test_the_explorer_draws_any_puzzles_state_graph(browser: Browser, server_url: str,
-                                                    tiny: Reference) -> None:
+                                                    tiny: Puzzle) -> None:
     with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
         _settled(page)
         page.click("#graph-link")

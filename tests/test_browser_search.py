@@ -140,8 +140,8 @@ def test_an_sbp_record_plays_with_its_own_goal_and_distinct_piece(
         browser: Browser, tmp_path: Path) -> None:
     """Bickford's 9-piece record from the sbp-4x4 preset's file: its goal piece A told apart
     from the pieces like it, 132 moves in the viewer (his results file)."""
-    from huarong.puzzles.results import write_results
     from huarong.puzzles.presets.bickford import SbpRecord, records_table
+    from huarong.puzzles.results import write_results
 
     start = "ABB./ACDD/EEFG/HEI."
     records = [SbpRecord(n, 132 if n == 9 else -1, start if n == 9 else None, 0, 0, 0)

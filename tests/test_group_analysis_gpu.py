@@ -83,7 +83,6 @@ def _md5(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("numba_cuda", reason="numba-cuda (huarong[gpu]) is not installed")
     out = tmp_path_factory.mktemp("gpu-simulated")
     seed_file(out, CLASS)
     environment = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}

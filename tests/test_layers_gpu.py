@@ -188,7 +188,6 @@ def _child_on_dask(out: Path, log: dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("numba_cuda", reason="numba-cuda (huarong[gpu]) is not installed")
     out = tmp_path_factory.mktemp("gpu-simulated")
     environment = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
     done = subprocess.run([sys.executable, "-m", "tests.test_layers_gpu", str(out)],
@@ -373,7 +372,6 @@ def test_launch_plan_covers_every_source_once_within_memory(memory: int) -> None
     """Segments of at most 64 × words sources, words a power of two no more than the sources
     need, each job's sources covered once in order, a launch within ``memory`` unless it is
     one segment alone; segments of one launch share their words."""
-    pytest.importorskip("numba_cuda", reason="numba-cuda (huarong[gpu]) is not installed")
     from huarong._kernels.layers_cuda import BYTES_A_NODE, BYTES_A_NODE_WORD, MAX_WORDS
     from huarong.graph import sweeps_gpu
 

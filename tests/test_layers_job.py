@@ -221,7 +221,6 @@ def test_driver_killed_then_rerun(small_db: Path, monkeypatch: pytest.MonkeyPatc
 
 def test_two_dask_workers_give_the_same_figures(
         small_db: Path, expected: dict[int, tuple[int, int, int]]) -> None:
-    pytest.importorskip("distributed")
     code, _, err = _run("db", "layers", "7-0", "--workers", "2", "--db", str(small_db))
     assert code == 0, err
     assert _stored(small_db) == expected
@@ -256,7 +255,8 @@ def test_dask_worker_killed_mid_run(small_db: Path,
                                     expected: dict[int, tuple[int, int, int]]) -> None:
     """One of two workers is killed (SIGKILL) once the first unit is back and the others are
     out: its units run again elsewhere and the figures come out complete."""
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, silence_logs=40) as cluster, \
             distributed.Client(cluster) as client:

@@ -21,7 +21,7 @@ from huarong.puzzles.design_spaces import rush_hour_space, space_of
 from huarong.puzzles.exhaustive import search
 from huarong.puzzles.results import open_search_file
 
-from .puzzle_reference import puzzle as reference_puzzle
+from .puzzle_reference import reference
 
 CASES = [
     ("3x3", "2x1,1x2,1x1*2", "1x2@2,1"),
@@ -79,8 +79,8 @@ def test_minimality_agrees_with_a_brute_force() -> None:
 
 
 def _moves(start: str, goal: str) -> int | None:
-    reference = reference_puzzle(start, goal, metric="slide")
-    return reference.min_steps.get(reference.start)
+    puzzle = reference(start, goal, metric="slide")
+    return puzzle.min_steps().get(puzzle.start)
 
 
 def test_one_seed_one_answer() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from huarong.puzzles.jobs import finish, run_job
 from huarong.puzzles.grid import PuzzleError
+from huarong.puzzles.jobs import finish, run_job
 
 pytestmark = pytest.mark.big_memory
 
@@ -99,7 +99,8 @@ def dies(n: int) -> dict[str, np.ndarray]:
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """The address of a Dask scheduler with two worker threads in this process."""
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     # ":0": the scheduler's HTTP server on a free port (with None, on 8787 or a warning)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=":0", silence_logs=40) as local:
@@ -163,7 +164,6 @@ def test_work_that_does_not_pickle_is_refused_at_once(cluster: str) -> None:
 
 
 def test_unreachable_scheduler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("distributed")
     from huarong import workers as scheduler
 
     monkeypatch.setattr(scheduler, "CONNECT_TIMEOUT", "0.2s")
@@ -175,7 +175,7 @@ def test_unreachable_scheduler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 def test_workers_dying_end_the_job() -> None:
     """A unit that kills its worker process (as the out-of-memory killer would)."""
-    distributed = pytest.importorskip("distributed")
+    import distributed
     from dask import config
 
     from huarong.workers import ClusterLost
@@ -245,7 +245,6 @@ def test_cluster_faults_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     """--cluster without a preset; an unreachable scheduler; workers lost (the preset's run raising
     what the job raises then, asked for by a last argument ``lost``); Dask not installed
     (``no dask``)."""
-    pytest.importorskip("distributed")
     from huarong import workers as scheduler
     from huarong.puzzles import presets
 

@@ -1,137 +1,60 @@
 """The exhaustive search (``huarong.puzzles.exhaustive``, ``huarong puzzle search``) against a
-brute force written here: every placement of the pieces built cell by cell, the moves of
-each rule and metric by plain Python, a breadth-first search per cluster."""
+brute force by the plain-Python reference (:mod:`tests.puzzle_reference`): every placement
+of the pieces built cell by cell, the moves of each rule and metric, a breadth-first search
+per cluster."""
 
 from __future__ import annotations
 
 import json
-from collections import deque
-from itertools import product
+from dataclasses import dataclass
 
 import pytest
 
 from huarong.puzzles import PuzzleError
 from huarong.puzzles.exhaustive import search
+from huarong.puzzles.grid import Shape
 from huarong.puzzles.specs import board_of, parse_cells, parse_goal, parse_pieces
 
-Piece = tuple[int, int, int, int]
-"""(height, width, row, column) of a rectangle on the board."""
-State = frozenset[Piece]
-
-_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+from .puzzle_reference import Board, State, distances, rectangle
 
 
+def _rectangle(shape: Shape) -> Shape:
+    """The rectangle of a specification's piece as the reference builds it: only its size is
+    read from the specification."""
+    return rectangle(1 + shape[-1][0], 1 + shape[-1][1])
+
+
+@dataclass(frozen=True)
 class Brute:
-    """Every placement of rectangles on a board and the moves between them, by plain
-    Python."""
+    """Every placement of a specification's pieces and its clusters, by the reference."""
 
-    def __init__(self, board: str, pieces: str, metric: str, rules: str) -> None:
-        self.rows, self.columns, walls = parse_cells(board)
-        self.walls = {divmod(cell, self.columns) for cell in walls}
-        self.sizes = [(1 + shape[-1][0], 1 + shape[-1][1])
-                      for shape, count in parse_pieces(pieces) for _ in range(count)]
-        self.metric, self.rules = metric, rules
+    board: Board
+    rows: list[tuple[int, int, int]]
+    """(states, solved, length: -1 without a solved state) per cluster."""
+    distance: dict[State, int]
+    """Each state that reaches a goal: moves to the nearest."""
+    size: dict[State, int]
+    """Each state: its cluster's size."""
 
-    def cells(self, piece: Piece) -> set[tuple[int, int]]:
-        height, width, row, column = piece
-        return {(row + r, column + c) for r in range(height) for c in range(width)}
-
-    def fits(self, piece: Piece, taken: set[tuple[int, int]]) -> bool:
-        height, width, row, column = piece
-        return (row >= 0 and column >= 0 and row + height <= self.rows
-                and column + width <= self.columns
-                and not self.cells(piece) & (taken | self.walls))
-
-    def states(self) -> set[State]:
-        found: set[State] = set()
-
-        def place(index: int, placed: tuple[Piece, ...], taken: set[tuple[int, int]]) -> None:
-            if index == len(self.sizes):
-                found.add(frozenset(placed))
-                return
-            height, width = self.sizes[index]
-            for row, column in product(range(self.rows), range(self.columns)):
-                piece = (height, width, row, column)
-                if self.fits(piece, taken):
-                    place(index + 1, (*placed, piece), taken | self.cells(piece))
-
-        place(0, (), set())
-        return found
-
-    def directions(self, piece: Piece) -> tuple[tuple[int, int], ...]:
-        height, width = piece[:2]
-        if self.rules == "length" and height == 1 and width >= 2:
-            return _STEPS[2:]
-        if self.rules == "length" and width == 1 and height >= 2:
-            return _STEPS[:2]
-        return _STEPS
-
-    def moves(self, state: State) -> set[State]:
-        found = set()
-        for piece in state:
-            others = set().union(*(self.cells(p) for p in state if p != piece))
-            height, width, row, column = piece
-            reached = {(row, column)}
-            todo = [(row, column)]
-            while todo:
-                here = todo.pop()
-                for dr, dc in self.directions(piece):
-                    there = (here[0] + dr, here[1] + dc)
-                    while self.fits((height, width, *there), others):
-                        if there not in reached:
-                            reached.add(there)
-                            if self.metric == "step":
-                                todo.append(there)
-                        if self.metric != "slide":
-                            break
-                        there = (there[0] + dr, there[1] + dc)
-            for there in reached - {(row, column)}:
-                found.add(state - {piece} | {(height, width, *there)})
-        return found
-
-    def clusters(self, goal: str) -> tuple[list[tuple[int, int, int]], dict[State, int],
-                                            dict[State, int]]:
-        """(states, solved, length) per cluster; each state's distance and cluster size."""
+    @classmethod
+    def of(cls, cells: str, pieces: str, goal: str, metric: str, rules: str) -> Brute:
+        rows, columns, walls = parse_cells(cells)
+        board = Board(rows, columns, frozenset(divmod(cell, columns) for cell in walls), rules,
+                      metric)
         shape, row, column = parse_goal(goal)
-        wanted = (1 + shape[-1][0], 1 + shape[-1][1], row, column)
-        left = self.states()
-        rows, distance, size = [], {}, {}
-        while left:
-            first = left.pop()
-            part = {first}
-            todo = deque([first])
-            while todo:
-                for other in self.moves(todo.popleft()):
-                    if other not in part:
-                        part.add(other)
-                        todo.append(other)
-            left -= part
-            solved = [s for s in part if wanted in s]
-            layer = {s: 0 for s in solved}
-            todo = deque(solved)
-            while todo:
-                here = todo.popleft()
-                for other in self.moves(here):
-                    if other not in layer:
-                        layer[other] = layer[here] + 1
-                        todo.append(other)
+        wanted = (_rectangle(shape), "", row, column)
+        every = board.placements([_rectangle(piece) for piece, count in parse_pieces(pieces)
+                                  for _ in range(count)])
+        found: list[tuple[int, int, int]] = []
+        distance: dict[State, int] = {}
+        size: dict[State, int] = {}
+        for graph in board.clusters(every):
+            solved = [state for state in graph if wanted in state]
+            layer = distances(graph, solved)
             distance.update(layer)
-            size.update(dict.fromkeys(part, len(part)))
-            rows.append((len(part), len(solved), max(layer.values()) if layer else -1))
-        return rows, distance, size
-
-    def read(self, grid: str) -> State:
-        """The state of grid text: each letter's bounding box."""
-        lines = grid.split("/")
-        boxes: dict[str, list[tuple[int, int]]] = {}
-        for r, line in enumerate(lines):
-            for c, glyph in enumerate(line):
-                if glyph.isalpha():
-                    boxes.setdefault(glyph, []).append((r, c))
-        return frozenset((1 + max(r for r, _ in cells) - min(r for r, _ in cells),
-                          1 + max(c for _, c in cells) - min(c for _, c in cells),
-                          min(r for r, _ in cells), min(c for _, c in cells))
-                         for cells in boxes.values())
+            size.update(dict.fromkeys(graph, len(graph)))
+            found.append((len(graph), len(solved), max(layer.values(), default=-1)))
+        return cls(board, found, distance, size)
 
 
 CASES = [
@@ -147,15 +70,15 @@ CASES = [
 @pytest.mark.parametrize(("board", "pieces", "goal"), CASES)
 def test_search_matches_brute_force(board: str, pieces: str, goal: str, metric: str,
                                     rules: str) -> None:
-    brute = Brute(board, pieces, metric, rules)
-    expected, distance, size = brute.clusters(goal)
+    brute = Brute.of(board, pieces, goal, metric, rules)
+    expected, distance, size = brute.rows, brute.distance, brute.size
     result = search(board, pieces, goal, metric, rules)
     found = list(zip(result.states.tolist(), result.solved.tolist(), result.length.tolist(),
                      strict=True))
     assert sorted(found) == sorted(expected)
     assert result.total_states == len(size)
     for row, grid in enumerate(result.board.grids(result.start)):
-        state = brute.read(grid)
+        state = brute.board.read(grid)
         assert size[state] == result.states[row]
         if result.length[row] >= 0:
             assert distance[state] == result.length[row]
@@ -205,11 +128,11 @@ def test_command(tmp_path: pytest.TempPathFactory) -> None:
                "--metric", "slide", "-q"]
     answer = runner.invoke(command, [*options, "--json"])
     assert answer.exit_code == 0, answer.output
-    brute = Brute("3x4", "2x2,1x2,1x1*2", "slide", "free")
-    expected, distance, size = brute.clusters("2x2@1,2")
+    brute = Brute.of("3x4", "2x2,1x2,1x1*2", "2x2@1,2", "slide", "free")
+    expected, distance, size = brute.rows, brute.distance, brute.size
     totals = json.loads(answer.output)
     assert (totals["clusters"], totals["states"]) == (len(expected), len(size))
-    assert distance[brute.read(totals["hardest"]["start"])] == totals["hardest"]["length"]
+    assert distance[brute.board.read(totals["hardest"]["start"])] == totals["hardest"]["length"]
     target = tmp_path / "clusters.parquet"  # type: ignore[operator]
     answer = runner.invoke(command, [*options, "-o", str(target)])
     assert answer.exit_code == 0, answer.output

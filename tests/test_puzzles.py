@@ -1,12 +1,11 @@
-"""The general sliding-block engine against an independent plain-Python breadth-first search,
-the Klotski engine, the 8-puzzle's 181,440 states and Fogleman's hardest Rush Hour start."""
+"""The general sliding-block engine against the independent plain-Python breadth-first search
+of :mod:`tests.puzzle_reference`, the Klotski engine, the 8-puzzle's 181,440 states and
+Fogleman's hardest Rush Hour start."""
 
 from __future__ import annotations
 
 import contextlib
 import random
-from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -29,100 +28,7 @@ from huarong.puzzles import (
     state_graph,
 )
 
-# ----- an independent reference: states as sets of (class label, anchor row, anchor column) ---
-STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
-
-
-class Reference:
-    """A puzzle read from grid text by the test itself, searched in plain Python."""
-
-    def __init__(self, text: str, goal: str | None, rules: str, metric: str,
-                 distinct: frozenset[str] = frozenset()) -> None:
-        rows = text.split("/")
-        self.rows, self.columns = len(rows), len(rows[0])
-        self.walls = {(r, c) for r, row in enumerate(rows) for c, g in enumerate(row) if g == "#"}
-        self.rules, self.metric = rules, metric
-        self.shape: dict[object, frozenset[tuple[int, int]]] = {}
-        self.label: dict[str, object] = {}
-        pieces = []
-        for letter in sorted({g for row in rows for g in row if g.isalpha()}):
-            cells = [(r, c) for r, row in enumerate(rows) for c, g in enumerate(row)
-                     if g == letter]
-            top, left = min(r for r, _ in cells), min(c for _, c in cells)
-            shape = frozenset((r - top, c - left) for r, c in cells)
-            self.label[letter] = letter if letter in distinct else shape
-            self.shape[self.label[letter]] = shape
-            pieces.append((self.label[letter], top, left))
-        self.start = frozenset(pieces)
-        self.goal: set[tuple[object, int, int]] = set()
-        if goal is not None:
-            goal_rows = goal.split("/")
-            for letter in {g for row in goal_rows for g in row if g.isalpha()}:
-                cells = [(r, c) for r, row in enumerate(goal_rows) for c, g in enumerate(row)
-                         if g == letter]
-                self.goal.add((self.label[letter], min(r for r, _ in cells),
-                               min(c for _, c in cells)))
-
-    def cells(self, label: object, top: int, left: int) -> set[tuple[int, int]]:
-        return {(top + r, left + c) for r, c in self.shape[label]}
-
-    def directions(self, label: object) -> list[tuple[int, int]]:
-        shape = self.shape[label]
-        if self.rules == "length" and len(shape) >= 2:
-            if all(r == 0 for r, _ in shape):
-                return [STEPS["left"], STEPS["right"]]
-            if all(c == 0 for _, c in shape):
-                return [STEPS["up"], STEPS["down"]]
-        return list(STEPS.values())
-
-    def fits(self, label: object, top: int, left: int, blocked: set[tuple[int, int]]) -> bool:
-        return all(0 <= r < self.rows and 0 <= c < self.columns and (r, c) not in blocked
-                   for r, c in self.cells(label, top, left))
-
-    def neighbours(self, state: frozenset[tuple[object, int, int]]
-                   ) -> Iterator[frozenset[tuple[object, int, int]]]:
-        for piece in state:
-            label, top, left = piece
-            blocked = set(self.walls)
-            for other in state - {piece}:
-                blocked |= self.cells(*other)
-            reached = set()
-            if self.metric == "step":
-                todo = [(top, left)]
-                seen = {(top, left)}
-                while todo:
-                    r, c = todo.pop()
-                    for dr, dc in self.directions(label):
-                        if (r + dr, c + dc) not in seen and self.fits(label, r + dr, c + dc,
-                                                                      blocked):
-                            seen.add((r + dr, c + dc))
-                            todo.append((r + dr, c + dc))
-                reached = seen - {(top, left)}
-            else:
-                for dr, dc in self.directions(label):
-                    r, c = top + dr, left + dc
-                    while self.fits(label, r, c, blocked):
-                        reached.add((r, c))
-                        if self.metric == "unit":
-                            break
-                        r, c = r + dr, c + dc
-            for r, c in reached:
-                yield (state - {piece}) | {(label, r, c)}
-
-    def distances(self, sources: list[frozenset[tuple[object, int, int]]]
-                  ) -> dict[frozenset[tuple[object, int, int]], int]:
-        found = dict.fromkeys(sources, 0)
-        queue = deque(sources)
-        while queue:
-            state = queue.popleft()
-            for other in self.neighbours(state):
-                if other not in found:
-                    found[other] = found[state] + 1
-                    queue.append(other)
-        return found
-
-    def is_goal(self, state: frozenset[tuple[object, int, int]]) -> bool:
-        return bool(self.goal) and self.goal <= state
+from .puzzle_reference import STEPS, Board, anchored, letter_cells, reference
 
 
 def random_polyomino_grid(rng: random.Random) -> str:
@@ -150,19 +56,17 @@ def random_polyomino_grid(rng: random.Random) -> str:
 def random_goal(rng: random.Random, text: str) -> str | None:
     """A goal naming one or two pieces, each at a random place its shape fits (walls
     aside)."""
-    ref = Reference(text, None, "free", "unit")
-    rows = text.split("/")
-    goal = [["."] * ref.columns for _ in range(ref.rows)]
-    letters = sorted({g for row in rows for g in row if g.isalpha()})
-    for letter in rng.sample(letters, min(len(letters), rng.randint(1, 2))):
-        label = ref.label[letter]
-        spots = [(r, c) for r in range(ref.rows) for c in range(ref.columns)
-                 if ref.fits(label, r, c, ref.walls)
-                 and all(goal[a][b] == "." for a, b in ref.cells(label, r, c))]
+    board = Board.of(text)
+    goal = [["."] * board.columns for _ in range(board.rows)]
+    pieces = letter_cells(text)
+    for letter in rng.sample(sorted(pieces), min(len(pieces), rng.randint(1, 2))):
+        shape = anchored(pieces[letter])[0]
+        spots = [(shape, letter, r, c) for r in range(board.rows) for c in range(board.columns)
+                 if board.fits((shape, letter, r, c), ())
+                 and all(goal[a][b] == "." for a, b in board.cells((shape, letter, r, c)))]
         if not spots:
             continue
-        top, left = rng.choice(spots)
-        for r, c in ref.cells(label, top, left):
+        for r, c in board.cells(rng.choice(spots)):
             goal[r][c] = letter
     text_goal = "/".join("".join(row) for row in goal)
     return None if text_goal.strip("./") == "" else text_goal
@@ -181,10 +85,10 @@ def test_random_puzzles_agree_with_the_plain_python_search(seed: int) -> None:
         with contextlib.suppress(ClusterTooLarge):
             state_graph(puzzle, limit=1500)
             break
-    ref = Reference(text, goal, rules, metric, distinct)
-    cluster = ref.distances([ref.start])
-    goals = [state for state in cluster if ref.is_goal(state)]
-    to_goal = ref.distances(goals) if goals else {}
+    ref = reference(text, goal, metric, rules, distinct)
+    cluster = ref.cluster()
+    goals = [state for state in cluster if ref.solved(state)]
+    to_goal = ref.min_steps()
 
     summary = cluster_summary(puzzle)
     assert summary.states == len(cluster)
@@ -192,7 +96,7 @@ def test_random_puzzles_agree_with_the_plain_python_search(seed: int) -> None:
     assert summary.hardest_length == (max(to_goal.values()) if goals else None)
     graph = state_graph(puzzle)
     assert graph.size == len(cluster)
-    assert graph.edge_count == sum(len(list(ref.neighbours(s))) for s in cluster) // 2
+    assert graph.edge_count == sum(map(len, cluster.values())) // 2
     assert int(graph.goal.sum()) == len(goals)
     assert cluster_summary(puzzle, graph=graph) == summary
     if goal is None:
@@ -393,7 +297,7 @@ def test_analyze_figures_agree_with_the_graph() -> None:
     assert analysis.figures.shape == (5, graph.size)
     figures = analysis.start_figures()
     start = puzzle_start_node(puzzle, graph)
-    ref = Reference("AB./C..", "..A/...", "free", "unit", frozenset("A"))
+    ref = reference("AB./C..", "..A/...", "unit", distinct="A")
     far = ref.distances([ref.start])
     solution = solve(puzzle)
     assert solution is not None

@@ -1,7 +1,8 @@
-"""``huarong puzzle``: solve, group, analyze, draw and list, checked against a plain-Python
-breadth-first search written here from issue 30's model alone (pieces of one shape
-interchangeable, the three metrics, the two rules) and against the Klotski engine on a Klotski
-layout; bad input answers one line and exit status 2, no solution exit status 1."""
+"""``huarong puzzle``: solve, group, analyze, draw and list, checked against the plain-Python
+breadth-first search of :mod:`tests.puzzle_reference`, written from issue 30's model alone
+(pieces of one shape interchangeable, the three metrics, the two rules), and against the
+Klotski engine on a Klotski layout; bad input answers one line and exit status 2, no solution
+exit status 1."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import csv
 import itertools
 import json
 import xml.etree.ElementTree as ElementTree
-from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +18,7 @@ from click.testing import CliRunner, Result
 
 from huarong.cli import main
 
-Cell = tuple[int, int]
-Shape = tuple[Cell, ...]
-Piece = tuple[Shape, tuple[Cell, ...]]
-State = frozenset[Piece]
-STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+from .puzzle_reference import STEPS, Cell, Puzzle, State, letter_cells, reference
 
 TINY = "AAB./AAC./DEE."
 """A 3x4 puzzle: a 2x2 A, 1x1 B, C and D, a 1x2 E; its goal: the 2x2 at the right edge
@@ -33,127 +27,6 @@ TINY_GOAL = "..../..AA/..AA"
 ROOMY = "AABC/AAD./E..."
 """A puzzle that is solved under both rules."""
 HENG_DAO_LI_MA = "1A9BF0C00"
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A puzzle as the reference reads it: its board, its start, its goal pieces."""
-
-    rows: int
-    columns: int
-    walls: frozenset[Cell]
-    start: State
-    goal: State
-    metric: str
-    rules: str
-
-    def moves(self, state: State) -> Iterator[State]:
-        """Every state one move from ``state``."""
-        for piece in state:
-            shape, cells = piece
-            taken = self.walls | {cell for other in state if other != piece
-                                  for cell in other[1]}
-            for places in self._reach(shape, cells, taken):
-                yield (state - {piece}) | {(shape, places)}
-
-    def _directions(self, shape: Shape) -> list[Cell]:
-        rows = {r for r, _ in shape}
-        columns = {c for _, c in shape}
-        if self.rules == "length" and len(shape) >= 2 and len(rows) == 1:
-            return [STEPS["left"], STEPS["right"]]
-        if self.rules == "length" and len(shape) >= 2 and len(columns) == 1:
-            return [STEPS["up"], STEPS["down"]]
-        return list(STEPS.values())
-
-    def _shifted(self, cells: tuple[Cell, ...], step: Cell, taken: frozenset[Cell] | set[Cell]
-                 ) -> tuple[Cell, ...] | None:
-        moved = tuple((r + step[0], c + step[1]) for r, c in cells)
-        inside = all(0 <= r < self.rows and 0 <= c < self.columns for r, c in moved)
-        return moved if inside and not taken.intersection(moved) else None
-
-    def _reach(self, shape: Shape, cells: tuple[Cell, ...], taken: set[Cell]
-               ) -> set[tuple[Cell, ...]]:
-        directions = self._directions(shape)
-        found: set[tuple[Cell, ...]] = set()
-        if self.metric == "step":
-            frontier = [cells]
-            while frontier:
-                here = frontier.pop()
-                for step in directions:
-                    there = self._shifted(here, step, taken)
-                    if there is not None and there != cells and there not in found:
-                        found.add(there)
-                        frontier.append(there)
-            return found
-        for step in directions:
-            here: tuple[Cell, ...] | None = cells
-            while (here := self._shifted(here, step, taken)) is not None:
-                found.add(here)
-                if self.metric == "unit":
-                    break
-        return found
-
-    def solved(self, state: State) -> bool:
-        return self.goal <= state
-
-    def cluster(self) -> dict[State, list[State]]:
-        """Every state reachable from the start, with its neighbours."""
-        graph: dict[State, list[State]] = {}
-        frontier = deque([self.start])
-        while frontier:
-            state = frontier.popleft()
-            if state in graph:
-                continue
-            graph[state] = list(set(self.moves(state)))
-            frontier.extend(child for child in graph[state] if child not in graph)
-        return graph
-
-    def distances(self, sources: list[State]) -> dict[State, int]:
-        graph = self.cluster()
-        distance = dict.fromkeys(sources, 0)
-        frontier = deque(sources)
-        while frontier:
-            state = frontier.popleft()
-            for child in graph[state]:
-                if child not in distance:
-                    distance[child] = distance[state] + 1
-                    frontier.append(child)
-        return distance
-
-    def min_steps(self) -> dict[State, int]:
-        """Moves from every state of the cluster to its nearest goal."""
-        return self.distances([state for state in self.cluster() if self.solved(state)])
-
-    def read_state(self, grid: str) -> State:
-        rows, columns, walls, state = read_grid(grid)
-        assert (rows, columns, walls) == (self.rows, self.columns, self.walls), grid
-        return state
-
-
-def _piece(cells: list[Cell]) -> Piece:
-    top = min(r for r, _ in cells)
-    left = min(c for _, c in cells)
-    return tuple(sorted((r - top, c - left) for r, c in cells)), tuple(sorted(cells))
-
-
-def read_grid(text: str) -> tuple[int, int, frozenset[Cell], State]:
-    """Grid text ("/"-joined rows, "." empty, "#" wall, a letter per piece) as the board and
-    the state of its pieces."""
-    rows = text.strip().split("/")
-    letters: dict[str, list[Cell]] = {}
-    walls = set()
-    for r, row in enumerate(rows):
-        for c, glyph in enumerate(row):
-            if glyph == "#":
-                walls.add((r, c))
-            elif glyph != ".":
-                letters.setdefault(glyph, []).append((r, c))
-    return len(rows), len(rows[0]), frozenset(walls), frozenset(map(_piece, letters.values()))
-
-
-def reference(start: str, goal: str, metric: str, rules: str = "free") -> Reference:
-    rows, columns, walls, state = read_grid(start)
-    return Reference(rows, columns, walls, state, read_grid(goal)[3], metric, rules)
 
 
 @pytest.fixture
@@ -184,7 +57,7 @@ def test_solve_is_as_short_as_the_reference_and_every_move_is_legal(
     assert answer["length"] == puzzle.min_steps()[puzzle.start] == len(path) - 1
     assert path[0] == puzzle.start and puzzle.solved(path[-1])
     for before, after in itertools.pairwise(path):
-        assert after in set(puzzle.moves(before))
+        assert after in puzzle.moves(before)
     moves = answer["moves"]
     assert [move["grid"] for move in moves] == answer["path"][1:]
 
@@ -197,7 +70,8 @@ def test_solve_prints_every_position_and_a_klotski_layout_takes_its_engines_step
     steps = len(solve(Layout.parse(HENG_DAO_LI_MA)).path) - 1
     assert solve_json(runner, HENG_DAO_LI_MA)["length"] == steps == 81
     text = run(runner, "solve", TINY, "--goal", TINY_GOAL, "--metric", "unit").stdout
-    length = reference(TINY, TINY_GOAL, "unit").min_steps()[read_grid(TINY)[3]]
+    puzzle = reference(TINY, TINY_GOAL, "unit")
+    length = puzzle.min_steps()[puzzle.start]
     assert text.splitlines()[0].startswith(f"{length} moves")
     assert text.count("-- ") == length
 
@@ -247,7 +121,6 @@ def test_group_of_a_klotski_layout_is_its_engines_group(runner: CliRunner) -> No
 
 def test_analyze_gives_the_layer_figures_of_every_state(runner: CliRunner,
                                                         tmp_path: Path) -> None:
-    pytest.importorskip("huarong.graph.sweeps", reason="the layer sweeps of issue 30's graph")
     puzzle = reference(TINY, TINY_GOAL, "step")
     graph = puzzle.cluster()
     steps = puzzle.min_steps()
@@ -280,7 +153,6 @@ def test_analyze_gives_the_layer_figures_of_every_state(runner: CliRunner,
 def test_analyze_writes_parquet(runner: CliRunner, tmp_path: Path) -> None:
     import pyarrow.parquet as parquet
 
-    pytest.importorskip("huarong.graph.sweeps", reason="the layer sweeps of issue 30's graph")
     table = tmp_path / "figures.parquet"
     run(runner, "analyze", TINY, "--goal", TINY_GOAL, "-q", "-o", str(table))
     assert parquet.read_table(table).num_rows == len(reference(TINY, TINY_GOAL, "step").cluster())
@@ -312,7 +184,6 @@ def test_draw_writes_a_png_and_an_svg_of_the_cluster(runner: CliRunner, tmp_path
 # ----- huarong puzzle graph ------------------------------------------------------------------
 
 GRAPH_FORMATS = ("graphml", "gexf", "json", "parquet", "csv")
-WORDS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
 def _read_graph_file(path: Path) -> Any:
@@ -351,21 +222,21 @@ def _shift(direction: str) -> Cell:
     words = direction.split()
     rows = columns = 0
     for at, word in enumerate(words):
-        if word in WORDS:
+        if word in STEPS:
             times = int(words[at + 1]) if at + 1 < len(words) and words[at + 1].isdigit() else 1
-            rows += WORDS[word][0] * times
-            columns += WORDS[word][1] * times
+            rows += STEPS[word][0] * times
+            columns += STEPS[word][1] * times
     return rows, columns
 
 
 @pytest.fixture(scope="module")
-def roomy_steps() -> Reference:
+def roomy_steps() -> Puzzle:
     return reference(ROOMY, TINY_GOAL, "step")
 
 
 @pytest.mark.parametrize("kind", GRAPH_FORMATS)
 def test_graph_writes_the_cluster_with_its_attributes_in_every_format(
-        roomy_steps: Reference, tmp_path: Path, kind: str) -> None:
+        roomy_steps: Puzzle, tmp_path: Path, kind: str) -> None:
     puzzle = roomy_steps
     cluster = puzzle.cluster()
     path = tmp_path / f"roomy.{kind}"
@@ -388,11 +259,10 @@ def test_graph_writes_the_cluster_with_its_attributes_in_every_format(
         assert int(data["degree"]) == len(cluster[state])
         assert truth[data["goal"]] == puzzle.solved(state)
     for a, b, data in graph.edges(data=True):
-        letter_cells = [(r, c) for r, line in enumerate(str(graph.nodes[a]["grid"]).split("/"))
-                        for c, glyph in enumerate(line) if glyph == data["piece"]]
+        piece_cells = letter_cells(str(graph.nodes[a]["grid"]))[data["piece"]]
         down, right = _shift(str(data["direction"]))
-        moved = tuple(sorted((r + down, c + right) for r, c in letter_cells))
-        assert any(cells == moved for _, cells in state_of[b]), (a, b, data)
+        moved = {(r + down, c + right) for r, c in piece_cells}
+        assert any(puzzle.board.cells(piece) == moved for piece in state_of[b]), (a, b, data)
     if kind in {"graphml", "json"}:
         assert graph.graph["metric"] == "step" and graph.graph["rules"] == "free"
         assert graph.graph["goal"] == TINY_GOAL and graph.graph["start"] == ROOMY

@@ -1,11 +1,13 @@
 """The Rush Hour preset (``huarong.puzzles.presets.rush_hour``, ``huarong puzzle search --preset
-rush-hour``) against a brute force written here by Fogleman's definitions, his published
+rush-hour``) against a brute force written here by Fogleman's definitions with a replica of
+his program's minimality test (``cpp/src/solver.cpp``, ``cluster.cpp``), his published
 hardest row, and ``--compare`` on hand-made ``rush.txt`` files."""
 
 from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -119,12 +121,11 @@ class Brute:
                     across |= 1 << cell
         return across, down
 
-    def board(self, state: tuple[int, ...]) -> str:
-        """Fogleman's letters: the red car, its row's walls, rows 0, 1, 3, 4, 5 (walls
-        numbered too), then columns, each lane in order."""
-        red = self.red()
-        numbered = [red] + [i for i, item in enumerate(self.items)
-                            if item[0] == "x" and item[2] == 2]
+    def numbering(self, state: tuple[int, ...]) -> list[int]:
+        """The items in Fogleman's piece order: the red car, its row's walls, rows 0, 1, 3,
+        4, 5 (walls numbered too), then columns, each lane in order."""
+        numbered = [self.red()] + [i for i, item in enumerate(self.items)
+                                   if item[0] == "x" and item[2] == 2]
         for row in (0, 1, 3, 4, 5):
             numbered += sorted((i for i, item in enumerate(self.items)
                                 if item[1] == 0 and item[2] == row),
@@ -132,13 +133,34 @@ class Brute:
         for column in range(6):
             numbered += sorted((i for i, item in enumerate(self.items)
                                 if item[1] == 1 and item[2] == column), key=lambda i: state[i])
+        return numbered
+
+    def board(self, state: tuple[int, ...]) -> str:
+        """Fogleman's letters: each piece's number in his order, walls shown ``x``."""
         cells = ["o"] * 36
-        for number, i in enumerate(numbered):
+        for number, i in enumerate(self.numbering(state)):
             for cell in self.cells(i, state[i]):
                 cells[cell] = "x" if self.items[i][0] == "x" else chr(ord("A") + number)
         return "".join(cells)
 
-    def rows(self) -> set[tuple[int, str, int]]:
+    def every_piece_needed(self, start: tuple[int, ...], moves: int) -> bool:
+        """The article's minimality: without any one other piece, wall included, the start
+        is solved in fewer moves."""
+        return all(self.distance(start, gone) < moves
+                   for gone in range(len(self.items)) if gone != self.red())
+
+    def fogleman_minimal(self, start: tuple[int, ...], moves: int) -> bool:
+        """Fogleman's minimality, by a replica of his program."""
+        pieces = []
+        for i in self.numbering(start):
+            cells = self.cells(i, start[i])
+            pieces.append((cells[0], len(cells), 6 if self.items[i][1] == 1 else 1))
+        return FoglemanSolver.minimal(pieces, moves)
+
+    def rows(self, minimal: Callable[[tuple[int, ...], int], bool]
+             ) -> set[tuple[int, str, int]]:
+        """(moves, board, cluster size) of each cluster with a solved state whose hardest
+        start passes the test ``minimal``."""
         red = self.red()
         left = set(self.placements())
         found = set()
@@ -164,10 +186,104 @@ class Brute:
                         todo.append(after)
             hardest = max(distance.values())
             start = min((s for s, d in distance.items() if d == hardest), key=self.masks)
-            if all(self.distance(start, gone) < hardest
-                   for gone in range(len(self.items)) if gone != red):
+            if minimal(start, hardest):
                 found.add((hardest, self.board(start), len(cluster)))
         return found
+
+
+FoglemanPiece = tuple[int, int, int]
+"""(first cell, size, stride: 1 across, 6 down) as his ``Piece``; a wall is size 1."""
+TARGET = 2 * 6 + 4
+"""The red car's first cell when solved."""
+
+
+class FoglemanSolver:
+    """Fogleman's ``Board`` and ``Solver`` (``cpp/src/board.cpp``, ``solver.cpp``) on one
+    start, as he wrote them: iterative deepening from depth 1 with one table of heights
+    (keyed by the horizontal and vertical masks) kept over all depths, the moves of each
+    piece in his order (the pieces by number; left or up one cell, two, ..., then right or
+    down), never the piece moved last, and a cut when the cells right of the red car hold
+    as many pieces as moves left."""
+
+    def __init__(self, pieces: list[FoglemanPiece]) -> None:
+        self.positions = [position for position, _, _ in pieces]
+        self.sizes = [size for _, size, _ in pieces]
+        self.strides = [stride for _, _, stride in pieces]
+        self.shapes = [sum(1 << k * stride for k in range(size)) for _, size, stride in pieces]
+        self.heights: dict[tuple[int, int], int] = {}
+
+    def masks(self) -> tuple[int, int]:
+        """His board's key: the cells of the horizontal pieces (walls too), of the vertical
+        ones, bit ``row * 6 + column``."""
+        across = down = 0
+        for piece, shape in enumerate(self.shapes):
+            if self.strides[piece] == 1:
+                across |= shape << self.positions[piece]
+            else:
+                down |= shape << self.positions[piece]
+        return across, down
+
+    def moves(self, taken: int) -> list[tuple[int, int]]:
+        """``Board::Moves``: (piece, steps) in his order; walls never move."""
+        found = []
+        for piece, stride in enumerate(self.strides):
+            if self.sizes[piece] == 1:
+                continue
+            first = self.positions[piece]
+            last = first + (self.sizes[piece] - 1) * stride
+            for step, edge in ((-1, first), (1, last)):
+                cell, steps = edge + step * stride, step
+                while 0 <= cell < 36 and (stride == 6 or cell // 6 == edge // 6) \
+                        and not taken >> cell & 1:
+                    found.append((piece, steps))
+                    cell, steps = cell + step * stride, steps + step
+        return found
+
+    def search(self, depth: int, most: int, previous: int, moved: list[int]) -> bool:
+        """``Solver::Search``: whether ``most - depth`` more moves solve the board."""
+        height = most - depth
+        if height == 0:
+            return self.positions[0] == TARGET
+        key = self.masks()
+        if self.heights.get(key, 0) >= height:
+            return False
+        self.heights[key] = height
+        taken = key[0] | key[1]
+        right_of_red = range(self.positions[0] + 2, TARGET + 2)
+        if sum(taken >> cell & 1 for cell in right_of_red) >= height:
+            return False
+        for piece, steps in self.moves(taken):
+            if piece == previous:
+                continue
+            self.positions[piece] += steps * self.strides[piece]
+            solved = self.search(depth + 1, most, piece, moved)
+            self.positions[piece] -= steps * self.strides[piece]
+            if solved:
+                self.heights[key] = height - 1
+                moved.append(piece)
+                return True
+        return False
+
+    def solve(self) -> tuple[int, set[int]]:
+        """``Solver::Solve`` and ``CountMoves``: the moves of the first solution found and the
+        pieces it moves."""
+        if self.positions[0] == TARGET:
+            return 0, set()
+        self.heights.clear()
+        moved: list[int] = []
+        most = 1
+        while not self.search(0, most, -1, moved):
+            most += 1
+        return most, set(moved)
+
+    @classmethod
+    def minimal(cls, pieces: list[FoglemanPiece], moves: int) -> bool:
+        """``Cluster``'s test of its unsolved board, ``moves`` from a solved state: no piece
+        (the red car aside) that his solution leaves unmoved can go with his solver still
+        counting ``moves``."""
+        _, moved = cls(pieces).solve()
+        return all(cls(pieces[:piece] + pieces[piece + 1:]).solve()[0] != moves
+                   for piece in range(1, len(pieces)) if piece not in moved)
 
 
 BOARDS = [
@@ -187,10 +303,10 @@ def test_an_arrangement_against_the_brute_force(board: str) -> None:
     of every placement by the definitions."""
     from huarong._kernels.rush_hour import MINIMAL
 
+    brute = Brute(board)
     every = _found(rush.search_unit(rush.unit_of(board), MINIMAL))
-    assert every == Brute(board).rows()
-    # Fogleman's test removes only the pieces his solution leaves unmoved: more rows may pass.
-    assert _found(rush.search_unit(rush.unit_of(board))) >= every
+    assert every == brute.rows(brute.every_piece_needed)
+    assert _found(rush.search_unit(rush.unit_of(board))) == brute.rows(brute.fogleman_minimal)
 
 
 def _found(found: dict[str, Any]) -> set[tuple[int, str, int]]:
@@ -198,12 +314,54 @@ def _found(found: dict[str, Any]) -> set[tuple[int, str, int]]:
             for m, b, s in zip(found["moves"], found["board"], found["states"], strict=True)}
 
 
+Row = tuple[int, str, int]
+
+
+@pytest.mark.parametrize(("board", "kept", "dropped"), [
+    # Above the wall, B must make way for D: 3 moves, each piece needed.  Below it, the red
+    # car slides out at once: B, the wall and D are not needed.
+    ("ooCCCoooooooooAAooooxoooooBoooooBooo",
+     {(3, "BBBoooooDoooAADoooooxooooooooooooooo", 17)},
+     {(1, "BBBoooooooooAAooooooxoooooDoooooDooo", 20)}),
+    # Two clusters of 6 moves: in the second the wall at row 3, column 5 is not needed.
+    ("oooxoCooDBoCooDBAAooEEoxooFFoooooooo",
+     {(6, "oooxoooooGoooAAGoooCCooxooFEEHooFooH", 357)},
+     {(6, "oooxooooFGoHAAFGoHooCCoxooEEoooooooo", 879)}),
+    # One cluster: its start is solved in 4 moves without the car B too.
+    ("BBoCCooooooDAAoooDooEooDooEFFooooooo",
+     set(),
+     {(4, "BBCCoFooEooFAAEooFoooooooDDooooooooo", 984)}),
+])
+def test_fogleman_s_test_keeps_and_drops_exactly_his_rows(board: str, kept: set[Row],
+                                                         dropped: set[Row]) -> None:
+    """The hardest start of every cluster holding a solved state is ``kept`` or ``dropped``
+    by the replica of his program (the first board's rows also worked out by hand from his
+    ``cluster.cpp``) and by the preset's default test: one that accepted every start would
+    write the dropped rows too.
+
+    His test and the every-piece test (``MINIMAL``) keep the same rows, here and on every
+    board: his iterative deepening never loses a shortest solution to its table of heights
+    (a state met again at the same depth after a move of the piece its shortest solution
+    moves next would give a shorter path by joining the two moves), so it counts the
+    distance, and a piece his solution moves is needed, as the solution without its moves
+    is shorter."""
+    from huarong._kernels.rush_hour import MINIMAL
+
+    brute = Brute(board)
+    assert brute.rows(lambda start, moves: True) == kept | dropped
+    assert brute.rows(brute.fogleman_minimal) == kept
+    unit = rush.unit_of(board)
+    assert _found(rush.search_unit(unit)) == kept == _found(rush.search_unit(unit, MINIMAL))
+
+
 def test_the_hardest_row_is_fogleman_s() -> None:
-    """His hardest start's arrangement gives his row: 60 moves, his board, 2,332 states."""
+    """His hardest start's arrangement gives his row: 60 moves, his board, 2,332 states; and
+    the replica of his program keeps that start, as his database does."""
     found = rush.search_unit(rush.unit_of(rush.FOGLEMAN_HARDEST[1]))
-    assert [(int(m), bytes(b).decode(), int(s)) for m, b, s in zip(
-        found["moves"], found["board"], found["states"], strict=True)] == [
-        (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)]
+    assert _found(found) == {rush.FOGLEMAN_HARDEST} == {
+        (60, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 2332)}
+    brute = Brute(rush.FOGLEMAN_HARDEST[1])
+    assert brute.fogleman_minimal(brute.start, 60)
 
 
 @pytest.mark.parametrize(("max_walls", "expected"), [(0, 7_776), (1, 207_360), (2, 2_660_256)])

@@ -20,7 +20,7 @@ from huarong.cli._common import (
     progress_bar,
     sigterm_unwinds,
 )
-from huarong.cli.puzzle_search import TABLE_FORMATS, grid_rows, input_errors
+from huarong.cli.puzzle_search import TABLE_FORMATS, board_options, grid_rows, input_errors
 
 if TYPE_CHECKING:
     from huarong.puzzles.design import DesignSpace
@@ -30,27 +30,13 @@ DESIGN_PRESETS = ("rush-hour",)
 
 
 @click.command("design")
-@click.option("--board", metavar="RxC|GRID",
-              help="The board: RxC, or grid text with '.' cells and '#' walls (rows joined "
-                   "by '/').  With --preset rush-hour, its size (default 6x6).")
-@click.option("--pieces", metavar="SPEC",
-              help="The pieces: rows x columns, *N for N alike, *A-B for A to B of them, as "
-                   "2x2,1x2*0-4,2x1*0-4,1x1*2-6.")
-@click.option("--goal", metavar="SHAPE@ROW,COL",
-              help="A piece of that shape with its top-left cell there (from 0), as 2x2@3,1.")
-@click.option("--puzzle", "start", metavar="START", default=None,
-              help="Instead of --board, --pieces and --goal: a puzzle's board, pieces (any "
-                   "shapes, as many as it has), goal, rules and metric (a .toml file, a "
-                   "catalogue name, grid text with --goal as a grid...).")
+@board_options(board="  With --preset rush-hour, its size (default 6x6).",
+               pieces=", *A-B for A to B of them, as 2x2,1x2*0-4,2x1*0-4,1x1*2-6",
+               puzzle=", as many pieces as it has")
 @click.option("--preset", type=click.Choice(DESIGN_PRESETS), default=None,
               help="rush-hour: M. Fogleman's definitions (cars and trucks in his lanes, the "
                    "red car on the middle row to the right edge, 0-2 walls, every piece "
                    "important).")
-@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
-              help="What one move is (default: step, or the puzzle's).")
-@click.option("--rules", type=click.Choice(["free", "length"]), default=None,
-              help="free, or length: a 1xk or kx1 piece only along its length (default: "
-                   "free, or the puzzle's).")
 @click.option("--walls", metavar="MIN-MAX", default=None,
               help="How many walls a start may add on free cells (default 0; 0-2 with "
                    "--preset rush-hour).")

@@ -77,24 +77,44 @@ def _with_preset_options(command: Callable[..., None]) -> Callable[..., None]:
         help=f"A search by another author's definitions instead: {described}.")(command)
 
 
+def board_options(*, board: str, pieces: str, puzzle: str
+                  ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The options that say what a search or a design places: --board, --pieces, --goal,
+    --puzzle, --metric and --rules, with the words of ``board``, ``pieces`` and ``puzzle``
+    added to their help."""
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        for option in reversed((
+                click.option("--board", metavar="RxC|GRID",
+                             help="The board: RxC, or grid text with '.' cells and '#' walls "
+                                  f"(rows joined by '/').{board}"),
+                click.option("--pieces", metavar="SPEC",
+                             help=f"The pieces: rows x columns, *N for N alike{pieces}."),
+                click.option("--goal", metavar="SHAPE@ROW,COL",
+                             help="A piece of that shape with its top-left cell there (from "
+                                  "0), as 2x2@3,1."),
+                click.option("--puzzle", "start", metavar="START", default=None,
+                             help="Instead of --board, --pieces and --goal: the board, "
+                                  "pieces (any shapes), goal, rules and metric of a puzzle "
+                                  "(a .toml file, a catalogue name, grid text with --goal as "
+                                  f"a grid...){puzzle}."),
+                click.option("--metric", type=click.Choice(["unit", "slide", "step"]),
+                             default=None,
+                             help="What one move is: one cell, any distance in one "
+                                  "direction, or anywhere the piece reaches alone (default: "
+                                  "step, or the puzzle's)."),
+                click.option("--rules", type=click.Choice(["free", "length"]), default=None,
+                             help="free: every piece moves in four directions; length: a 1xk "
+                                  "or kx1 piece only along its length (default: free, or the "
+                                  "puzzle's)."))):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 @click.command("search")
-@click.option("--board", metavar="RxC|GRID",
-              help="The board: RxC, or grid text with '.' cells and '#' walls (rows joined "
-                   "by '/').")
-@click.option("--pieces", metavar="SPEC",
-              help="The pieces: rows x columns, *N for N alike, as 2x2,1x2,2x1*2,1x1*4.")
-@click.option("--goal", metavar="SHAPE@ROW,COL",
-              help="A piece of that shape with its top-left cell there (from 0), as 2x2@3,1.")
-@click.option("--puzzle", "start", metavar="START", default=None,
-              help="Instead of --board, --pieces and --goal: the board, pieces (any shapes), "
-                   "goal, rules and metric of a puzzle (a .toml file, a catalogue name, grid "
-                   "text with --goal as a grid...), every placement of its pieces.")
-@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
-              help="What one move is: one cell, any distance in one direction, or anywhere "
-                   "the piece reaches alone (default: step, or the puzzle's).")
-@click.option("--rules", type=click.Choice(["free", "length"]), default=None,
-              help="free: every piece moves in four directions; length: a 1xk or kx1 piece "
-                   "only along its length (default: free, or the puzzle's).")
+@board_options(board="", pieces=", as 2x2,1x2,2x1*2,1x1*4",
+               puzzle=", every placement of its pieces")
 @_with_preset_options
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write one row per cluster (states, solved, length, start), hardest first, "

@@ -16,6 +16,7 @@ or any one wall the design added, the hardest start is solved in fewer moves.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -225,6 +226,8 @@ class Evaluator:
         self.boards: OrderedDict[tuple[Any, ...], tuple[Board, list[int]]] = OrderedDict()
         self.values: dict[tuple[Any, ...], Value] = {}
         self.lock = threading.Lock()
+        self.search_seconds = 0.0
+        """Wall time spent in the engine's cluster searches, all threads together."""
 
     def board(self, counts: tuple[int, ...], walls: frozenset[int]
               ) -> tuple[Board, list[int]]:
@@ -267,7 +270,10 @@ class Evaluator:
         """The design's cluster, and whether it was met before (then not searched again:
         only the cluster's canonical state is found)."""
         puzzle = self.puzzle(design)
+        began = time.perf_counter()
         profile = cluster_profile(puzzle)
+        with self.lock:
+            self.search_seconds += time.perf_counter() - began
         key = (design.counts(len(self.space.kinds)), tuple(sorted(design.walls)),
                profile.smallest)
         with self.lock:

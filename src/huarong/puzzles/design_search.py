@@ -88,18 +88,20 @@ class Budget:
 @dataclass
 class Found:
     """A cluster a run keeps: its value, whether its hardest start is ``minimal``, and the
-    chain ``seed`` and ``evaluation`` (of that chain) that found it."""
+    chain ``seed``, ``evaluation`` and ``seconds`` (of that chain) that found it."""
 
     value: Value
     minimal: bool
     seed: int
     evaluation: int
+    seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         v = self.value
         return {"length": v.length, "states": v.states, "solved": v.solved,
                 "hardest": v.hardest.to_json(), "key": json.dumps(v.key),
-                "minimal": self.minimal, "seed": self.seed, "evaluation": self.evaluation}
+                "minimal": self.minimal, "seed": self.seed, "evaluation": self.evaluation,
+                "seconds": self.seconds}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Found:
@@ -107,7 +109,7 @@ class Found:
         value = Value(data["length"], data["states"], data["solved"],
                       Design.from_json(data["hardest"]),
                       (tuple(key[0]), tuple(key[1]), key[2]))
-        return cls(value, data["minimal"], data["seed"], data["evaluation"])
+        return cls(value, data["minimal"], data["seed"], data["evaluation"], data["seconds"])
 
 
 @dataclass
@@ -187,7 +189,8 @@ def run_chain(space: DesignSpace, evaluator: Evaluator, chain: Chain, *,
                 len(chain.best) < keep or value.length >= chain.best[-1].value.length):
             is_minimal = not minimal or evaluator.minimal(value.hardest, value.length)
             if is_minimal:
-                found = Found(value, minimal, chain.seed, chain.evaluations + 1)
+                found = Found(value, minimal, chain.seed, chain.evaluations + 1,
+                              time.monotonic() - began)
                 with lock:
                     kept = _keep(chain.best, found, keep) and chain.best[0] is found
         rise = value.length - chain.current_length

@@ -268,6 +268,7 @@ def search_unit(unit: RushUnit, mode: int | None = None,
     his minimality test); ``tallies``: four int64 counts to add to (seeds, clusters, their
     states, rows)."""
     from huarong._kernels import rush_hour as kernels
+    from huarong._kernels.rush_hour_sweep import sweep
 
     allowed = np.ones((SIDE, len(kernels.COLUMN_OPTIONS)), dtype=np.bool_)
     if unit.columns is not None:
@@ -278,7 +279,7 @@ def search_unit(unit: RushUnit, mode: int | None = None,
     parts: list[tuple[np.ndarray, ...]] = []
     for rows in unit.arrangements():
         pieces, walls, column_letter = _row_pieces(rows)
-        *columns, written = kernels.sweep(
+        *columns, written = sweep(
             pieces, walls, column_letter, allowed,
             kernels.FOGLEMAN if mode is None else mode, _masks(), counts)
         if written:

@@ -69,7 +69,7 @@ def main() -> None:
                           f"{result.clusters:,}")
             Console(stderr=True).print(f"{case} seed {seed}: best "
                                        f"{'-' if best is None else best.value.length}")
-    Console().print(table)
+    Console(width=150).print(table)
 
 
 if __name__ == "__main__":

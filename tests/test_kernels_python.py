@@ -89,18 +89,3 @@ def test_layer_sweep_against_one_search_per_layout(seed: str) -> None:
     codes, figures = layers.group_figures(int(Layout.from_code(seed)), threads=1)
     assert {c: tuple(f) for c, f in zip(codes.tolist(), figures.T.tolist(), strict=True)} \
         == reference_figures(seed)
-
-
-def test_general_puzzle_kernels_on_the_5_puzzle() -> None:
-    # Five distinct tiles on 2x3: half of the 6! arrangements are reachable, 21 moves at
-    # most from the goal (an exhaustive count known since the 19th century's 15-puzzle work).
-    from huarong.puzzles import cluster_summary, load_puzzle, solve
-
-    puzzle = load_puzzle("ABC/DE.", "ABC/DE.", metric="unit", distinct="ABCDE")
-    summary = cluster_summary(puzzle)
-    assert (summary.states, summary.solved, summary.hardest_length) == (360, 1, 21)
-    shuffled = load_puzzle("BAC/DE.", "ABC/DE.", metric="unit", distinct="ABCDE")
-    assert solve(shuffled) is None
-    rush = load_puzzle("AA./B../B..", "AA./.../...", metric="slide", rules="length")
-    solution = solve(rush.with_options(goal=".AA/.../..."))
-    assert solution is not None and solution.length == 1

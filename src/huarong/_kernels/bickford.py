@@ -330,7 +330,7 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
     done = np.zeros(seeds.shape[0], dtype=np.bool_)
     # The table of the cluster's states: each key's index in ``order``.
     order = np.empty(1 << 10, dtype=np.int64)
-    bits = hash_table.SMALLEST_BITS
+    bits: Int = hash_table.SMALLEST_BITS
     keys, values = hash_table.table_of(order, 0, bits, np.int64)
     line = np.empty(1 << 10, dtype=np.int64)
     offsets = np.zeros((1 << 10) + 1, dtype=np.int64)
@@ -366,7 +366,8 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
             else:
                 distance[head] = -1
             count = _neighbours(key, geometry, pieces, queue, out)
-            targets = grown(targets, edges, edges + count)
+            if edges + count > targets.shape[0]:
+                targets = grown(targets, edges, edges + count)
             for i in range(count):
                 other = out[i]
                 index = hash_table.insert(keys, values, bits, other, size)
@@ -382,7 +383,7 @@ def clusters(starts: np.ndarray, seeds: np.ndarray, geometry: np.ndarray
                 edges += 1
             head += 1
             offsets[head] = edges
-            if 2 * size > keys.shape[0]:
+            if hash_table.crowded(size, bits):
                 bits += 1
                 keys, values = hash_table.table_of(order, size, bits, np.int64)
         searched += 1

@@ -1,6 +1,6 @@
 """The recording sweeps of :mod:`huarong._kernels.group_analysis` on a CUDA GPU (numba-cuda,
 the ``gpu`` extra, ``analyze-group --gpu``): every farthest layout and every solution of up to
-64 × :data:`~huarong._kernels.layers_cuda.MAX_WORDS` sources of one group at once, as rows.
+64 × :data:`~huarong._kernels.layers_cuda_levels.MAX_WORDS` sources of one group at once, as rows.
 
 The levels are the ``pull`` levels of :mod:`huarong._kernels.layers_cuda` (one thread a
 (node, word) ORs its neighbours' frontier words, no atomics but on per-word and per-lane
@@ -24,20 +24,17 @@ from typing import Any
 
 import numpy as np
 
-from huarong._kernels import layers_cuda
-from huarong._kernels.layers_cuda import (
-    MAX_WORDS,
-    _cell,
-    _check,
-    _device_function,
-    _gather,
-    _grid,
-    _kernel,
-    _lowest_bit,
+from huarong._kernels.cuda_support import (
+    cell,
+    check,
+    cuda,
+    cuda_kernel,
+    device_function,
+    grid,
+    lowest_bit,
+    zero,
 )
-
-# numba.cuda as readied by layers_cuda, the one place that imports it.
-cuda: Any = layers_cuda.cuda  # type: ignore[attr-defined]
+from huarong._kernels.layers_cuda_levels import MAX_WORDS, gather
 
 STEPS = 3
 """Rows of the per-source figures: farthest steps, minimum solution steps (-1 without a
@@ -54,7 +51,7 @@ its recording kernel again with room for all."""
 _ENDING, _ALIVE, _FARTHEST_ROWS, _SOLUTION_ROWS = range(4)
 
 
-@_kernel
+@cuda_kernel
 def _start(sources: Any, goal_slot: Any, visited: Any, frontier: Any, blocked: Any,
            found: Any) -> None:
     """Level 0: thread ``lane`` puts its source (``-1``: none) on the frontier; a source that
@@ -73,17 +70,17 @@ def _start(sources: Any, goal_slot: Any, visited: Any, frontier: Any, blocked: A
         found[goal_slot[node], w] |= bit
 
 
-@_kernel
+@cuda_kernel
 def _expand(offsets: Any, targets: Any, goal_slot: Any, frontier: Any, visited: Any,
             blocked: Any, nxt: Any, found: Any, full: Any, reached: Any) -> None:
     """The next level of every (node, word) into ``nxt`` and ``visited``, ``blocked``
     following; ``found`` gets each goal node's solutions at that level; ``reached`` the
     sources that reached some node anew.  Safe without atomics as in
-    :func:`huarong._kernels.layers_cuda._expand`: a thread writes only its own (node, word)
+    :func:`huarong._kernels.layers_cuda_levels.expand`: a thread writes only its own (node, word)
     and masks the ``blocked`` words it reads with the frontier, whose sources never change a
     ``blocked`` word at this level."""
     words = visited.shape[1]
-    v, w = _cell(visited.shape[0], words)
+    v, w = cell(visited.shape[0], words)
     if v < 0:
         return
     slot = goal_slot[v]
@@ -93,7 +90,7 @@ def _expand(offsets: Any, targets: Any, goal_slot: Any, frontier: Any, visited: 
         if slot >= 0:
             found[slot, w] = 0
         return
-    gathered, behind_goal = _gather(offsets, targets, frontier, blocked, v, w)
+    gathered, behind_goal = gather(offsets, targets, frontier, blocked, v, w)
     new = gathered & ~seen
     nxt[v, w] = new
     if slot >= 0:
@@ -108,7 +105,7 @@ def _expand(offsets: Any, targets: Any, goal_slot: Any, frontier: Any, visited: 
         cuda.atomic.or_(reached, w, new)
 
 
-@_kernel
+@cuda_kernel
 def _close(alive: Any, reached: Any, ending: Any, figures: Any, counters: Any,
            level: np.int64) -> None:
     """Thread ``w``: the sources of word ``w`` alive that reached nothing new end at
@@ -126,12 +123,12 @@ def _close(alive: Any, reached: Any, ending: Any, figures: Any, counters: Any,
     if ends != 0:
         counters[_ENDING] = 1
     while ends != 0:
-        bit = _lowest_bit(ends)
+        bit = lowest_bit(ends)
         ends ^= np.int64(1) << bit
         figures[FARTHEST_STEPS, w * 64 + bit] = level
 
 
-@_device_function
+@device_function
 def _write_rows(bits: np.int64, lane0: np.int64, node: np.int64, rows: Any, counter: Any,
                 at: np.int64) -> None:
     """Rows ``lane << 32 | node`` for every lane ``lane0 + b`` of the set bits b of
@@ -139,22 +136,22 @@ def _write_rows(bits: np.int64, lane0: np.int64, node: np.int64, rows: Any, coun
     count = np.int64(0)
     rest = bits
     while rest != 0:
-        rest ^= np.int64(1) << _lowest_bit(rest)
+        rest ^= np.int64(1) << lowest_bit(rest)
         count += 1
     first = cuda.atomic.add(counter, at, count)
     while bits != 0:
-        bit = _lowest_bit(bits)
+        bit = lowest_bit(bits)
         bits ^= np.int64(1) << bit
         if first < rows.shape[0]:
             rows[first] = ((lane0 + bit) << np.int64(32)) | node
         first += 1
 
 
-@_kernel
+@cuda_kernel
 def _record_farthest(frontier: Any, ending: Any, rows: Any, counters: Any) -> None:
     """A row for every frontier node of every source that ends at this level."""
     words = frontier.shape[1]
-    v, w = _cell(frontier.shape[0], words)
+    v, w = cell(frontier.shape[0], words)
     if v < 0:
         return
     ends = frontier[v, w] & ending[w]
@@ -163,14 +160,14 @@ def _record_farthest(frontier: Any, ending: Any, rows: Any, counters: Any) -> No
                     np.int64(_FARTHEST_ROWS))
 
 
-@_kernel
+@cuda_kernel
 def _record_solutions(goal_nodes: Any, found: Any, figures: Any, rows: Any, counters: Any,
                       level: np.int64, counting: bool, every: bool) -> None:
     """The solutions at ``level`` of each goal node: counted (when ``counting``: a rerun for
     more room counts nothing), and a row each for every solution (``every``) or only for those
     at a source's minimum steps."""
     words = found.shape[1]
-    g, w = _cell(found.shape[0], words)
+    g, w = cell(found.shape[0], words)
     if g < 0:
         return
     fresh = found[g, w]
@@ -180,7 +177,7 @@ def _record_solutions(goal_nodes: Any, found: Any, figures: Any, rows: Any, coun
     if counting:
         rest = fresh
         while rest != 0:
-            bit = _lowest_bit(rest)
+            bit = lowest_bit(rest)
             rest ^= np.int64(1) << bit
             lane = lane0 + bit
             cuda.atomic.add(figures, (SOLUTION_COUNT, lane), 1)
@@ -192,7 +189,7 @@ def _record_solutions(goal_nodes: Any, found: Any, figures: Any, rows: Any, coun
         rest = fresh
         fresh = np.int64(0)
         while rest != 0:
-            bit = _lowest_bit(rest)
+            bit = lowest_bit(rest)
             rest ^= np.int64(1) << bit
             if figures[MIN_STEPS, lane0 + bit] == level:
                 fresh |= np.int64(1) << bit
@@ -238,9 +235,9 @@ class RecordingSweeps:
 
     def __init__(self, offsets: np.ndarray, targets: np.ndarray, goal: np.ndarray,
                  words: int) -> None:
-        _check("offsets", offsets, np.int64, 1)
-        _check("targets", targets, np.int32, 1)
-        _check("goal", goal, np.bool_, 1)
+        check("offsets", offsets, np.int64, 1)
+        check("targets", targets, np.int32, 1)
+        check("goal", goal, np.bool_, 1)
         self.size = offsets.shape[0] - 1
         if self.size < 1 or goal.shape[0] != self.size:
             raise ValueError(f"offsets give {self.size} nodes and goal {goal.shape[0]}: "
@@ -274,7 +271,7 @@ class RecordingSweeps:
         without a source hold junk); then a row (lane, node, steps) for every farthest layout
         and for every solution (``every_solution``) or every solution at the minimum steps,
         in no particular order."""
-        _check("sources", sources, np.int64, 1)
+        check("sources", sources, np.int64, 1)
         lanes = 64 * self.words
         if sources.shape[0] != lanes:
             raise ValueError(f"sources: {sources.shape[0]} lanes, want {lanes}")
@@ -291,21 +288,21 @@ class RecordingSweeps:
         d_figures = cuda.to_device(figures)
         visited, frontier, nxt, blocked = self._node_words
         found, found_next = self._found
-        node_grid = _grid(self.size * self.words)
+        node_grid = grid(self.size * self.words)
         for array in (visited, frontier, blocked, *self._found):
-            layers_cuda._zero[_grid(array.shape[0] * self.words)](array)
+            zero[grid(array.shape[0] * self.words)](array)
         d_full = cuda.to_device(full)
         alive = cuda.to_device(full)
         reached = cuda.to_device(np.zeros(self.words, dtype=np.int64))
         ending = cuda.to_device(np.zeros(self.words, dtype=np.int64))
         no_counters = np.zeros(4, dtype=np.int64)
         counters = cuda.to_device(no_counters)
-        _start[_grid(lanes)](cuda.to_device(sources), self._goal_slot, visited, frontier,
+        _start[grid(lanes)](cuda.to_device(sources), self._goal_slot, visited, frontier,
                              blocked, found)
         farthest_rows, solution_rows = self._rows
         for kind in self._rows:
             kind.taken = []
-        goal_grid = _grid(self._goals * self.words)
+        goal_grid = grid(self._goals * self.words)
         level = 0
         while True:
             counters.copy_to_device(no_counters)
@@ -319,7 +316,7 @@ class RecordingSweeps:
             solutions_at(True)
             _expand[node_grid](self._offsets, self._targets, self._goal_slot, frontier,
                                visited, blocked, nxt, found_next, d_full, reached)
-            _close[_grid(self.words)](alive, reached, ending, d_figures, counters,
+            _close[grid(self.words)](alive, reached, ending, d_figures, counters,
                                       np.int64(level))
             read: np.ndarray = counters.copy_to_host()
             solution_rows.take(read, level, counters, lambda: solutions_at(False))

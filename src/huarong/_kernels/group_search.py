@@ -1,7 +1,10 @@
-"""Hot loops over one layout's group: open-addressing hash tables keyed by board, the
-breadth-first searches (the whole group, to the nearest goal, to a target), solving, depths,
-the adjacency of a group's step graph and the layer model's solution flags.  Boards and steps
-are :mod:`huarong._kernels.klotski`'s.
+"""Hot loops over one layout's group: the breadth-first searches (the whole group, to the
+nearest goal, to a target), solving, depths, the adjacency of a group's step graph and the
+layer model's solution flags.  Boards and steps are :mod:`huarong._kernels.klotski`'s.
+
+A search keeps the boards it found in a small table of its own
+(:mod:`huarong._kernels.hash_table`), keyed by board: it beats a visited array over all 29M
+layouts, as it stays in cache and costs nothing to allocate.
 """
 
 from __future__ import annotations
@@ -23,8 +26,7 @@ from huarong._kernels.klotski import (
     is_goal_board,
 )
 
-# A small table per search (:mod:`huarong._kernels.hash_table`, keyed by board) beats a
-# visited array over all 29M layouts: it stays in cache and costs nothing to allocate.
+
 @kernel
 def index_table(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, Int]:
     """A map from each of ``boards`` to its position in the array: (keys, values, bits)."""
@@ -104,11 +106,12 @@ def _bfs_limited(start_board: Int, stop_mode: Int, target_board: Int, size_hint:
     while found < 0 and head < size and not 0 <= limit < size:
         head, size, found = _bfs_run(boards, parents, keys, bits, head, size,
                                      stop_mode, target_board, by_mirror_pairs)
-        if size + _MAX_NEIGHBOURS > keys.shape[0] // 2:
+        if hash_table.crowded(size + _MAX_NEIGHBOURS, bits):
             bits += 1
             keys = hash_table.set_of(boards, size, bits)
-        boards = grown(boards, size, size + _MAX_NEIGHBOURS)
-        parents = grown(parents, size, size + _MAX_NEIGHBOURS)
+        if size + _MAX_NEIGHBOURS > boards.shape[0]:
+            boards = grown(boards, size, size + _MAX_NEIGHBOURS)
+            parents = grown(parents, size, size + _MAX_NEIGHBOURS)
     if 0 <= limit < size:
         size = np.int64(-1)
     return boards, parents, size, found
@@ -228,7 +231,8 @@ def adjacency_rows(boards: np.ndarray, keys: np.ndarray, values: np.ndarray, bit
     edge = np.int64(0)
     for index in range(first, stop):
         n = board_neighbours(boards[index], out, stack)
-        targets = grown(targets, edge, edge + n)
+        if edge + n > targets.shape[0]:
+            targets = grown(targets, edge, edge + n)
         for i in range(n):
             targets[edge] = hash_table.find(keys, values, bits, out[i])
             edge += 1

@@ -9,13 +9,18 @@ fields) evenly, and goes on slot by slot (linear probing: the next slot is most 
 the same cache line).
 
 A table stays at most half full: every search keeps the keys it found in a list of its own
-anyway, so a search that outgrows its table builds a larger one from that list
+anyway, so a search whose table is :func:`crowded` builds one twice as large from that list
 (:func:`set_of`, :func:`table_of`).  A search that reuses one table for many small searches
 empties it with :func:`clear`, which costs what adding its keys did, however large the table
-grew.
+grew: no pass over the whole table, and no generation stamps to test on every look-up.
 
-The look-ups are :func:`~huarong._kernels._jit.inline_kernel`: a call into a kernel of a
-cached module stays a call, and in a search's hot loop it would cost more than its body.
+The look-ups are kernels of their own, not :func:`~huarong._kernels._jit.inline_kernel`: a
+search grows its table inside its loop, and numba counts the references to an array passed
+to an inlined function whose variable the loop reassigns (two atomic operations a look-up,
+measured 50% of Rush Hour's cluster search), where a call passes it for free.  For the same
+reason a search tests :func:`crowded` (numbers only) before it rebuilds its table, rather than
+hand the table to a function that would return it unchanged.
+
 numba's on-disk cache checks only the file a kernel is written in: after changing a kernel
 here, touch the modules that use it so that their cached machine code is rebuilt too.
 """
@@ -38,7 +43,7 @@ _GOLDEN = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, 2**64 / golden r
 _ONE = np.int64(1)
 
 
-@inline_kernel
+@kernel
 def slot_of(keys: np.ndarray, bits: Int, key: Int) -> Int:
     """The slot holding ``key``, or the free slot where it would go."""
     mask = (_ONE << bits) - 1
@@ -48,7 +53,7 @@ def slot_of(keys: np.ndarray, bits: Int, key: Int) -> Int:
     return slot
 
 
-@inline_kernel
+@kernel
 def add(keys: np.ndarray, bits: Int, key: Int) -> bool:
     """Add ``key`` to the set; False when it was there already."""
     slot = slot_of(keys, bits, key)
@@ -58,7 +63,7 @@ def add(keys: np.ndarray, bits: Int, key: Int) -> bool:
     return True
 
 
-@inline_kernel
+@kernel
 def insert(keys: np.ndarray, values: np.ndarray, bits: Int, key: Int, value: Int) -> Int:
     """The value of ``key``: its own when the table holds it, else ``value``, added with it."""
     slot = slot_of(keys, bits, key)
@@ -69,13 +74,19 @@ def insert(keys: np.ndarray, values: np.ndarray, bits: Int, key: Int, value: Int
     return np.int64(value)
 
 
-@inline_kernel
+@kernel
 def find(keys: np.ndarray, values: np.ndarray, bits: Int, key: Int) -> Int:
     """The value of ``key``; -1 when the table lacks it."""
     slot = slot_of(keys, bits, key)
     if keys[slot] == key:
         return np.int64(values[slot])
     return np.int64(-1)
+
+
+@inline_kernel
+def crowded(count: Int, bits: Int) -> bool:
+    """Whether ``count`` keys fill a table of ``2**bits`` slots more than half."""
+    return bool(2 * count > (_ONE << bits))
 
 
 @kernel

@@ -16,6 +16,7 @@ import numpy as np
 from huarong._kernels import hash_table
 from huarong._kernels._jit import kernel
 from huarong._kernels.arrays import grown
+from huarong._kernels.hash_table import Int
 from huarong._kernels.npuzzle_heuristics import heuristic
 from huarong._kernels.npuzzle_store import (
     EMPTY,
@@ -27,8 +28,8 @@ from huarong._kernels.npuzzle_store import (
     _chain,
     _child_rank,
     _child_ranks,
+    _grown_store,
     _new_store,
-    _stored,
     _reported,
     rank_board,
     unrank_board,
@@ -49,10 +50,12 @@ def breadth_first(
 
     Returns ``(status, keys, parents, depths, node_count, expanded, peak_frontier, goal_node)``.
     """
-    keys, parents, depths, table, nodes, bits = _new_store(start)
+    keys, parents, depths = _new_store(start)
     count = 1
     if start == goal:
         return FOUND, keys, parents, depths, count, 0, 1, 0
+    bits = hash_table.bits_for(keys.size)
+    seen = hash_table.set_of(keys, count, bits)
     board = np.empty(cells, np.int64)
     children = np.empty(4, np.int64)
     head = 0
@@ -67,14 +70,17 @@ def breadth_first(
             return STOPPED, keys, parents, depths, count, expanded, peak, EMPTY
         for i in range(_child_ranks(keys[node], board, neighbours, factorials, children)):
             child = children[i]
-            slot = hash_table.slot_of(table, bits, child)
-            if table[slot] == child:
+            if not hash_table.add(seen, bits, child):
                 continue
             if count >= max_nodes:
                 return LIMIT_REACHED, keys, parents, depths, count, expanded, peak, EMPTY
-            keys, parents, depths, table, nodes, bits = _stored(
-                keys, parents, depths, table, nodes, bits, slot, count, child, node)
+            if count == keys.size:
+                keys, parents, depths = _grown_store(keys, parents, depths, count)
+            keys[count], parents[count], depths[count] = child, node, depths[node] + 1
             count += 1
+            if hash_table.crowded(count, bits):
+                bits += 1
+                seen = hash_table.set_of(keys, count, bits)
             if child == goal:
                 return FOUND, keys, parents, depths, count, expanded, peak, count - 1
     return EXHAUSTED, keys, parents, depths, count, expanded, peak, EMPTY
@@ -87,13 +93,13 @@ def _expand_layer(
     depths: Array,
     table: Array,
     nodes: Array,
-    bits: int,
+    bits: Int,
     count: int,
     layer_begin: int,
     other_depths: Array,
     other_table: Array,
     other_nodes: Array,
-    other_bits: int,
+    other_bits: Int,
     board: Array,
     children: Array,
     neighbours: Array,
@@ -102,7 +108,7 @@ def _expand_layer(
     control: Array,
     done: int,
     bound: int,
-) -> tuple[Array, Array, Array, Array, Array, int, int, int, int, int, int]:
+) -> tuple[Array, Array, Array, Array, Array, Int, int, int, Int, Int, int]:
     """Expand one whole BFS layer of one side of a bidirectional search (``done`` nodes were
     expanded before it; ``bound`` is what it reports as ruled out).
 
@@ -112,8 +118,8 @@ def _expand_layer(
     """
     layer_end = count
     best = -1
-    best_here = EMPTY
-    best_there = EMPTY
+    best_here: Int = EMPTY
+    best_there: Int = EMPTY
     for node in range(layer_begin, layer_end):
         if _reported(control, done + node - layer_begin + 1, bound):
             return (keys, parents, depths, table, nodes, bits, count, best, best_here,
@@ -126,9 +132,14 @@ def _expand_layer(
             if count >= max_nodes:
                 return (keys, parents, depths, table, nodes, bits, count, best, best_here,
                         best_there, LIMIT_REACHED)
-            keys, parents, depths, table, nodes, bits = _stored(
-                keys, parents, depths, table, nodes, bits, slot, count, child, node)
+            if count == keys.size:
+                keys, parents, depths = _grown_store(keys, parents, depths, count)
+            keys[count], parents[count], depths[count] = child, node, depths[node] + 1
+            table[slot], nodes[slot] = child, count
             count += 1
+            if hash_table.crowded(count, bits):
+                bits += 1
+                table, nodes = hash_table.table_of(keys, count, bits, np.int64)
             there = hash_table.find(other_table, other_nodes, other_bits, child)
             if there != EMPTY:
                 length = depths[count - 1] + other_depths[there]
@@ -148,8 +159,11 @@ def bidirectional_breadth_first(
 
     Returns ``(status, path_keys, expanded, peak_frontier)``.
     """
-    keys_f, parents_f, depths_f, table_f, nodes_f, bits_f = _new_store(start)
-    keys_b, parents_b, depths_b, table_b, nodes_b, bits_b = _new_store(goal)
+    keys_f, parents_f, depths_f = _new_store(start)
+    keys_b, parents_b, depths_b = _new_store(goal)
+    bits_f = bits_b = hash_table.bits_for(keys_f.size)
+    table_f, nodes_f = hash_table.table_of(keys_f, 1, bits_f, np.int64)
+    table_b, nodes_b = hash_table.table_of(keys_b, 1, bits_b, np.int64)
     if start == goal:
         return FOUND, keys_f[:1].copy(), 0, 1
     count_f = 1
@@ -250,10 +264,11 @@ def bounded_depth_first(
                 continue
             if count >= max_nodes:
                 return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
-            keys = grown(keys, count, count + 1)
+            if count == keys.size:
+                keys = grown(keys, count, count + 1)
             keys[count] = child
             count += 1
-            if 2 * count > seen.size:
+            if hash_table.crowded(count, bits):
                 bits += 1
                 seen = hash_table.set_of(keys, count, bits)
             if depth == bound:
@@ -303,7 +318,9 @@ def a_star(
 
     Returns ``(status, path_keys, expanded, peak_frontier)``.
     """
-    keys, parents, costs, table, nodes, bits = _new_store(start)
+    keys, parents, costs = _new_store(start)
+    bits = hash_table.bits_for(keys.size)
+    table, nodes = hash_table.table_of(keys, 1, bits, np.int64)
     count = 1
     capacity = 1024
     entry_node = np.empty(capacity, np.int64)
@@ -349,8 +366,7 @@ def a_star(
             board[blank] = board[target]
             board[target] = 0
             child = rank_board(board, factorials)
-            slot = hash_table.slot_of(table, bits, child)
-            known = nodes[slot] if table[slot] == child else EMPTY
+            known = hash_table.find(table, nodes, bits, child)
             if known != EMPTY and costs[known] <= child_cost:
                 board[target] = board[blank]
                 board[blank] = 0
@@ -358,10 +374,15 @@ def a_star(
             if known == EMPTY:
                 if count >= max_nodes:
                     return LIMIT_REACHED, np.empty(0, np.int64), expanded, peak
-                keys, parents, costs, table, nodes, bits = _stored(
-                    keys, parents, costs, table, nodes, bits, slot, count, child, node)
+                if count == keys.size:
+                    keys, parents, costs = _grown_store(keys, parents, costs, count)
+                keys[count] = child
+                hash_table.insert(table, nodes, bits, child, count)
                 known = count
                 count += 1
+                if hash_table.crowded(count, bits):
+                    bits += 1
+                    table, nodes = hash_table.table_of(keys, count, bits, np.int64)
             parents[known] = node
             costs[known] = child_cost
             f = child_cost + heuristic(board, kind, tables, rows, cols)
@@ -369,9 +390,10 @@ def a_star(
             board[blank] = 0
             if f >= bucket_head.size:
                 bucket_head = _buckets_reaching(bucket_head, f)
-            entry_node = grown(entry_node, entries, entries + 1)
-            entry_cost = grown(entry_cost, entries, entries + 1)
-            entry_next = grown(entry_next, entries, entries + 1)
+            if entries == entry_node.size:
+                entry_node = grown(entry_node, entries, entries + 1)
+                entry_cost = grown(entry_cost, entries, entries + 1)
+                entry_next = grown(entry_next, entries, entries + 1)
             entry_node[entries] = known
             entry_cost[entries] = child_cost
             entry_next[entries] = bucket_head[f]

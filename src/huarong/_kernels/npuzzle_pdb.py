@@ -159,7 +159,8 @@ def pattern_layer(
                 positions[tile_count] = blank
                 if distances[child] == PATTERN_UNREACHED:
                     distances[child] = distance + 1
-                    next_layer = grown(next_layer, next_size, next_size + 1)
+                    if next_size == next_layer.size:
+                        next_layer = grown(next_layer, next_size, next_size + 1)
                     next_layer[next_size] = child
                     next_size += 1
     return next_layer, next_size, settled

@@ -121,7 +121,8 @@ def _shortest_moves(board: Array, neighbours: Array, allowed: Array, tiles: Arra
     while state != start:
         length += 1
         state = parent[state]
-    moves = grown(moves, count, count + length)
+    if count + length > moves.size:
+        moves = grown(moves, count, count + length)
     state = found
     for i in range(length - 1, -1, -1):
         moves[count + i] = direction_to[state]

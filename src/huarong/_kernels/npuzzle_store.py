@@ -6,8 +6,8 @@ Conventions shared by every ``npuzzle_*`` kernel module:
 * ``neighbours[cell, direction]`` is the cell the blank reaches by moving left, up, right or
   down (directions 0..3, so ``direction ^ 2`` is the opposite one), or ``-1`` off the board;
 * graph searches key a state by its Cantor rank (``factorials[i] = i!``), which fits ``int64``
-  for up to 20 cells, and keep their nodes in growable arrays, found by key through a
-  :mod:`~huarong._kernels.hash_table` of node numbers;
+  for up to 20 cells, and keep their nodes in growable arrays (the node store), found by key
+  through a :mod:`~huarong._kernels.hash_table`;
 * searches answer with a status: :data:`FOUND`, :data:`EXHAUSTED` (no solution within the
   bound), :data:`LIMIT_REACHED` (the node budget ran out), for the resumable IDA*
   :data:`PAUSED` (this call's share of nodes is spent; call again to go on), and for the
@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from huarong._kernels import hash_table
-from huarong._kernels._jit import inline_kernel, kernel
+from huarong._kernels._jit import kernel
 from huarong._kernels.arrays import grown
+from huarong._kernels.hash_table import Int
 
 EMPTY = -1
 FOUND = 0
@@ -104,7 +104,7 @@ def _child_rank(board: Array, blank: int, target: int, factorials: Array) -> int
 
 
 @kernel
-def _chain(keys: Array, parents: Array, node: int) -> Array:
+def _chain(keys: Array, parents: Array, node: Int) -> Array:
     """Keys from the root down to ``node``."""
     length = 0
     walker = node
@@ -120,43 +120,26 @@ def _chain(keys: Array, parents: Array, node: int) -> Array:
 
 
 @kernel
-def _new_store(root: int) -> tuple[Array, Array, Array, Array, Array, int]:
-    """A node store holding only ``root`` as node 0 (no parent, depth 0).
-
-    Returns ``(keys, parents, depths, table, nodes, bits)``: the nodes' arrays, and the hash
-    table of their keys (``table``, its values ``nodes``, of ``2**bits`` slots); the searches
-    that weigh moves keep costs in the ``depths`` array.
-    """
-    capacity = 1024
-    keys = np.empty(capacity, np.int64)
-    parents = np.empty(capacity, np.int64)
-    depths = np.empty(capacity, np.int64)
+def _new_store(root: int) -> tuple[Array, Array, Array]:
+    """A node store holding only ``root`` as node 0 (no parent, depth 0): ``(keys, parents,
+    depths)``; the searches that weigh moves keep costs in the ``depths`` array.  A search
+    finds its nodes by key through a :mod:`~huarong._kernels.hash_table` built from
+    ``keys``: a set where it only asks whether it met a key, else a map to node numbers."""
+    keys = np.empty(1024, np.int64)
+    parents = np.empty(1024, np.int64)
+    depths = np.empty(1024, np.int64)
     keys[0] = root
     parents[0] = EMPTY
     depths[0] = 0
-    bits = hash_table.bits_for(capacity)
-    table, nodes = hash_table.table_of(keys, 1, bits, np.int64)
-    return keys, parents, depths, table, nodes, bits
+    return keys, parents, depths
 
 
-@inline_kernel
-def _stored(keys: Array, parents: Array, depths: Array, table: Array, nodes: Array,
-            bits: int, slot: int, count: int, key: int, parent: int
-            ) -> tuple[Array, Array, Array, Array, Array, int]:
-    """Node ``count``: ``key``, a child of node ``parent``, one deeper, its key found missing
-    at ``slot`` of the table.  Returns the store's arrays and bits, grown as needed."""
-    keys = grown(keys, count, count + 1)
-    parents = grown(parents, count, count + 1)
-    depths = grown(depths, count, count + 1)
-    keys[count] = key
-    parents[count] = parent
-    depths[count] = depths[parent] + 1
-    table[slot] = key
-    nodes[slot] = count
-    if 2 * (count + 1) > table.size:
-        bits += 1
-        table, nodes = hash_table.table_of(keys, count + 1, bits, np.int64)
-    return keys, parents, depths, table, nodes, bits
+@kernel
+def _grown_store(keys: Array, parents: Array, depths: Array, count: int
+                 ) -> tuple[Array, Array, Array]:
+    """The store's arrays with room for node ``count``, its nodes kept."""
+    return (grown(keys, count, count + 1), grown(parents, count, count + 1),
+            grown(depths, count, count + 1))
 
 
 @kernel

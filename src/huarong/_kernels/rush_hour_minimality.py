@@ -15,6 +15,7 @@ import numpy as np
 from huarong._kernels import hash_table
 from huarong._kernels._jit import kernel, trailing_zeros
 from huarong._kernels.arrays import grown
+from huarong._kernels.hash_table import Int
 from huarong._kernels.rush_hour import (
     FOGLEMAN,
     POSITION,
@@ -61,8 +62,8 @@ def _all_needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np
 @kernel
 def _needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.ndarray,
             walls: np.int64, skip: int, queue: np.ndarray, depth: np.ndarray,
-            seen: np.ndarray, bits: int, buffer: np.ndarray
-            ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, int]:
+            seen: np.ndarray, bits: Int, buffer: np.ndarray
+            ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, Int]:
     """Whether the start, less piece ``skip`` (or less the walls not in ``walls``), is solved
     in fewer than ``moves`` moves; and the search's arrays (grown, the set ``seen`` of
     ``2**bits`` slots emptied) and bits, for the next call."""
@@ -85,12 +86,13 @@ def _needed(start: np.int64, moves: int, n: int, masks: np.ndarray, last: np.nda
                 break
             if not hash_table.add(seen, bits, nxt):
                 continue
-            queue = grown(queue, tail, tail + 1)
-            depth = grown(depth, tail, tail + 1)
+            if tail == queue.shape[0]:
+                queue = grown(queue, tail, tail + 1)
+                depth = grown(depth, tail, tail + 1)
             queue[tail] = nxt
             depth[tail] = d + 1
             tail += 1
-            if 2 * tail > seen.shape[0]:
+            if hash_table.crowded(tail, bits):
                 bits += 1
                 seen = hash_table.set_of(queue, tail, bits)
     hash_table.clear(seen, bits, queue, tail)
@@ -161,12 +163,13 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                     heights[values[slot]] = height
                 else:
                     table[slot], values[slot] = node, stored
-                    entered = grown(entered, stored, stored + 1)
-                    heights = grown(heights, stored, stored + 1)
+                    if stored == entered.shape[0]:
+                        entered = grown(entered, stored, stored + 1)
+                        heights = grown(heights, stored, stored + 1)
                     entered[stored] = node
                     heights[stored] = height
                     stored += 1
-                    if 2 * stored > table.shape[0]:
+                    if hash_table.crowded(stored, bits):
                         bits += 1
                         table, values = hash_table.table_of(entered, stored, bits, np.int64)
                 taken = occupied(node, n, masks, walls, skip)

@@ -4,9 +4,11 @@ minimality, one row per cluster that passes (see :mod:`huarong._kernels.rush_hou
 board, the keys and the moves).
 
 The sweep walks the placements level by level, a level per movable piece of the rows then a
-level per column (:func:`_next_row_place`, :func:`_next_column_choice`); a placement of
-every level is a seed, and each seed's cluster goes through :func:`_cluster`,
-:func:`_distances`, :func:`_hardest_start`, the minimality test and :func:`_written`.
+level per column; a placement of every level is a seed, and each seed's cluster goes through
+:func:`_cluster`, :func:`_distances`, :func:`_hardest_start`, the minimality test and
+:func:`_written`.  The walk itself stays one loop: as functions of their own (inlined or
+not), its two steps made the walk 6 times slower, numba counting the references to the dozen
+arrays they share at every step.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from huarong._kernels import hash_table
-from huarong._kernels._jit import inline_kernel, kernel
+from huarong._kernels._jit import kernel
 from huarong._kernels.arrays import grown
+from huarong._kernels.hash_table import Int
 from huarong._kernels.rush_hour import (
     CELLS,
     CLUSTER_COUNT,
@@ -59,7 +62,6 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
     cluster's smallest solved key is one (moving another piece left or up lowers the key),
     and a cluster is searched from that seed only: a search that meets a smaller solved
     key stops."""
-    choices = column_choices(allowed, all_masks)
     wall_mask = np.int64(0)
     for cell in walls:
         wall_mask |= np.int64(1) << cell
@@ -83,20 +85,73 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
     level = 0
     position[0] = row_pieces[0, 2] - 1
     taken[0] = wall_mask
+    counts, choice, choice_cells, choice_above = column_choices(allowed, all_masks)
     while level >= 0:
         if level < rows:
-            level = _next_row_place(level, row_pieces, masks, length, position, index, taken,
-                                    required, pieces)
+            # The row piece of this level to its next place clear of the pieces before it.  A
+            # place that leaves the cell on its left empty requires a column piece there (no
+            # piece of a seed can move left).
+            p = level
+            position[p] += 1
+            if position[p] > row_pieces[p, 3]:
+                level -= 1
+                continue
+            cells = masks[p, position[p]]
+            if cells & taken[p]:
+                continue
+            taken[p + 1] = taken[p] | cells
+            required[p + 1] = required[p]
+            left = row_pieces[p, 0] * SIDE + position[p] - 1
+            if p > 0 and position[p] > 0 and not (taken[p] >> left) & 1:
+                required[p + 1] |= np.int64(1) << left
+            pieces[p + 1] = p + 1
+            level += 1
+            if level < rows:
+                low = row_pieces[level, 2]
+                if row_pieces[level - 1, 0] == row_pieces[level, 0] and level > 1:
+                    low = max(low, position[level - 1] + length[level - 1])
+                position[level] = low - 1
+            else:
+                index[level] = -1
             continue
-        level, is_seed = _next_column_choice(level, rows, choices, column_letter, all_masks,
-                                             masks, length, last, vertical, letter, position,
-                                             index, taken, required, pieces)
-        if not is_seed:
+        # The column of this level to its next choice that fits: clear of the pieces before
+        # it, no vehicle that could move up, every required cell covered.
+        c = level - rows
+        index[level] += 1
+        k = index[level]
+        if k >= counts[c]:
+            level -= 1
             continue
+        cells = choice_cells[c, k]
+        full = taken[level] | cells
+        if cells & taken[level] or choice_above[c, k] & ~full or (
+                required[level] & _COLUMN_CELLS[c] & ~cells):
+            continue
+        n = pieces[level]
+        option = choice[c, k, 0]
+        for j in range(2):
+            size = COLUMN_LENGTHS[option, j]
+            if size == 0:
+                break
+            length[n] = size
+            last[n] = SIDE - size
+            vertical[n] = True
+            letter[n] = column_letter + n - rows
+            position[n] = choice[c, k, 1 + j]
+            for q in range(SIDE - size + 1):
+                masks[n, q] = all_masks[1, c, size, q]
+            n += 1
+        taken[level + 1] = full
+        required[level + 1] = required[level]
+        pieces[level + 1] = n
+        if level + 1 < levels:
+            level += 1
+            index[level] = -1
+            continue
+        # Every level placed: a seed.
         tallies[SEEDS] += 1
         if mode == ENUMERATE:
             continue
-        n = pieces[levels]
         seed = np.int64(0)
         for i in range(n):
             seed |= position[i] << (POSITION_BITS * i)
@@ -106,8 +161,9 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
             tallies[CLUSTER_COUNT] += 1
             tallies[STATES] += count
         if canonical and mode != CLUSTERS:
-            distance = grown(distance, 0, count)
-            order = grown(order, 0, count)
+            if count > distance.shape[0]:
+                distance = grown(distance, 0, count)
+                order = grown(order, 0, count)
             solved = _distances(states, count, n, masks, last, wall_mask, buffer, keys,
                                 values, bits, distance, order)
             hardest, best = _hardest_start(states, distance, order, count, n, masks,
@@ -145,89 +201,11 @@ def _row_lanes(row_pieces: np.ndarray, all_masks: np.ndarray) -> tuple[
     return masks, length, last, vertical, letter
 
 
-@inline_kernel
-def _next_row_place(level: int, row_pieces: np.ndarray, masks: np.ndarray,
-                    length: np.ndarray, position: np.ndarray, index: np.ndarray,
-                    taken: np.ndarray, required: np.ndarray, pieces: np.ndarray) -> int:
-    """Move the row piece of ``level`` to its next place clear of the pieces before it: the
-    level to go on with (the next, when placed; the one before, past its last place).  A
-    place that leaves the cell on the piece's left empty requires a column piece there (a
-    seed has no piece that can move left)."""
-    p = level
-    position[p] += 1
-    if position[p] > row_pieces[p, 3]:
-        return level - 1
-    cells = masks[p, position[p]]
-    if cells & taken[p]:
-        return level
-    taken[p + 1] = taken[p] | cells
-    required[p + 1] = required[p]
-    left = row_pieces[p, 0] * SIDE + position[p] - 1
-    if p > 0 and position[p] > 0 and not (taken[p] >> left) & 1:
-        required[p + 1] |= np.int64(1) << left
-    pieces[p + 1] = p + 1
-    level += 1
-    if level < row_pieces.shape[0]:
-        low = row_pieces[level, 2]
-        if row_pieces[level - 1, 0] == row_pieces[level, 0] and level > 1:
-            low = max(low, position[level - 1] + length[level - 1])
-        position[level] = low - 1
-    else:
-        index[level] = -1
-    return level
-
-
-@inline_kernel
-def _next_column_choice(level: int, rows: int,
-                        choices: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-                        column_letter: int, all_masks: np.ndarray, masks: np.ndarray,
-                        length: np.ndarray, last: np.ndarray, vertical: np.ndarray,
-                        letter: np.ndarray, position: np.ndarray, index: np.ndarray,
-                        taken: np.ndarray, required: np.ndarray, pieces: np.ndarray
-                        ) -> tuple[int, bool]:
-    """Put the next of :func:`~huarong._kernels.rush_hour.column_choices`' ``choices`` in the
-    column of ``level`` that fits (clear of the pieces before it, no vehicle that could move
-    up, every required cell covered): (the level to go on with, whether every level is now
-    placed: a seed, the level unchanged)."""
-    counts, choice, choice_cells, choice_above = choices
-    c = level - rows
-    index[level] += 1
-    k = index[level]
-    if k >= counts[c]:
-        return level - 1, False
-    cells = choice_cells[c, k]
-    full = taken[level] | cells
-    if cells & taken[level] or choice_above[c, k] & ~full or (
-            required[level] & _COLUMN_CELLS[c] & ~cells):
-        return level, False
-    n = pieces[level]
-    option = choice[c, k, 0]
-    for j in range(2):
-        size = COLUMN_LENGTHS[option, j]
-        if size == 0:
-            break
-        length[n] = size
-        last[n] = SIDE - size
-        vertical[n] = True
-        letter[n] = column_letter + n - rows
-        position[n] = choice[c, k, 1 + j]
-        for q in range(SIDE - size + 1):
-            masks[n, q] = all_masks[1, c, size, q]
-        n += 1
-    taken[level + 1] = full
-    required[level + 1] = required[level]
-    pieces[level + 1] = n
-    if level + 1 < rows + SIDE:
-        index[level + 1] = -1
-        return level + 1, False
-    return level, True
-
-
 @kernel
 def _cluster(seed: np.int64, n: int, masks: np.ndarray, last: np.ndarray,
              wall_mask: np.int64, buffer: np.ndarray, states: np.ndarray, keys: np.ndarray,
-             values: np.ndarray, bits: int
-             ) -> tuple[int, bool, np.ndarray, np.ndarray, np.ndarray, int]:
+             values: np.ndarray, bits: Int
+             ) -> tuple[int, bool, np.ndarray, np.ndarray, np.ndarray, Int]:
     """The seed's cluster by breadth-first search into ``states`` and the table (empty when
     called: ``keys``, ``values``, each state's index, ``2**bits`` slots): (how many states,
     whether the seed is its cluster's smallest solved key (else the search stopped at a
@@ -247,10 +225,11 @@ def _cluster(seed: np.int64, n: int, masks: np.ndarray, last: np.ndarray,
             if keys[slot] == nxt:
                 continue
             keys[slot], values[slot] = nxt, count
-            states = grown(states, count, count + 1)
+            if count == states.shape[0]:
+                states = grown(states, count, count + 1)
             states[count] = nxt
             count += 1
-            if 2 * count > keys.shape[0]:
+            if hash_table.crowded(count, bits):
                 bits += 1
                 keys, values = hash_table.table_of(states, count, bits, np.int64)
     return count, True, states, keys, values, bits
@@ -259,7 +238,7 @@ def _cluster(seed: np.int64, n: int, masks: np.ndarray, last: np.ndarray,
 @kernel
 def _distances(states: np.ndarray, count: int, n: int, masks: np.ndarray, last: np.ndarray,
                wall_mask: np.int64, buffer: np.ndarray, keys: np.ndarray,
-               values: np.ndarray, bits: int, distance: np.ndarray, order: np.ndarray
+               values: np.ndarray, bits: Int, distance: np.ndarray, order: np.ndarray
                ) -> int:
     """Each state's distance from the nearest solved state of its cluster (``states``,
     indexed by the table) into ``distance``, the states' indices by distance into

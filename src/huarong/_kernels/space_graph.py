@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from huarong._kernels._jit import kernel, parallel_kernel, prange
-from huarong._kernels.cases import rank_of
 from huarong._kernels.arrays import grown
+from huarong._kernels.cases import rank_of
 from huarong._kernels.klotski import (
     CAO,
     CELLS,
@@ -321,13 +321,16 @@ def _merge_goal_sets(size: Int, link_slots: np.ndarray, link_parents: np.ndarray
             # One parent (the common case): its set as it is, no stamping.
             parent = by_child[first_link[child]]
             first, last = set_bounds[parent], set_bounds[parent + 1]
-            items = grown(items, used, used + last - first)
+            if used + last - first > items.shape[0]:
+                items = grown(items, used, used + last - first)
             items[used:used + last - first] = set_items[first:last]
             used += last - first
         else:
             for k in range(first_link[child], first_link[child + 1]):
                 parent = by_child[k]
-                items = grown(items, used, used + set_bounds[parent + 1] - set_bounds[parent])
+                needed = used + set_bounds[parent + 1] - set_bounds[parent]
+                if needed > items.shape[0]:
+                    items = grown(items, used, needed)
                 for g in range(set_bounds[parent], set_bounds[parent + 1]):
                     goal = set_items[g]
                     if stamps[goal] != stamp:
@@ -378,8 +381,10 @@ def min_steps(codes: np.ndarray, automaton: np.ndarray, heads: np.ndarray, all_l
         while pending.shape[0]:
             _push(pending, frontier, level, codes, steps, automaton, heads, all_layouts,
                   children, parents, counts, stops)
-            link_slots = grown(link_slots, gathered, gathered + counts.sum())
-            link_parents = grown(link_parents, gathered, gathered + counts.sum())
+            needed = gathered + counts.sum()
+            if needed > link_slots.shape[0]:
+                link_slots = grown(link_slots, gathered, needed)
+                link_parents = grown(link_parents, gathered, needed)
             next_size, gathered = _collect_links(children, parents, counts, slot,
                                                  next_frontier, next_size, link_slots,
                                                  link_parents, gathered)

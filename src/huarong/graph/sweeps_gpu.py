@@ -3,7 +3,7 @@
 
 The sources of a job are cut into *segments* of at most 64 × words sources, the words per
 node chosen per graph: as many as the graph's sources need (rounded up to a power of two),
-at most :data:`~huarong._kernels.layers_cuda.MAX_WORDS`, and few enough that the graph's
+at most :data:`~huarong._kernels.layers_cuda_levels.MAX_WORDS`, and few enough that the graph's
 four word arrays fit the memory granted.  Segments needing the same words are packed into
 launches until the memory granted is full, the graph of each segment copied in beside the
 others' (:mod:`huarong._kernels.layers_cuda`): small graphs share the lanes of a launch, so
@@ -81,7 +81,7 @@ def _bytes_a_segment(words: int) -> int:
 def words_for(size: int, sources: int, memory: int) -> int:
     """Words a node for a group of ``size`` layouts and ``sources`` sources: the power of two
     that holds them, fewer when ``memory`` bytes cannot hold that many (never below one)."""
-    from huarong._kernels.layers_cuda import MAX_WORDS
+    from huarong._kernels.layers_cuda_levels import MAX_WORDS
 
     words = 1
     while words < MAX_WORDS and 64 * words < sources:

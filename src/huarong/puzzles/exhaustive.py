@@ -150,10 +150,11 @@ def _resume(path: Path, key: str, seen: np.ndarray) -> tuple[int, np.ndarray]:
 def search(cells: str, pieces: str | Sequence[tuple[Shape, int]], goal: str,
            metric: str = "step", rules: str = "free", *, progress: Progress | None = None,
            memory: int = DEFAULT_MEMORY) -> SearchResult:
-    """Every placement of ``pieces`` on the ``cells`` of a board, split into clusters, with each cluster's
-    states, solved states and hardest start (see :func:`~huarong.puzzles.specs.board_of` for
-    the arguments and :class:`SearchResult` for the answer).  :class:`PuzzleError` for a
-    bad specification or a code space whose bitset needs more than ``memory`` bytes."""
+    """Every placement of ``pieces`` on the ``cells`` of a board, split into clusters, with
+    each cluster's states, solved states and hardest start (see
+    :func:`~huarong.puzzles.specs.board_of` for the arguments and :class:`SearchResult` for
+    the answer).  :class:`PuzzleError` for a bad specification or a code space whose bitset
+    needs more than ``memory`` bytes."""
     return run(board_of(cells, pieces, goal, metric=metric, rules=rules),
                progress=progress, memory=memory)
 

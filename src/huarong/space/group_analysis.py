@@ -201,7 +201,7 @@ def gpu_words(size: int, memory: int) -> int:
     many as its sources need, rounded up to a power of two, fewer when ``memory`` bytes
     cannot hold the group's words (never below one)."""
     from huarong._kernels.group_analysis_cuda import BYTES_A_NODE_WORD
-    from huarong._kernels.layers_cuda import MAX_WORDS
+    from huarong._kernels.layers_cuda_levels import MAX_WORDS
 
     words = 1
     while words < MAX_WORDS and 64 * words < size:

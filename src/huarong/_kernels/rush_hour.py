@@ -32,15 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from huarong._kernels._jit import kernel
-
-SIDE = 6
-CELLS = SIDE * SIDE
-PRIMARY_ROW = 2
-TARGET = SIDE - 2
-"""The red car's column when solved."""
-
-COLUMN_OPTIONS = ((), (2,), (3,), (2, 2), (2, 3), (3, 2))
-"""What one column can hold: the lengths of its vertical vehicles, top to bottom."""
+from huarong._kernels.rush_hour_board import COLUMN_OPTIONS, SIDE
 
 COMBINATIONS = len(COLUMN_OPTIONS) ** SIDE
 """Column arrangements: one option per column."""

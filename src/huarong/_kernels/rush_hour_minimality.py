@@ -20,13 +20,11 @@ from huarong._kernels.rush_hour import (
     FOGLEMAN,
     POSITION,
     POSITION_BITS,
-    PRIMARY_ROW,
-    SIDE,
-    TARGET,
     neighbours,
     occupied,
     removed,
 )
+from huarong._kernels.rush_hour_board import PRIMARY_ROW, SIDE, TARGET
 
 _ENTER, _NEXT, _LEAVE = 0, 1, 2
 

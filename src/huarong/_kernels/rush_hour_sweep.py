@@ -20,7 +20,6 @@ from huarong._kernels._jit import kernel
 from huarong._kernels.arrays import grown
 from huarong._kernels.hash_table import Int
 from huarong._kernels.rush_hour import (
-    CELLS,
     CLUSTER_COUNT,
     CLUSTERS,
     COLUMN_LENGTHS,
@@ -30,13 +29,12 @@ from huarong._kernels.rush_hour import (
     POSITION_BITS,
     ROWS,
     SEEDS,
-    SIDE,
     STATES,
-    TARGET,
     column_choices,
     masks_of,
     neighbours,
 )
+from huarong._kernels.rush_hour_board import CELLS, SIDE, TARGET
 from huarong._kernels.rush_hour_minimality import minimal
 
 _EMPTY = ord("o")

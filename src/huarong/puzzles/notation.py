@@ -96,7 +96,8 @@ class _Options:
 
 
 def _rush(text: str, options: _Options) -> Puzzle:
-    from huarong.puzzles.presets.rush_hour import RED_CAR, SIDE, read_board
+    from huarong._kernels.rush_hour_board import RED_CAR, SIDE
+    from huarong.puzzles.presets.rush_hour import read_board
 
     try:
         grid = read_board(text[len(RUSH_PREFIX):].strip())

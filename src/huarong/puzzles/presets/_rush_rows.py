@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from huarong._kernels.rush_hour_board import CELLS, PRIMARY_ROW, RED_CAR, SIDE
 from huarong.puzzles.board import board_spec
 from huarong.puzzles.grid import EMPTY, PieceClass, PuzzleError, join_rows, rectangle
 from huarong.puzzles.jobs import Columns
@@ -20,12 +21,6 @@ from huarong.puzzles.results import results_table, totals_of, write_results
 if TYPE_CHECKING:
     import pyarrow as pa
 
-SIDE = 6
-CELLS = SIDE * SIDE
-"""The characters of a board."""
-PRIMARY_ROW = 2
-"""The red car's row."""
-RED_CAR = "A"
 PUZZLE: dict[str, Any] = board_spec(
     SIDE, SIDE, frozenset(), [PieceClass(shape, ()) for shape in (
         rectangle(1, 2), rectangle(1, 3), rectangle(2, 1), rectangle(3, 1))],

@@ -45,21 +45,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from huarong._kernels.rush_hour_board import PRIMARY_ROW, SIDE
 from huarong.puzzles.grid import Grid, PuzzleError, join_rows
 from huarong.puzzles.jobs import Columns
 from huarong.puzzles.presets import PresetOption, Progress, Settings, run_preset
 from huarong.puzzles.presets._rush_rows import (
-    PRIMARY_ROW,
     RushRows,
     collect,
     compare,
     read_rows,
-)
-from huarong.puzzles.presets._rush_rows import (
-    RED_CAR as RED_CAR,
-)
-from huarong.puzzles.presets._rush_rows import (
-    SIDE as SIDE,
 )
 
 if TYPE_CHECKING:
@@ -217,7 +211,7 @@ def _runs(line: str) -> list[tuple[int, int]]:
 
 def unit_of(board: str) -> RushUnit:
     """The unit of a board in Fogleman's notation, with its one column arrangement."""
-    from huarong._kernels.rush_hour import COLUMN_OPTIONS
+    from huarong._kernels.rush_hour_board import COLUMN_OPTIONS
 
     cells = read_board(board).cells
     rows: list[tuple[Token, ...]] = []
@@ -240,7 +234,7 @@ def _row_pieces(rows: tuple[Row, ...]) -> tuple[np.ndarray, np.ndarray, int]:
     """The kernel's view of the rows: (row, length, lowest, highest, letter) per movable
     piece, the red car first; the walls' cells; the first column piece's letter.  Letters
     follow Fogleman's piece numbering, walls numbered too."""
-    from huarong._kernels.rush_hour import TARGET
+    from huarong._kernels.rush_hour_board import TARGET
 
     pieces = []
     index = 0
@@ -268,9 +262,10 @@ def search_unit(unit: RushUnit, mode: int | None = None,
     his minimality test); ``tallies``: four int64 counts to add to (seeds, clusters, their
     states, rows)."""
     from huarong._kernels import rush_hour as kernels
+    from huarong._kernels.rush_hour_board import COLUMN_OPTIONS
     from huarong._kernels.rush_hour_sweep import sweep
 
-    allowed = np.ones((SIDE, len(kernels.COLUMN_OPTIONS)), dtype=np.bool_)
+    allowed = np.ones((SIDE, len(COLUMN_OPTIONS)), dtype=np.bool_)
     if unit.columns is not None:
         allowed[:] = False
         for c, column in enumerate(unit.columns):

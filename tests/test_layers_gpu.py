@@ -372,7 +372,8 @@ def test_launch_plan_covers_every_source_once_within_memory(memory: int) -> None
     """Segments of at most 64 × words sources, words a power of two no more than the sources
     need, each job's sources covered once in order, a launch within ``memory`` unless it is
     one segment alone; segments of one launch share their words."""
-    from huarong._kernels.layers_cuda import BYTES_A_NODE, BYTES_A_NODE_WORD, MAX_WORDS
+    from huarong._kernels.layers_cuda import BYTES_A_NODE, BYTES_A_NODE_WORD
+    from huarong._kernels.layers_cuda_levels import MAX_WORDS
     from huarong.graph import sweeps_gpu
 
     jobs = [(964_656, 482_328), (81_340, 81_340), (300, 150), (40, 40), (4, 2), (90, 65)] \

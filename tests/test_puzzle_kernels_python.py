@@ -2,7 +2,8 @@
 general engine's cluster search (:mod:`huarong._kernels.cluster`), the exhaustive search
 (:mod:`huarong._kernels.exhaustive`) and the Rush Hour sweep (:mod:`huarong._kernels.
 rush_hour_sweep` and its minimality tests), each against a count known from elsewhere or a
-slow search written here from the definitions.  (Bickford's kernels run as plain Python in
+slow search by the definitions: the plain reference of :mod:`tests.puzzle_reference`, and for
+Rush Hour's lanes one written here.  (Bickford's kernels run as plain Python in
 ``test_sbp_preset.py``.)
 
 CI runs this file a second time with NUMBA_DISABLE_JIT=1, so the kernel lines execute as
@@ -10,48 +11,29 @@ Python (visible to coverage, bounds-checked by Python itself)."""
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from itertools import product
-from typing import TypeVar
 
 import numpy as np
 import pytest
 
+from . import puzzle_reference as reference
+
 # The hashes wrap their int64 products on purpose; as plain numpy scalars that warns.
 pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 
-State = TypeVar("State")
+class MoveGraph(dict[Hashable, list[Hashable]]):
+    """The graph of a move function, as :func:`puzzle_reference.distances` reads it: each
+    state's moves found when first asked for."""
 
+    def __init__(self, moves: Callable[[Hashable], Iterable[Hashable]]) -> None:
+        super().__init__()
+        self.moves = moves
 
-def clusters(states: set[State], moves: Callable[[State], Iterator[State]]
-             ) -> Iterator[set[State]]:
-    """The connected parts of the graph over ``states`` whose edges are ``moves``."""
-    left = set(states)
-    while left:
-        found = {left.pop()}
-        todo = deque(found)
-        while todo:
-            for after in moves(todo.popleft()):
-                if after not in found:
-                    found.add(after)
-                    todo.append(after)
-        left -= found
-        yield found
-
-
-def distances(sources: set[State], moves: Callable[[State], Iterator[State]]
-              ) -> dict[State, int]:
-    """Breadth-first distances from the nearest of ``sources``."""
-    found = dict.fromkeys(sources, 0)
-    todo = deque(sources)
-    while todo:
-        state = todo.popleft()
-        for after in moves(state):
-            if after not in found:
-                found[after] = found[state] + 1
-                todo.append(after)
-    return found
+    def __missing__(self, state: Hashable) -> list[Hashable]:
+        self[state] = found = list(self.moves(state))
+        return found
 
 
 def test_general_puzzle_kernels_on_the_5_puzzle() -> None:
@@ -70,93 +52,38 @@ def test_general_puzzle_kernels_on_the_5_puzzle() -> None:
 
 
 # ----- the exhaustive search ---------------------------------------------------------------
-Placed = tuple[int, int, int, int]
-"""A piece on the board: (height, width, top row, left column)."""
-
-
-class Placements:
-    """Every placement of rectangular pieces on a board without walls, pieces of one shape
-    alike, and the moves of the step metric: one piece anywhere it reaches by steps of one
-    cell through empty cells."""
-
-    def __init__(self, rows: int, columns: int, pieces: list[tuple[int, int]]) -> None:
-        self.rows, self.columns = rows, columns
-        spots = [[(h, w, r, c) for r in range(rows - h + 1) for c in range(columns - w + 1)]
-                 for h, w in pieces]
-        self.states = {frozenset(choice) for choice in product(*spots)
-                       if self._clear(list(choice))}
-
-    def _clear(self, pieces: list[Placed]) -> bool:
-        cells = [cell for piece in pieces for cell in self.cells(piece)]
-        return len(cells) == len(set(cells)) and len(pieces) == len(set(pieces))
-
-    @staticmethod
-    def cells(piece: Placed) -> set[tuple[int, int]]:
-        h, w, r, c = piece
-        return {(r + i, c + j) for i in range(h) for j in range(w)}
-
-    def moves(self, state: frozenset[Placed]) -> Iterator[frozenset[Placed]]:
-        for piece in state:
-            others = state - {piece}
-            taken = {cell for other in others for cell in self.cells(other)}
-            h, w, r, c = piece
-            reached = {piece}
-            todo = deque(reached)
-            while todo:
-                _, _, r, c = todo.popleft()
-                for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                    there = (h, w, r + dr, c + dc)
-                    if (0 <= there[2] <= self.rows - h and 0 <= there[3] <= self.columns - w
-                            and there not in reached and not self.cells(there) & taken):
-                        reached.add(there)
-                        todo.append(there)
-                        yield others | {there}
-
-
-def read_grid(text: str) -> frozenset[Placed]:
-    """The pieces of grid text ("/"-joined rows, a letter a piece)."""
-    cells: dict[str, list[tuple[int, int]]] = {}
-    for r, row in enumerate(text.split("/")):
-        for c, glyph in enumerate(row):
-            if glyph.isalpha():
-                cells.setdefault(glyph, []).append((r, c))
-    return frozenset((max(r for r, _ in where) - min(r for r, _ in where) + 1,
-                      max(c for _, c in where) - min(c for _, c in where) + 1,
-                      min(r for r, _ in where), min(c for _, c in where))
-                     for where in cells.values())
-
-
 @pytest.mark.parametrize(("board", "pieces", "shapes", "goal"), [
     ("3x3", "1x2,2x1,1x1*2", [(1, 2), (2, 1), (1, 1), (1, 1)], (1, 2, 2, 1)),
     ("2x4", "2x2,1x1*2", [(2, 2), (1, 1), (1, 1)], (2, 2, 0, 2)),
 ])
 def test_exhaustive_search_against_every_placement(board: str, pieces: str,
                                                    shapes: list[tuple[int, int]],
-                                                   goal: Placed) -> None:
+                                                   goal: tuple[int, int, int, int]) -> None:
     """Each cluster's states, solved states and hardest length, and its start (a state of
-    the cluster that far from a solved state), as a plain search over every placement finds
-    them."""
+    the cluster that far from a solved state), as the plain reference finds them over every
+    placement."""
     from huarong.puzzles.exhaustive import search
 
-    h, w, r, c = goal
-    found = search(board, pieces, f"{h}x{w}@{r},{c}")
+    height, width, row, column = goal
+    found = search(board, pieces, f"{height}x{width}@{row},{column}")
     rows, columns = (int(side) for side in board.split("x"))
-    space = Placements(rows, columns, shapes)
+    plain = reference.Board.of("/".join(["." * columns] * rows))
+    goal_piece = (reference.rectangle(height, width), "", row, column)
     expected: Counter[tuple[int, int, int]] = Counter()
-    may_start: dict[frozenset[Placed], tuple[int, int, int]] = {}
-    for cluster in clusters(space.states, space.moves):
-        solved = {state for state in cluster if goal in state}
-        distance = distances(solved, space.moves)
+    may_start: dict[reference.State, tuple[int, int, int]] = {}
+    for graph in plain.clusters(plain.placements([reference.rectangle(*s) for s in shapes])):
+        solved = {state for state in graph if goal_piece in state}
+        distance = reference.distances(graph, solved)
         length = max(distance.values()) if solved else -1
-        figures = (len(cluster), len(solved), length)
+        figures = (len(graph), len(solved), length)
         expected[figures] += 1
         may_start.update(dict.fromkeys(
-            (state for state in cluster if distance.get(state, -1) == length), figures))
+            (state for state in graph if distance.get(state, -1) == length), figures))
     rows_found = list(zip(found.states.tolist(), found.solved.tolist(), found.length.tolist(),
                           strict=True))
     assert Counter(rows_found) == expected
     for figures, start in zip(rows_found, found.board.grids(found.start), strict=True):
-        assert may_start[read_grid(start)] == figures
+        assert may_start[reference.state_of(start)] == figures
 
 
 # ----- Rush Hour -----------------------------------------------------------------------------
@@ -261,13 +188,17 @@ class LaneArrangement:
                     walls: frozenset[int]) -> bool:
         """Whether the start without vehicle ``gone`` (or with only ``walls``) still needs
         ``moves`` moves or more."""
-        reached = distances({start}, lambda state: self.moves(state, gone, walls))
+        reached = reference.distances(
+            MoveGraph(lambda state: self.moves(state, gone, walls)), {start})
         return min(d for state, d in reached.items() if self.solved(state)) >= moves
 
     def clusters(self) -> list[tuple[set[tuple[int, ...]], int]]:
         """Each cluster with a solved state and its number of solved states."""
         found = []
-        for cluster in clusters(self.states, self.moves):
+        left = set(self.states)
+        while left:
+            cluster = set(reference.distances(MoveGraph(self.moves), {left.pop()}))
+            left -= cluster
             solved = sum(self.solved(state) for state in cluster)
             if solved:
                 found.append((cluster, solved))
@@ -277,7 +208,8 @@ class LaneArrangement:
         """(moves, states, solved states, start) of each cluster that passes."""
         found = set()
         for cluster, solved in self.clusters():
-            distance = distances({s for s in cluster if self.solved(s)}, self.moves)
+            distance = reference.distances(MoveGraph(self.moves),
+                                           {s for s in cluster if self.solved(s)})
             hardest = max(distance.values())
             start = min((s for s, d in distance.items() if d == hardest), key=self.masks)
             others = [(i, self.walls) for i in range(len(self.vehicles)) if i != self.red]

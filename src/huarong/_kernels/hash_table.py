@@ -14,12 +14,12 @@ anyway, so a search whose table is :func:`crowded` builds one twice as large fro
 empties it with :func:`clear`, which costs what adding its keys did, however large the table
 grew: no pass over the whole table, and no generation stamps to test on every look-up.
 
-The look-ups are kernels of their own, not :func:`~huarong._kernels._jit.inline_kernel`: a
-search grows its table inside its loop, and numba counts the references to an array passed
-to an inlined function whose variable the loop reassigns (two atomic operations a look-up,
-measured 50% of Rush Hour's cluster search), where a call passes it for free.  For the same
-reason a search tests :func:`crowded` (numbers only) before it rebuilds its table, rather than
-hand the table to a function that would return it unchanged.
+The look-ups are kernels of their own, not :func:`~huarong._kernels._jit.inline_kernel`: most
+searches grow their tables inside their loops, and numba counts the references to an array
+passed to an inlined function whose variable the loop reassigns (two atomic operations a
+look-up: Rush Hour's cluster search took half as long again), where a call passes it for
+free.  For the same reason a search tests :func:`crowded` (numbers only) before it rebuilds
+its table, rather than hand the table to a function that would return it unchanged.
 
 numba's on-disk cache checks only the file a kernel is written in: after changing a kernel
 here, touch the modules that use it so that their cached machine code is rebuilt too.

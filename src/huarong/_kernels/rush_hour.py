@@ -1,14 +1,13 @@
-"""Rush Hour's board, pieces and moves as the kernels of the preset see them: the one place
-that defines the board (:data:`SIDE`, :data:`CELLS`, :data:`PRIMARY_ROW`, :data:`TARGET`)
-and what a column can hold (:data:`COLUMN_OPTIONS`).  The search itself is
-:mod:`huarong._kernels.rush_hour_sweep`'s, the test that every piece is needed
-:mod:`huarong._kernels.rush_hour_minimality`'s.
+"""Rush Hour's pieces and moves as the kernels of the preset see them: lanes, keys, moves and
+what each column may hold, on the board of :mod:`huarong._kernels.rush_hour_board`.  The
+search itself is :mod:`huarong._kernels.rush_hour_sweep`'s, the test that every piece is
+needed :mod:`huarong._kernels.rush_hour_minimality`'s.
 
 A horizontal vehicle never leaves its row and a vertical one its column, and vehicles of one
 lane never pass each other, so a cluster lives within one *lane arrangement*: the ordered
 lengths of the vehicles of each row and column, and the walls.  One call of the sweep takes
 the movable pieces of the rows (the red car first, then rows 0, 1, 3, 4, 5, each left to
-right), the walls, and the options of :data:`COLUMN_OPTIONS` each column allows, and for
+right), the walls, and the options of ``COLUMN_OPTIONS`` each column allows, and for
 each arrangement of the columns:
 
 - enumerates its solved placements (the red car at the right edge; every piece where its
@@ -48,8 +47,8 @@ SEEDS, CLUSTER_COUNT, STATES, ROWS = 0, 1, 2, 3
 states, rows written."""
 
 COLUMN_LENGTHS = np.array([(*option, 0, 0)[:2] for option in COLUMN_OPTIONS], dtype=np.int64)
-""":data:`COLUMN_OPTIONS` as the kernels read them: ``[option] = (first, second length)``,
-0 for no vehicle."""
+""":data:`~huarong._kernels.rush_hour_board.COLUMN_OPTIONS` as the kernels read them:
+``[option] = (first, second length)``, 0 for no vehicle."""
 
 POSITION_BITS = 3
 """Bits of one piece's position in a key."""

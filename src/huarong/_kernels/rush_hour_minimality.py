@@ -123,8 +123,9 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
     walls not in ``walls``): iterative deepening, moves in his order, never the piece moved
     last, cut when the cells between the red car and the exit hold as many pieces as moves
     left, and one table of heights for all the depths (a state entered with at least the
-    height left is not entered again).  The table also cuts paths that only failed because
-    their last move's piece could not move again, so its count can exceed the distance.
+    height left is not entered again).  The table may cut paths that failed only because
+    their last move's piece could not move again; measured, its count never exceeded the
+    distance (``tests/test_rush_hour.py``).
     Returns (the first depth with a solution, or ``cap + 1``; the pieces its solution moves,
     one bit each)."""
     entered = np.empty(1 << 12, dtype=np.int64)

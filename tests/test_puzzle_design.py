@@ -95,22 +95,25 @@ def test_one_seed_one_answer() -> None:
 
 
 def test_a_stopped_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
+    """Ctrl-C (a KeyboardInterrupt from the progress callback, at the first report with
+    some evaluations made, or at the last report if the run ends first) stops the chain,
+    saves it, and the same run resumes to the answer of a run never stopped."""
     space = space_of("4x4", "2x2,1x2*0-2,2x1*0-2,1x1*0-3", "2x2@2,2")
-    whole = design(space, Budget(evaluations=200), seed=3)
+    budget = Budget(evaluations=1500)
+    whole = design(space, budget, seed=3)
     checkpoint = tmp_path / "run.checkpoint.json"
-    calls = 0
+    interrupted = False
 
     def interrupt(phase: str, done: int, total: int) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 3:
+        nonlocal interrupted
+        if done and not interrupted:
+            interrupted = True
             raise KeyboardInterrupt
 
-    stopped = design(space, Budget(evaluations=200), seed=3, checkpoint=checkpoint,
-                     progress=interrupt)
-    assert stopped.stopped and checkpoint.is_file() and stopped.evaluations < 200
-    resumed = design(space, Budget(evaluations=200), seed=3, checkpoint=checkpoint)
-    assert not checkpoint.exists() and resumed.evaluations == 200
+    stopped = design(space, budget, seed=3, checkpoint=checkpoint, progress=interrupt)
+    assert stopped.stopped and checkpoint.is_file() and stopped.evaluations <= 1500
+    resumed = design(space, budget, seed=3, checkpoint=checkpoint)
+    assert not checkpoint.exists() and resumed.evaluations == 1500
     assert [(r.value.key, r.value.length) for r in resumed.rows] == [
         (r.value.key, r.value.length) for r in whole.rows]
     other = tmp_path / "other.checkpoint.json"

@@ -326,6 +326,7 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int = 1
     try:
         for _ in as_finished(work, chained, threads=chains, waiting=waiting):
             pass
+        waiting()  # the last figures, whatever the polls saw
     except KeyboardInterrupt:
         stopped = True
     finally:
@@ -336,8 +337,6 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int = 1
             _save(checkpoint, key, ended)
         else:
             checkpoint.unlink(missing_ok=True)
-    if progress is not None and not stopped:
-        waiting()
     rows: list[Found] = []
     for chain in ended:
         for found in chain.best:

@@ -228,6 +228,9 @@ class Evaluator:
         self.lock = threading.Lock()
         self.search_seconds = 0.0
         """Wall time spent in the engine's cluster searches, all threads together."""
+        self.kind_of = {(piece.shape, piece.distinct): kind
+                        for kind, piece in enumerate(space.kinds)}
+        """A piece class's kind, by its shape and whether it is distinct."""
 
     def board(self, counts: tuple[int, ...], walls: frozenset[int]
               ) -> tuple[Board, list[int]]:
@@ -287,13 +290,10 @@ class Evaluator:
 
     def design_of(self, board: Board, walls: frozenset[int], code: int) -> Design:
         """The design of a state of one of this space's boards."""
-        kind_of = {}
-        for kind, piece in enumerate(self.space.kinds):
-            kind_of[(piece.shape, piece.distinct)] = kind
         pieces = []
         for c, places in enumerate(board.placements_of(code)):
             piece_class = board.classes[c]
-            kind = kind_of[(piece_class.shape, piece_class.distinct)]
+            kind = self.kind_of[(piece_class.shape, piece_class.distinct)]
             first_row, first_column = piece_class.shape[0]
             for p in places:
                 cells = board.tables.placements[c][p]

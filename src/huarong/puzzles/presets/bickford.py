@@ -306,6 +306,11 @@ def records_table(records: Sequence[SbpRecord]) -> pa.Table:
     return results_table(columns, board, totals)
 
 
+def _size(settings: Settings) -> tuple[int, int]:
+    """The board's rows and columns a run asks for (Bickford's 4x4 by default)."""
+    return settings.get("rows", SBP_SIDE), settings.get("columns", SBP_SIDE)
+
+
 class _SbpPreset:
     """``--preset sbp-4x4``: Bickford's table (see the module)."""
 
@@ -321,28 +326,26 @@ class _SbpPreset:
         """Nothing to check: the preset takes no options."""
 
     def units(self, settings: Settings) -> list[np.ndarray]:
-        groups, _ = sbp_seeds(settings.get("rows", SBP_SIDE), settings.get("columns", SBP_SIDE),
-                              shapes=settings.get("shapes"),
+        groups, _ = sbp_seeds(*_size(settings), shapes=settings.get("shapes"),
                               corner=settings.get("corner", False))
         return groups
 
     def job_key(self, settings: Settings, units: Sequence[Any]) -> str:
         shapes = settings.get("shapes")
-        return (f"{SBP_JOB} {settings.get('rows', SBP_SIDE)}x"
-                f"{settings.get('columns', SBP_SIDE)} corner={settings.get('corner', False)} "
+        rows, columns = _size(settings)
+        return (f"{SBP_JOB} {rows}x{columns} corner={settings.get('corner', False)} "
                 f"shapes={'any' if shapes is None else sorted(shapes)}")
 
     def sizes(self, units: Sequence[Any]) -> list[float]:
         return [group.shape[0] for group in units]
 
     def worker(self, settings: Settings) -> Callable[[np.ndarray], Columns]:
-        return functools.partial(sbp_unit, rows=settings.get("rows", SBP_SIDE),
-                                 columns=settings.get("columns", SBP_SIDE))
+        rows, columns = _size(settings)
+        return functools.partial(sbp_unit, rows=rows, columns=columns)
 
     def combine(self, units: Sequence[Any], answers: Iterable[tuple[int, Columns]],
                 settings: Settings) -> list[SbpRecord]:
-        return _best(units, answers, settings.get("rows", SBP_SIDE),
-                     settings.get("columns", SBP_SIDE))
+        return _best(units, answers, *_size(settings))
 
     def table(self, found: Any) -> pa.Table:
         return records_table(found)

@@ -5,16 +5,19 @@ Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._commo
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from huarong.cli._cluster import CLUSTER_EXTRA, need_dask
 from huarong.cli._common import (
     OUTPUT,
     InputError,
+    MachineFault,
     json_option,
     machine_faults,
     progress_bar,
@@ -48,8 +51,18 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="The seed of the chains' random numbers: one thread and a budget of "
                    "evaluations give the same answer every time.")
+@click.option("--method", type=click.Choice(("anneal", "climb")), default="anneal",
+              show_default=True,
+              help="anneal: a chain may move to an easier cluster, less often as the budget "
+                   "runs out; climb: never (hill climbing with restarts).")
+@click.option("--stop-at", "stop_at", type=click.IntRange(min=1), default=None,
+              metavar="MOVES", help="Stop a chain once it finds a start of this many moves.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Chains, one a thread (default: every core).")
+              help="Chains, one a thread (default: every core; with --cluster, one a "
+                   "worker thread).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Run the chains on the Dask cluster whose scheduler is at ADDRESS (like "
+                   f"tcp://host:8786; pip install '{CLUSTER_EXTRA}'), in rounds of 10 s.")
 @click.option("--keep", type=click.IntRange(min=1), default=100, show_default=True,
               help="The best distinct clusters kept and written.")
 @click.option("-o", "--output", type=OUTPUT, default=None,
@@ -61,8 +74,9 @@ DESIGN_PRESETS = ("rush-hour",)
 @json_option
 def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            preset: str | None, metric: str | None, rules: str | None, walls: str | None,
-           minimal: bool, budget: str, seed: int, threads: int | None, keep: int,
-           output: str | None, quiet: bool, as_json: bool) -> None:
+           minimal: bool, budget: str, seed: int, method: str, stop_at: int | None,
+           threads: int | None, cluster: str | None, keep: int, output: str | None,
+           quiet: bool, as_json: bool) -> None:
     """The hardest starts the pieces allow on the board, found by a stochastic search
     where enumeration cannot reach: each candidate's value is its cluster's hardest
     length, by the engine; each cluster is searched once.
@@ -78,11 +92,14 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
     with input_errors():
         space = _space(board, pieces, goal, start, preset, metric, rules, walls)
         chosen = Budget.parse(budget)
+    if cluster is not None:
+        need_dask("--cluster")
     checkpoint = None if output is None else Path(f"{output}.checkpoint.json")
-    with input_errors(), progress_bar(not quiet) as progress, sigterm_unwinds():
-        result = run_design(space, chosen, seed=seed, chains=threads or os.cpu_count() or 1,
-                            minimal=minimal, keep=keep, checkpoint=checkpoint,
-                            progress=progress)
+    with input_errors(), _cluster_faults(), progress_bar(not quiet) as progress, \
+            sigterm_unwinds():
+        result = run_design(space, chosen, seed=seed, chains=threads, minimal=minimal,
+                            keep=keep, method=method, target=stop_at, cluster=cluster,
+                            checkpoint=checkpoint, progress=progress)
     if output is not None:
         with machine_faults(output, "-o"):
             result.write(output)
@@ -93,6 +110,20 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
             click.echo(f"huarong: stopped; the run is saved in {checkpoint}: run the same "
                        "command again to go on", err=True)
         raise click.exceptions.Exit(130)
+
+
+@contextlib.contextmanager
+def _cluster_faults() -> Iterator[None]:
+    """An unreachable scheduler is bad input, a lost cluster a fault of the machine: one
+    line each."""
+    from huarong.workers import ClusterLost, SchedulerUnreachable
+
+    try:
+        yield
+    except SchedulerUnreachable as error:
+        raise InputError(str(error)) from None
+    except ClusterLost as error:
+        raise MachineFault(str(error)) from None
 
 
 def _space(board: str | None, pieces: str | None, goal: str | None, start: str | None,

@@ -10,7 +10,9 @@ from any goal, as the exhaustive search breaks ties).  A cluster is known by its
 state, its smallest code on its board, so a cluster met again is never searched again.
 
 Minimal (Fogleman's "each piece is important"): without any one piece but the goal piece,
-or any one wall the design added, the hardest start is solved in fewer moves.
+or any one wall the design added, the hardest start is solved in fewer moves.  On his 6x6
+Rush Hour board the test is his program's (``minimality="fogleman"``), on the rush kernels;
+it keeps the same starts (``tests/test_rush_hour.py``) and is faster.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from huarong.puzzles.cluster import cluster_profile, solution_length
 from huarong.puzzles.grid import (
     EMPTY,
     LETTERS,
+    WALL,
     Metric,
     PieceClass,
     PuzzleError,
@@ -123,8 +126,13 @@ class DesignSpace:
     metric: Metric
     wall_range: tuple[int, int] = (0, 0)
     lanes: bool = False
+    minimality: str = "every"
+    """``every``: every piece and added wall tested by the engine; ``fogleman``: M.
+    Fogleman's test on a 6x6 Rush Hour board."""
 
     def __post_init__(self) -> None:
+        if self.minimality not in ("every", "fogleman"):
+            raise PuzzleError(self.minimality, "not a minimality test: every or fogleman")
         if not self.kinds or self.kinds[0].low < 1:
             raise PuzzleError(self.describe(), "the goal's piece must be among the pieces")
         free = self.rows * self.columns - len(self.walls) - self.wall_range[0]
@@ -145,7 +153,8 @@ class DesignSpace:
                 "kinds": [[[list(c) for c in k.shape], k.low, k.high, k.distinct]
                           for k in self.kinds],
                 "goal": list(self.goal_cells), "rules": self.rules, "metric": self.metric,
-                "wall_range": list(self.wall_range), "lanes": self.lanes}
+                "wall_range": list(self.wall_range), "lanes": self.lanes,
+                "minimality": self.minimality}
 
     def file_puzzle(self) -> dict[str, Any]:
         """The puzzle of a result file whose rows each hold their own pieces and goal."""
@@ -316,6 +325,11 @@ class Evaluator:
         without it the start is solved in fewer moves than ``length``."""
         if length < 0:
             return False
+        if self.space.minimality == "fogleman":
+            from huarong.puzzles.presets.rush_hour import fogleman_minimal
+
+            return fogleman_minimal(self.grid(design).replace("/", "").replace(WALL, "x"),
+                                    length)
         fewer: list[Design] = []
         goal_piece = next(p for p in design.pieces if p[0] == 0)
         for piece in design.pieces:

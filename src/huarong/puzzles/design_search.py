@@ -10,14 +10,21 @@ random design or from one of its best clusters.  Why annealing on the hardest st
 restarts: see the design search's page of the documentation, where the methods tried are
 measured.
 
+Two methods: ``anneal`` (the default) and ``climb`` (the same chains, never moving to an
+easier cluster: hill climbing with restarts), measured against each other by
+``benchmarks/bench_design.py --methods``.
+
 Chains run on threads (the engine's kernels release the GIL) and share what they have
-valued; each chain's random numbers come from its own seed, so one chain with a budget of
-evaluations gives the same answer every time.  A run saves where its chains stand in a
-checkpoint (JSON) and resumes from it.
+valued, or on the workers of a Dask cluster in rounds of :data:`ROUND_SECONDS`, each worker
+keeping what it valued; each chain's random numbers come from its own seed, so one chain
+with a budget of evaluations gives the same answer every time.  A run saves where its chains
+stand in a checkpoint (JSON) and resumes from it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import math
 import threading
@@ -52,6 +59,11 @@ START_TEMPERATURE = 3.0
 END_TEMPERATURE = 0.3
 """Moves of hardest length: how much easier a chain may go, at first and at the end."""
 CHECKPOINT_SECONDS = 30.0
+ROUND_SECONDS = 10.0
+"""On a Dask cluster: how long a chain runs before it reports back (and the run saves)."""
+METHODS = ("anneal", "climb")
+"""``anneal``: Metropolis moves to easier clusters as well; ``climb``: only to clusters at
+least as hard."""
 
 Progress = Callable[[str, int, int], None]
 
@@ -126,20 +138,22 @@ class Chain:
     current_length: int = -1
     stalled: int = 0
     best: list[Found] = field(default_factory=list)
+    clusters: int = 0
+    """Clusters this chain was the first to value (in its evaluator)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "random": self.random, "evaluations": self.evaluations,
                 "seconds": self.seconds,
                 "current": None if self.current is None else self.current.to_json(),
                 "current_length": self.current_length, "stalled": self.stalled,
-                "best": [f.to_json() for f in self.best]}
+                "best": [f.to_json() for f in self.best], "clusters": self.clusters}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Chain:
         return cls(data["seed"], data["random"], data["evaluations"], data["seconds"],
                    None if data["current"] is None else Design.from_json(data["current"]),
                    data["current_length"], data["stalled"],
-                   [Found.from_json(f) for f in data["best"]])
+                   [Found.from_json(f) for f in data["best"]], data["clusters"])
 
 
 def _keep(best: list[Found], found: Found, keep: int) -> bool:
@@ -159,22 +173,47 @@ def _temperature(spent: float) -> float:
     return float(START_TEMPERATURE * (END_TEMPERATURE / START_TEMPERATURE) ** spent)
 
 
-def run_chain(space: DesignSpace, evaluator: Evaluator, chain: Chain, *,
-              evaluations: int | None, seconds: float | None, minimal: bool, keep: int,
-              stop: threading.Event, lock: threading.Lock) -> Chain:
-    """Run ``chain`` until its share of the budget is spent or ``stop`` is set; ``chain``
-    is updated in place under ``lock`` after each evaluation (a checkpoint may read it)."""
+@dataclass(frozen=True)
+class Settings:
+    """What every chain of a run is given: its share of the budget (``evaluations`` or
+    ``seconds``), ``minimal``, how many clusters to ``keep``, the ``method`` and the
+    ``target`` length at which it stops (None: none)."""
+
+    evaluations: int | None
+    seconds: float | None
+    minimal: bool = True
+    keep: int = KEEP
+    method: str = "anneal"
+    target: int | None = None
+
+    def spent(self, chain: Chain, seconds: float) -> float:
+        """The share of its budget ``chain`` has spent (at least 1 when done), ``seconds``
+        into it."""
+        if self.target is not None and chain.best and chain.best[0].value.length >= self.target:
+            return 1.0
+        if self.evaluations is not None:
+            return chain.evaluations / max(1, self.evaluations)
+        assert self.seconds is not None
+        return seconds / self.seconds
+
+
+def run_chain(space: DesignSpace, evaluator: Evaluator, chain: Chain, settings: Settings, *,
+              stop: threading.Event, lock: threading.Lock,
+              round_seconds: float | None = None) -> Chain:
+    """Run ``chain`` until its share of the budget is spent, its target reached, ``stop``
+    set or (with ``round_seconds``) this call has run that long; ``chain`` is updated in
+    place under ``lock`` after each evaluation (a checkpoint may read it)."""
     rng = np.random.default_rng()
     rng.bit_generator.state = chain.random
-    began = time.monotonic() - chain.seconds
+    now = time.monotonic()
+    began = now - chain.seconds
+    pause = None if round_seconds is None else now + round_seconds
+    minimal, keep = settings.minimal, settings.keep
 
     def spent() -> float:
-        if evaluations is not None:
-            return chain.evaluations / max(1, evaluations)
-        assert seconds is not None
-        return (time.monotonic() - began) / seconds
+        return settings.spent(chain, time.monotonic() - began)
 
-    while spent() < 1 and not stop.is_set():
+    while spent() < 1 and not stop.is_set() and (pause is None or time.monotonic() < pause):
         if chain.current is None or chain.stalled >= RESTART_AFTER:
             design = (random_design(space, rng) if not chain.best or rng.random() < 0.5
                       else mutate(space, chain.best[int(rng.integers(len(chain.best)))]
@@ -196,9 +235,11 @@ def run_chain(space: DesignSpace, evaluator: Evaluator, chain: Chain, *,
         rise = value.length - chain.current_length
         with lock:
             chain.evaluations += 1
+            chain.clusters += not seen
             chain.seconds = time.monotonic() - began
-            if chain_restarted or rise >= 0 or rng.random() < math.exp(
-                    rise / _temperature(spent())):
+            if chain_restarted or rise >= 0 or (
+                    settings.method == "anneal"
+                    and rng.random() < math.exp(rise / _temperature(spent()))):
                 chain.current, chain.current_length = value.hardest, value.length
             chain.stalled = 0 if kept or chain_restarted else chain.stalled + 1
             chain.random = rng.bit_generator.state
@@ -268,81 +309,160 @@ def _goal_letter(space: DesignSpace, start: str, design: Design) -> str | None:
     return start.replace("/", "")[space.cells_of(0, anchor)[0]]
 
 
-def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int = 1,
-           minimal: bool = True, keep: int = KEEP, checkpoint: Path | None = None,
-           progress: Progress | None = None) -> DesignResult:
-    """The hardest starts of ``space`` found by ``chains`` chains on as many threads
-    (seeded from ``seed``) within ``budget``: the ``keep`` best distinct clusters, only
-    minimal starts with ``minimal``.
+def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | None = 1,
+           minimal: bool = True, keep: int = KEEP, method: str = "anneal",
+           target: int | None = None, cluster: str | None = None,
+           checkpoint: Path | None = None, progress: Progress | None = None) -> DesignResult:
+    """The hardest starts of ``space`` found by ``chains`` chains (seeded from ``seed``)
+    within ``budget``: the ``keep`` best distinct clusters, only minimal starts with
+    ``minimal``, by ``method`` (:data:`METHODS`); each chain stops early once it finds a
+    start of ``target`` moves.
 
-    With a ``checkpoint`` path the chains' state is saved there every
-    :data:`CHECKPOINT_SECONDS` and when stopped, the same run resumes from it
-    (:class:`PuzzleError` when it holds another run), and it is removed when the run ends.
-    Ctrl-C stops the chains after their current evaluation and answers what they found
-    (``stopped``)."""
-    from huarong.workers import as_finished
+    The chains run on as many threads, or with ``cluster`` (a Dask scheduler's address) on
+    its workers; ``chains=None``: one a core, or one a worker thread of the cluster.  With a
+    ``checkpoint`` path the chains' state is saved there every :data:`CHECKPOINT_SECONDS`
+    and when stopped, the same run resumes from it (:class:`PuzzleError` when it holds
+    another run), and it is removed when the run ends.  Ctrl-C stops the chains after their
+    current evaluation and answers what they found (``stopped``)."""
+    import os
 
-    key = json.dumps({"space": space.spec(), "seed": seed, "chains": chains,
-                      "budget": budget.key(), "minimal": minimal, "keep": keep})
-    chained = _resumed(checkpoint, key) if checkpoint is not None else None
-    if chained is None:
-        chained = [Chain(seed * 1000 + number, dict(np.random.default_rng(
-            np.random.SeedSequence(seed).spawn(chains)[number]).bit_generator.state))
-            for number in range(chains)]
-    evaluator = Evaluator(space)
-    stop, lock = threading.Event(), threading.Lock()
-    share = None if budget.evaluations is None else math.ceil(budget.evaluations / chains)
-    began = time.monotonic()
-    earlier = max((c.seconds for c in chained), default=0.0)
-    saved = began
+    from huarong.workers import connect
 
-    def snapshot() -> list[Chain]:
-        with lock:
-            return [Chain.from_json(c.to_json()) for c in chained]
-
-    def waiting() -> None:
-        nonlocal saved
-        now = time.monotonic()
-        if progress is not None:
-            with lock:
-                done = sum(c.evaluations for c in chained)
-                best = max((c.best[0].value.length for c in chained if c.best), default=-1)
-            rate = done / max(1e-9, now - began + earlier)
-            phase = f"best {best if best >= 0 else '-'}, {rate:,.1f} evaluations/s"
-            if share is not None:
-                progress(phase, done, share * chains)
-            else:
-                assert budget.seconds is not None
-                progress(phase, int(now - began + earlier), int(budget.seconds))
-        if checkpoint is not None and now - saved >= CHECKPOINT_SECONDS:
-            _save(checkpoint, key, snapshot())
-            saved = now
-
-    def work(chain: Chain) -> Chain:
-        return run_chain(space, evaluator, chain, evaluations=share, seconds=budget.seconds,
-                         minimal=minimal, keep=keep, stop=stop, lock=lock)
-
-    stopped = False
-    try:
-        for _ in as_finished(work, chained, threads=chains, waiting=waiting):
-            pass
-        waiting()  # the last figures, whatever the polls saw
-    except KeyboardInterrupt:
-        stopped = True
-    finally:
-        stop.set()
-    ended = snapshot()
-    if checkpoint is not None:
-        if stopped:
-            _save(checkpoint, key, ended)
+    if method not in METHODS:
+        raise PuzzleError(method, f"not a design method: one of {', '.join(METHODS)}")
+    with contextlib.ExitStack() as stack:
+        client = None if cluster is None else stack.enter_context(connect(cluster))
+        if chains is None:
+            chains = (os.cpu_count() or 1) if client is None else max(
+                1, sum(client.nthreads().values()))
+        key = json.dumps({"space": space.spec(), "seed": seed, "chains": chains,
+                          "budget": budget.key(), "minimal": minimal, "keep": keep,
+                          "method": method, "target": target})
+        chained = _resumed(checkpoint, key) if checkpoint is not None else None
+        if chained is None:
+            chained = [Chain(seed * 1000 + number, dict(np.random.default_rng(
+                np.random.SeedSequence(seed).spawn(chains)[number]).bit_generator.state))
+                for number in range(chains)]
+        settings = Settings(None if budget.evaluations is None
+                            else math.ceil(budget.evaluations / chains),
+                            budget.seconds, minimal, keep, method, target)
+        run = _Run(space, settings, chained, key, checkpoint, progress)
+        if client is None:
+            run.on_threads()
         else:
-            checkpoint.unlink(missing_ok=True)
-    rows: list[Found] = []
-    for chain in ended:
-        for found in chain.best:
-            _keep(rows, found, keep)
-    return DesignResult(space, evaluator, rows, sum(c.evaluations for c in ended),
-                        len(evaluator.values), max(c.seconds for c in ended), stopped)
+            run.on_cluster(client)
+    return run.result()
+
+
+class _Run:
+    """A run's chains as they go: reported, saved and answered the same way whether they
+    run on threads or on a Dask cluster."""
+
+    def __init__(self, space: DesignSpace, settings: Settings, chains: list[Chain], key: str,
+                 checkpoint: Path | None, progress: Progress | None) -> None:
+        self.space, self.settings, self.chains = space, settings, chains
+        self.key, self.checkpoint, self.progress = key, checkpoint, progress
+        self.evaluator = Evaluator(space)
+        self.lock = threading.Lock()
+        self.began = time.monotonic()
+        self.earlier = max((c.seconds for c in chains), default=0.0)
+        self.saved = self.began
+        self.stopped = False
+
+    def snapshot(self) -> list[Chain]:
+        with self.lock:
+            return [Chain.from_json(c.to_json()) for c in self.chains]
+
+    def waiting(self) -> None:
+        """Progress, and a checkpoint when one is due."""
+        now = time.monotonic()
+        if self.progress is not None:
+            with self.lock:
+                done = sum(c.evaluations for c in self.chains)
+                best = max((c.best[0].value.length for c in self.chains if c.best),
+                           default=-1)
+            rate = done / max(1e-9, now - self.began + self.earlier)
+            phase = f"best {best if best >= 0 else '-'}, {rate:,.1f} evaluations/s"
+            if self.settings.evaluations is not None:
+                self.progress(phase, done, self.settings.evaluations * len(self.chains))
+            else:
+                assert self.settings.seconds is not None
+                self.progress(phase, int(now - self.began + self.earlier),
+                              int(self.settings.seconds))
+        if self.checkpoint is not None and now - self.saved >= CHECKPOINT_SECONDS:
+            _save(self.checkpoint, self.key, self.snapshot())
+            self.saved = now
+
+    def on_threads(self) -> None:
+        from huarong.workers import as_finished
+
+        stop = threading.Event()
+
+        def work(chain: Chain) -> Chain:
+            return run_chain(self.space, self.evaluator, chain, self.settings, stop=stop,
+                             lock=self.lock)
+
+        try:
+            for _ in as_finished(work, self.chains, threads=len(self.chains),
+                                 waiting=self.waiting):
+                pass
+            self.waiting()  # the last figures, whatever the polls saw
+        except KeyboardInterrupt:
+            self.stopped = True
+        finally:
+            stop.set()
+
+    def on_cluster(self, client: Any) -> None:
+        """Rounds of :data:`ROUND_SECONDS`: each chain not done goes to a worker with its
+        state and comes back with the new one."""
+        from huarong.workers import on_cluster
+
+        try:
+            while True:
+                pending = [index for index, chain in enumerate(self.chains)
+                           if self.settings.spent(chain, chain.seconds) < 1]
+                if not pending:
+                    break
+                stream = contextlib.closing(on_cluster(client, lambda index: client.submit(
+                    _round, self.space, self.settings, self.chains[index].to_json(),
+                    pure=False), pending))
+                with stream as answers:
+                    for position, answer in answers:
+                        with self.lock:
+                            self.chains[pending[position]] = Chain.from_json(answer)
+                        self.waiting()
+            self.waiting()
+        except KeyboardInterrupt:
+            self.stopped = True
+
+    def result(self) -> DesignResult:
+        ended = self.snapshot()
+        if self.checkpoint is not None:
+            if self.stopped:
+                _save(self.checkpoint, self.key, ended)
+            else:
+                self.checkpoint.unlink(missing_ok=True)
+        rows: list[Found] = []
+        for chain in ended:
+            for found in chain.best:
+                _keep(rows, found, self.settings.keep)
+        return DesignResult(self.space, self.evaluator, rows,
+                            sum(c.evaluations for c in ended), sum(c.clusters for c in ended),
+                            max(c.seconds for c in ended), self.stopped)
+
+
+@functools.lru_cache(maxsize=4)
+def _worker_evaluator(space: DesignSpace) -> Evaluator:
+    """A Dask worker's evaluator of ``space``: kept between rounds, so a cluster a chain
+    met on this worker is not searched again."""
+    return Evaluator(space)
+
+
+def _round(space: DesignSpace, settings: Settings, chain: dict[str, Any]) -> dict[str, Any]:
+    """One round of a chain on a Dask worker: its state after :data:`ROUND_SECONDS`."""
+    return run_chain(space, _worker_evaluator(space), Chain.from_json(chain), settings,
+                     stop=threading.Event(), lock=threading.Lock(),
+                     round_seconds=ROUND_SECONDS).to_json()
 
 
 def _save(path: Path, key: str, chains: list[Chain]) -> None:

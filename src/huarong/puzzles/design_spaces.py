@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from huarong._kernels.rush_hour_board import SIDE
 from huarong.puzzles.design import DesignSpace, PieceKind
 from huarong.puzzles.grid import (
     EMPTY,
@@ -79,7 +80,8 @@ def rush_hour_space(rows: int = 6, columns: int = 6, *,
     """Fogleman's Rush Hour on a ``rows`` x ``columns`` board: the red car (a distinct 1x2)
     on row ``(rows - 1) // 2`` to the right edge, any number of cars (1x2, 2x1) and trucks
     (1x3, 3x1) that fit his lanes, each moved along its length any distance, and ``walls``
-    walls (fixed cells; 0-2 in his database)."""
+    walls (fixed cells; 0-2 in his database).  On his 6x6 board a start is minimal by his
+    program's test, on any other by the engine's every-piece test."""
     if min(rows, columns) < 3 or rows * columns > 64:
         raise PuzzleError(f"{rows}x{columns}", "a Rush Hour board has 3 to 8 rows and "
                                                "columns, at most 64 cells")
@@ -91,4 +93,5 @@ def rush_hour_space(rows: int = 6, columns: int = 6, *,
                  for length in (2, 3)]
     return DesignSpace(rows, columns, frozenset(), tuple(vehicles),
                        (red_row * columns + columns - 2, red_row * columns + columns - 1),
-                       "length", "slide", walls, lanes=True)
+                       "length", "slide", walls, lanes=True,
+                       minimality="fogleman" if rows == columns == SIDE else "every")

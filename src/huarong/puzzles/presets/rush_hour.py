@@ -287,6 +287,39 @@ def search_unit(unit: RushUnit, mode: int | None = None,
     return {name: np.concatenate([p[k] for p in parts]) for k, name in enumerate(names)}
 
 
+def fogleman_minimal(board: str, moves: int) -> bool:
+    """Whether a start in Fogleman's notation, solved in ``moves`` moves, passes his
+    minimality test (the preset's ``FOGLEMAN``): no piece that his solver's solution leaves
+    unmoved, wall or vehicle, can go with the start still needing ``moves``.  His pieces'
+    order decides which solution his solver finds: the red car, rows 0, 1, 3, 4, 5 left to
+    right, then columns 0 to 5 top to bottom."""
+    from huarong._kernels.rush_hour import FOGLEMAN, POSITION_BITS
+    from huarong._kernels.rush_hour_minimality import minimal
+
+    cells = read_board(board).cells
+    if cells[PRIMARY_ROW * SIDE:(PRIMARY_ROW + 1) * SIDE].count("A") != 2:
+        raise PuzzleError(board, f"the red car A is not a car on row {PRIMARY_ROW}")
+    lanes = [(0, PRIMARY_ROW, x, length) for x, length in _runs(
+        cells[PRIMARY_ROW * SIDE:(PRIMARY_ROW + 1) * SIDE])]
+    lanes += [(0, r, x, length) for r in range(SIDE) if r != PRIMARY_ROW
+              for x, length in _runs(cells[r * SIDE:(r + 1) * SIDE])]
+    lanes += [(1, c, y, length) for c in range(SIDE) for y, length in _runs(cells[c::SIDE])]
+    all_masks = _masks()
+    masks = np.zeros((len(lanes), SIDE), dtype=np.int64)
+    last = np.zeros(len(lanes), dtype=np.int64)
+    start = np.int64(0)
+    for p, (vertical, lane, position, length) in enumerate(lanes):
+        masks[p, :SIDE - length + 1] = all_masks[vertical, lane, length, :SIDE - length + 1]
+        last[p] = SIDE - length
+        start |= np.int64(position) << np.int64(POSITION_BITS * p)
+    walls = np.array([cell for cell, glyph in enumerate(cells) if glyph == "#"],
+                     dtype=np.int64)
+    wall_mask = np.int64(sum(1 << int(cell) for cell in walls))
+    buffer = np.empty(4 * len(lanes) * SIDE, dtype=np.int64)
+    return bool(minimal(FOGLEMAN, start, moves, len(lanes), masks, last, wall_mask, walls,
+                        buffer))
+
+
 @cache
 def _masks() -> np.ndarray:
     from huarong._kernels.rush_hour import lane_masks

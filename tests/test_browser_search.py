@@ -13,6 +13,7 @@ import pytest
 
 from huarong.puzzles.exhaustive import search
 
+from .puzzle_reference import reference
 from .test_browser import _serve, launch_chromium
 from .test_browser_explore import _serious_accessibility_problems
 from .test_browser_puzzles import _viewer
@@ -158,3 +159,33 @@ def test_an_sbp_record_plays_with_its_own_goal_and_distinct_piece(
                                "document.querySelector('#remaining').textContent)")
         assert page.input_value("#distinct-input") == "A"
         assert page.text_content("#remaining") == "132"
+
+
+def test_a_designed_start_plays_in_the_viewer(browser: Browser, tmp_path: Path) -> None:
+    """A design run's file (Rush Hour on a 5x5 board, found by `puzzle design`): its best
+    row opens in the viewer with its own goal and red car, and the viewer's minimum moves
+    are the plain-Python reference's for that start."""
+    import pyarrow.parquet as pq
+    from click.testing import CliRunner
+
+    from huarong.cli.puzzle_design import design
+
+    path = tmp_path / "designed.parquet"
+    answer = CliRunner().invoke(design, ["--preset", "rush-hour", "--board", "5x5",
+                                         "--budget", "80", "--threads", "1", "-q",
+                                         "-o", str(path)])
+    assert answer.exit_code == 0, answer.output
+    best = pq.read_table(path).to_pylist()[0]
+    plain = reference(best["start"], best["goal"], "slide", "length", best["distinct"] or "")
+    moves = plain.min_steps()[plain.start]
+    assert moves == best["length"]
+    with _serve(Path(__file__).parent / "no-such-database.duckdb", searches=[path]) as url, \
+            _viewer(browser, f"{url}/explore#/search/designed") as page:
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-rows tbody tr').length")
+        page.click("#search-rows tbody tr:first-child a.play-link")
+        page.wait_for_url("**/puzzles#**")
+        page.wait_for_function("() => !['…', ''].includes("
+                               "document.querySelector('#remaining').textContent)")
+        assert page.get_attribute("#puzzle-board", "data-grid") == best["start"]
+        assert page.text_content("#remaining") == str(moves)

@@ -13,6 +13,7 @@ import pytest
 from huarong.engine.classics import CLASSICS
 from huarong.engine.layout import Layout
 from huarong.puzzles import catalogue, catalogue_entry, cluster_summary, solve
+from tests.puzzle_reference import reference
 
 FOLDER = Path(__file__).resolve().parents[1] / "src" / "huarong" / "puzzles" / "catalogue"
 FILES = sorted(FOLDER.glob("*.toml"))
@@ -131,3 +132,37 @@ def test_collettes_start_takes_fogleman_49_moves() -> None:
     solution = solve(puzzle)
     assert solution is not None
     assert solution.length == 49
+
+
+# The design search's records (docs/design-records.md): (moves, cluster states) as the run
+# that found each printed them.  `puzzle group` must agree, and on the clusters small enough
+# for it, so must the plain-Python reference.
+DESIGN_RECORDS: dict[str, tuple[int, int]] = {
+    "design-5x5": (184, 50_566),
+    "design-6x6": (35, 392),
+    "design-pe766": (93, 3_700),
+    "design-rush-hour-7x7": (51, 35_369),
+    "design-rush-hour-walls": (52, 5_717),
+}
+REFERENCE_LIMIT = 10_000
+"""The largest cluster the plain-Python reference checks here (seconds each)."""
+
+
+@pytest.mark.parametrize(("name", "record"), list(DESIGN_RECORDS.items()),
+                         ids=list(DESIGN_RECORDS))
+def test_a_design_record_is_its_cluster_s_hardest_start(name: str,
+                                                       record: tuple[int, int]) -> None:
+    moves, states = record
+    puzzle = catalogue_entry(name).puzzle
+    summary = cluster_summary(puzzle)
+    assert (summary.states, summary.hardest_length) == (states, moves)
+    solution = solve(puzzle)
+    assert solution is not None and solution.length == moves
+    if states <= REFERENCE_LIMIT:
+        spec = tomllib.loads((FOLDER / f"{name}.toml").read_text("utf-8"))
+        grid = "/".join(spec["board"].split())
+        goal = "/".join(spec["goal"].split())
+        plain = reference(grid, goal, spec["metric"], spec["rules"], spec.get("distinct", ()))
+        steps = plain.min_steps()
+        assert len(plain.cluster()) == states
+        assert steps[plain.start] == moves == max(steps.values())

@@ -5,8 +5,10 @@ resumes, and what it writes plays."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,7 @@ from huarong.cli.puzzle_design import design as command
 from huarong.puzzles import PuzzleError, load_puzzle, solve
 from huarong.puzzles.design import Evaluator, random_design
 from huarong.puzzles.design_search import Budget, design
-from huarong.puzzles.design_spaces import rush_hour_space, space_of
+from huarong.puzzles.design_spaces import rush_hour_space, space_of, space_of_puzzle
 from huarong.puzzles.exhaustive import search
 from huarong.puzzles.results import open_search_file
 
@@ -160,8 +162,99 @@ def test_rush_hour_space_keeps_fogleman_s_lanes() -> None:
     ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "--walls", "3-1"],
     ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "-o", "out.csv"],
     ["--preset", "rush-hour", "--pieces", "1x2"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "--empty", "4-2"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "--empty", "0"],
+    ["--board", "3x3", "--pieces", "2x2", "--goal", "2x2@0,0", "--cluster",
+     "tcp://127.0.0.1:9"],
 ])
 def test_bad_specifications_exit_2_in_one_line(arguments: list[str]) -> None:
     answer = CliRunner().invoke(command, arguments)
     assert answer.exit_code == 2
     assert len(answer.output.strip().splitlines()) == 1, answer.output
+
+
+def test_climbing_finds_the_exhaustive_hardest_too() -> None:
+    """The second method (never to an easier cluster), on the 4x4 case of every metric."""
+    cells, pieces, goal = CASES[3]
+    for metric in ("unit", "slide", "step"):
+        truth = search(cells, pieces, goal, metric).totals()["hardest"]["length"]
+        found = design(space_of(cells, pieces, goal, metric=metric), Budget(evaluations=400),
+                       minimal=False, method="climb").summary()
+        assert found["length"] == truth, metric
+
+
+def test_a_target_ends_every_chain() -> None:
+    """Once a chain finds a start of the target length the run ends: both chains stop long
+    before their budget, with the exhaustive answer."""
+    cells, pieces, goal = CASES[3]
+    truth = search(cells, pieces, goal, "slide").totals()["hardest"]["length"]
+    found = design(space_of(cells, pieces, goal, metric="slide"),
+                   Budget(evaluations=1_000_000), chains=2, minimal=False, target=truth)
+    assert found.summary()["length"] == truth and found.evaluations < 100_000
+
+
+def test_starts_leave_as_many_cells_empty_as_asked() -> None:
+    space = dataclasses.replace(space_of("4x4", "2x2,1x2*0-4,2x1*0-4,1x1*0-6", "2x2@2,2"),
+                                empty=(2, 2))
+    rng = np.random.default_rng(3)
+    evaluator = Evaluator(space)
+    for _ in range(20):
+        assert evaluator.grid(random_design(space, rng)).count(".") == 2
+    result = design(space, Budget(evaluations=150), minimal=False)
+    assert result.rows and all(result.evaluator.grid(row.value.hardest).count(".") == 2
+                               for row in result.rows)
+    with pytest.raises(PuzzleError, match="leaves 13-13 cells empty"):
+        dataclasses.replace(space, empty=(13, 13))
+
+
+def test_clusters_past_the_limit_are_not_valued() -> None:
+    """With a limit of 40 states no row holds a larger cluster, though the space has many
+    (the same run without the limit finds some)."""
+    space = space_of("4x4", "2x2,1x2*0-2,1x1*0-3", "2x2@2,2")
+    limited = design(space, Budget(evaluations=150), minimal=False, max_states=40)
+    assert limited.rows and max(row.value.states for row in limited.rows) <= 40
+    free = design(space, Budget(evaluations=150), minimal=False)
+    assert max(row.value.states for row in free.rows) > 40
+
+
+def test_a_full_puzzle_starts_from_its_own_start() -> None:
+    """Pieces that fill all but two cells (Century's) rarely pack at random: the chains
+    begin from changes of the puzzle's own start, every one a start of those pieces."""
+    space = space_of_puzzle(load_puzzle("century"))
+    rng = np.random.default_rng(1)
+    evaluator = Evaluator(space)
+    for _ in range(10):
+        start = random_design(space, rng, tries=0)
+        assert space.valid(start) and evaluator.grid(start).count(".") == 2
+    without = dataclasses.replace(space, example=None)
+    with pytest.raises(PuzzleError, match="no start of these pieces fits"):
+        random_design(without, rng, tries=0)
+
+
+@pytest.fixture(scope="module")
+def dask_scheduler() -> Iterator[str]:
+    """The address of a Dask scheduler with two worker threads in this process."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=":0", silence_logs=40) as local:
+        yield local.scheduler_address
+
+
+def test_chains_on_a_dask_cluster_find_the_hardest(dask_scheduler: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chain a worker thread, in rounds (shortened here), each round's state sent back:
+    the exhaustive answer, the budget's evaluations, and the command line the same."""
+    import huarong.puzzles.design_search as design_search
+
+    monkeypatch.setattr(design_search, "ROUND_SECONDS", 0.5)
+    cells, pieces, goal = CASES[3]
+    truth = search(cells, pieces, goal, "step").totals()["hardest"]["length"]
+    found = design(space_of(cells, pieces, goal), Budget(evaluations=400), chains=None,
+                   minimal=False, cluster=dask_scheduler)
+    assert found.summary()["length"] == truth and found.evaluations == 400
+    answer = CliRunner().invoke(command, ["--board", cells, "--pieces", pieces, "--goal", goal,
+                                          "--budget", "200", "--no-minimal", "-q", "--json",
+                                          "--cluster", dask_scheduler])
+    assert answer.exit_code == 0, answer.output
+    assert json.loads(answer.stdout)["evaluations"] == 200

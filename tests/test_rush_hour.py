@@ -354,6 +354,23 @@ def test_fogleman_s_test_keeps_and_drops_exactly_his_rows(board: str, kept: set[
     assert _found(rush.search_unit(unit)) == kept == _found(rush.search_unit(unit, MINIMAL))
 
 
+@pytest.mark.parametrize(("board", "moves", "minimal"), [
+    ("BBBoooooDoooAADoooooxooooooooooooooo", 3, True),
+    ("BBBoooooooooAAooooooxoooooDoooooDooo", 1, False),
+    ("oooxoooooGoooAAGoooCCooxooFEEHooFooH", 6, True),
+    ("oooxooooFGoHAAFGoHooCCoxooEEoooooooo", 6, False),
+    ("BBCCoFooEooFAAEooFoooooooDDooooooooo", 4, False),
+    ("IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM", 60, True),
+])
+def test_one_start_s_minimality_by_fogleman_s_test(board: str, moves: int,
+                                                    minimal: bool) -> None:
+    """The design search's test of one start (the rows kept and dropped above, and his
+    hardest) agrees with the replica of his program."""
+    brute = Brute(board)
+    assert brute.fogleman_minimal(brute.start, moves) == minimal
+    assert rush.fogleman_minimal(board, moves) == minimal
+
+
 def test_the_hardest_row_is_fogleman_s() -> None:
     """His hardest start's arrangement gives his row: 60 moves, his board, 2,332 states; and
     the replica of his program keeps that start, as his database does."""

@@ -6,6 +6,7 @@ Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._commo
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,9 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("--walls", metavar="MIN-MAX", default=None,
               help="How many walls a start may add on free cells (default 0; 0-2 with "
                    "--preset rush-hour).")
+@click.option("--empty", metavar="MIN-MAX", default=None,
+              help="How many cells a start leaves empty (default: any number).  Few empty "
+                   "cells keep clusters small: Klotski leaves 2.")
 @click.option("--minimal/--no-minimal", default=True, show_default=True,
               help="Keep only starts where every piece (and added wall) matters: without it "
                    "the start is solved in fewer moves.")
@@ -63,6 +67,10 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Run the chains on the Dask cluster whose scheduler is at ADDRESS (like "
                    f"tcp://host:8786; pip install '{CLUSTER_EXTRA}'), in rounds of 10 s.")
+@click.option("--max-states", type=click.IntRange(min=1), default=1_000_000,
+              show_default=True,
+              help="Value no cluster of more states (a board with much room holds clusters "
+                   "of millions, each seconds to minutes to search).")
 @click.option("--keep", type=click.IntRange(min=1), default=100, show_default=True,
               help="The best distinct clusters kept and written.")
 @click.option("-o", "--output", type=OUTPUT, default=None,
@@ -74,8 +82,10 @@ DESIGN_PRESETS = ("rush-hour",)
 @json_option
 def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            preset: str | None, metric: str | None, rules: str | None, walls: str | None,
-           minimal: bool, budget: str, seed: int, method: str, stop_at: int | None,
-           threads: int | None, cluster: str | None, keep: int, output: str | None,
+           empty: str | None, minimal: bool, budget: str, seed: int, method: str,
+           stop_at: int | None,
+           threads: int | None, cluster: str | None, max_states: int, keep: int,
+           output: str | None,
            quiet: bool, as_json: bool) -> None:
     """The hardest starts the pieces allow on the board, found by a stochastic search
     where enumeration cannot reach: each candidate's value is its cluster's hardest
@@ -86,11 +96,14 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
     """
     from huarong.puzzles.design_search import Budget
     from huarong.puzzles.design_search import design as run_design
+    from huarong.puzzles.design_spaces import parse_range
 
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .parquet or .duckdb")
     with input_errors():
         space = _space(board, pieces, goal, start, preset, metric, rules, walls)
+        if empty is not None:
+            space = dataclasses.replace(space, empty=parse_range(empty, "empty cells"))
         chosen = Budget.parse(budget)
     if cluster is not None:
         need_dask("--cluster")
@@ -98,7 +111,8 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
     with input_errors(), _cluster_faults(), progress_bar(not quiet) as progress, \
             sigterm_unwinds():
         result = run_design(space, chosen, seed=seed, chains=threads, minimal=minimal,
-                            keep=keep, method=method, target=stop_at, cluster=cluster,
+                            keep=keep, method=method, target=stop_at,
+                            max_states=max_states, cluster=cluster,
                             checkpoint=checkpoint, progress=progress)
     if output is not None:
         with machine_faults(output, "-o"):
@@ -131,13 +145,13 @@ def _space(board: str | None, pieces: str | None, goal: str | None, start: str |
            ) -> DesignSpace:
     from huarong.puzzles.design_spaces import (
         RUSH_HOUR_WALLS,
-        parse_walls,
+        parse_range,
         rush_hour_space,
         space_of,
         space_of_puzzle,
     )
 
-    wall_range = None if walls is None else parse_walls(walls)
+    wall_range = None if walls is None else parse_range(walls)
     if preset is not None:
         if pieces is not None or goal is not None or start is not None:
             raise InputError(f"--preset {preset} sets the pieces and goal: give none of "

@@ -322,11 +322,12 @@ def cluster_profile(puzzle: Puzzle, *, limit: int | None = None,
                           int(farthest.min()))
 
 
-def solution_length(puzzle: Puzzle) -> int | None:
+def solution_length(puzzle: Puzzle, *, limit: int | None = None) -> int | None:
     """The moves of an optimal solution (breadth-first to the nearest goal), without the
-    moves themselves; None when the start's cluster holds no goal."""
+    moves themselves; None when the start's cluster holds no goal; :class:`ClusterTooLarge`
+    when more than ``limit`` states are met first."""
     _require_goal(puzzle)
-    found = _search(puzzle, stop_at_goal=True)
+    found = _search(puzzle, stop_at_goal=True, limit=limit)
     if found.goal <= 0:
         return None if found.goal < 0 else 0
     # The goal is found while its parents' layer is expanded, so that layer's end is not

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from huarong.puzzles.board import Board, board_spec
-from huarong.puzzles.cluster import cluster_profile, solution_length
+from huarong.puzzles.cluster import ClusterTooLarge, cluster_profile, solution_length
 from huarong.puzzles.grid import (
     EMPTY,
     LETTERS,
@@ -129,6 +129,11 @@ class DesignSpace:
     minimality: str = "every"
     """``every``: every piece and added wall tested by the engine; ``fogleman``: M.
     Fogleman's test on a 6x6 Rush Hour board."""
+    empty: tuple[int, int] | None = None
+    """How many cells a start leaves empty, at least and at most (None: any number)."""
+    example: Design | None = None
+    """A start known to fit (a puzzle's own): where chains begin when random packing fails,
+    as it does for pieces that fill all but a few cells."""
 
     def __post_init__(self) -> None:
         if self.minimality not in ("every", "fogleman"):
@@ -140,6 +145,14 @@ class DesignSpace:
         if least > free:
             raise PuzzleError(self.describe(), f"the fewest pieces cover {least} cells, the "
                                                f"board has {free} free")
+        if self.empty is not None:
+            most = sum(len(k.shape) * k.high for k in self.kinds)
+            roomiest = self.rows * self.columns - len(self.walls) - self.wall_range[0] - least
+            fullest = self.rows * self.columns - len(self.walls) - self.wall_range[1] - most
+            if self.empty[1] < max(0, fullest) or self.empty[0] > roomiest:
+                raise PuzzleError(self.describe(), f"no start of these pieces leaves "
+                                                   f"{self.empty[0]}-{self.empty[1]} cells "
+                                                   "empty")
 
     def describe(self) -> str:
         """The pieces as a spec: ``2x2,1x2*0-4,1x1*2-6``."""
@@ -154,7 +167,9 @@ class DesignSpace:
                           for k in self.kinds],
                 "goal": list(self.goal_cells), "rules": self.rules, "metric": self.metric,
                 "wall_range": list(self.wall_range), "lanes": self.lanes,
-                "minimality": self.minimality}
+                "minimality": self.minimality,
+                "empty": None if self.empty is None else list(self.empty),
+                "example": None if self.example is None else self.example.to_json()}
 
     def file_puzzle(self) -> dict[str, Any]:
         """The puzzle of a result file whose rows each hold their own pieces and goal."""
@@ -194,6 +209,10 @@ class DesignSpace:
         taken = set(self.walls) | set(design.walls)
         if len(taken) != len(self.walls) + len(design.walls):
             return False
+        if complete and self.empty is not None:
+            covered = len(taken) + sum(len(self.kinds[kind].shape) for kind, _ in design.pieces)
+            if not self.empty[0] <= self.rows * self.columns - covered <= self.empty[1]:
+                return False
         for kind, anchor in design.pieces:
             piece = self.kinds[kind]
             row, column = divmod(anchor, self.columns)
@@ -226,12 +245,20 @@ class DesignSpace:
         return max(rows) < self.columns and max(columns) < self.rows
 
 
+MAX_STATES = 1_000_000
+"""The largest cluster a design search values by default: hard starts live in clusters far
+smaller, and a board with much room holds clusters of tens of millions of states, each a
+minute to search."""
+
+
 class Evaluator:
     """Values of designs in one space, each cluster searched once: boards and clusters
-    already met are kept (thread-safe, so chains on threads share them)."""
+    already met are kept (thread-safe, so chains on threads share them).  A cluster of more
+    than ``max_states`` states is not valued (length -1)."""
 
-    def __init__(self, space: DesignSpace) -> None:
+    def __init__(self, space: DesignSpace, max_states: int = MAX_STATES) -> None:
         self.space = space
+        self.max_states = max_states
         self.boards: OrderedDict[tuple[Any, ...], tuple[Board, list[int]]] = OrderedDict()
         self.values: dict[tuple[Any, ...], Value] = {}
         self.lock = threading.Lock()
@@ -280,12 +307,20 @@ class Evaluator:
 
     def value(self, design: Design) -> tuple[Value, bool]:
         """The design's cluster, and whether it was met before (then not searched again:
-        only the cluster's canonical state is found)."""
-        puzzle = self.puzzle(design)
+        only the cluster's canonical state is found).  A cluster past ``max_states`` is
+        not valued: length -1, the design's own key, and counted as met."""
+        try:
+            puzzle = self.puzzle(design)
+        except PuzzleError:  # more placements than a code holds: not valued
+            return Value(-1, 0, 0, design, ("too large", design)), True
         began = time.perf_counter()
-        profile = cluster_profile(puzzle)
-        with self.lock:
-            self.search_seconds += time.perf_counter() - began
+        try:
+            profile = cluster_profile(puzzle, limit=self.max_states)
+        except ClusterTooLarge:
+            return Value(-1, self.max_states + 1, 0, design, ("too large", design)), True
+        finally:
+            with self.lock:
+                self.search_seconds += time.perf_counter() - began
         key = (design.counts(len(self.space.kinds)), tuple(sorted(design.walls)),
                profile.smallest)
         with self.lock:
@@ -338,7 +373,10 @@ class Evaluator:
                                                         if p != piece)))
         fewer.extend(Design(design.walls - {wall}, design.pieces) for wall in design.walls)
         for smaller in fewer:
-            moves = solution_length(self.puzzle(smaller))
+            try:
+                moves = solution_length(self.puzzle(smaller), limit=self.max_states)
+            except PuzzleError:  # too large to search, or to rank: not shown to matter
+                return False
             if moves is not None and moves >= length:
                 return False
         return True
@@ -359,10 +397,40 @@ def random_design(space: DesignSpace, rng: np.random.Generator, tries: int = 50
         order += [0] * (counts[0] - 1)
         for kind in order:
             design = add_piece(space, design, kind, rng) or design
+        if space.empty is not None:
+            design = _filled(space, design, rng)
         if space.valid(design):
             return design
+    if space.example is not None:
+        return mutate(space, space.example, rng)
     raise PuzzleError(space.describe(), "no start of these pieces fits the board: fewer "
                                         "pieces or a bigger board")
+
+
+def _filled(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design:
+    """The design with pieces added at random (or taken away) until it leaves as many empty
+    cells as the space asks, when it can."""
+    assert space.empty is not None
+    for _ in range(4 * space.rows * space.columns):
+        counts = design.counts(len(space.kinds))
+        covered = len(space.walls) + len(design.walls) + sum(
+            len(space.kinds[kind].shape) for kind, _ in design.pieces)
+        empty = space.rows * space.columns - covered
+        if empty < space.empty[0]:
+            index = int(rng.integers(len(design.pieces)))
+            if design.pieces[index][0] != 0 and counts[design.pieces[index][0]] > \
+                    space.kinds[design.pieces[index][0]].low:
+                design = Design(design.walls, design.pieces[:index] + design.pieces[index + 1:])
+        elif empty > space.empty[1]:
+            kinds = [k for k, piece in enumerate(space.kinds)
+                     if counts[k] < piece.high and len(piece.shape) <= empty]
+            if not kinds:
+                break
+            design = add_piece(space, design, kinds[int(rng.integers(len(kinds)))], rng) \
+                or design
+        else:
+            break
+    return design
 
 
 def add_piece(space: DesignSpace, design: Design, kind: int, rng: np.random.Generator
@@ -393,13 +461,16 @@ def mutate(space: DesignSpace, design: Design, rng: np.random.Generator) -> Desi
     design itself when no change fits after a few tries.  Mostly one change, sometimes
     more (as many as a geometric draw says): the clusters one change cannot reach."""
     changes = int(rng.geometric(0.6))
-    for _ in range(20 * changes):
-        changed = _changed(space, design, rng)
-        if changed is not None and changed != design and space.valid(changed):
-            design = changed
-            changes -= 1
-            if not changes:
-                break
+    for _ in range(20):
+        changed = design
+        for _ in range(changes):
+            step = _changed(space, changed, rng)
+            if step is not None and space.valid(step, complete=False):
+                changed = step
+        if space.empty is not None and changed != design:
+            changed = _filled(space, changed, rng)
+        if changed != design and space.valid(changed):
+            return changed
     return design
 
 

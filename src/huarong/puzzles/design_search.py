@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from huarong.puzzles.design import (
+    MAX_STATES,
     Design,
     DesignSpace,
     Evaluator,
@@ -177,7 +178,8 @@ def _temperature(spent: float) -> float:
 class Settings:
     """What every chain of a run is given: its share of the budget (``evaluations`` or
     ``seconds``), ``minimal``, how many clusters to ``keep``, the ``method`` and the
-    ``target`` length at which it stops (None: none)."""
+    ``target`` length at which it stops (None: none); clusters past ``max_states`` are not
+    valued."""
 
     evaluations: int | None
     seconds: float | None
@@ -185,6 +187,7 @@ class Settings:
     keep: int = KEEP
     method: str = "anneal"
     target: int | None = None
+    max_states: int = MAX_STATES
 
     def spent(self, chain: Chain, seconds: float) -> float:
         """The share of its budget ``chain`` has spent (at least 1 when done), ``seconds``
@@ -311,12 +314,13 @@ def _goal_letter(space: DesignSpace, start: str, design: Design) -> str | None:
 
 def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | None = 1,
            minimal: bool = True, keep: int = KEEP, method: str = "anneal",
-           target: int | None = None, cluster: str | None = None,
-           checkpoint: Path | None = None, progress: Progress | None = None) -> DesignResult:
+           target: int | None = None, max_states: int = MAX_STATES,
+           cluster: str | None = None, checkpoint: Path | None = None,
+           progress: Progress | None = None) -> DesignResult:
     """The hardest starts of ``space`` found by ``chains`` chains (seeded from ``seed``)
     within ``budget``: the ``keep`` best distinct clusters, only minimal starts with
-    ``minimal``, by ``method`` (:data:`METHODS`); each chain stops early once it finds a
-    start of ``target`` moves.
+    ``minimal``, by ``method`` (:data:`METHODS`), clusters of more than ``max_states``
+    states not valued; each chain stops early once it finds a start of ``target`` moves.
 
     The chains run on as many threads, or with ``cluster`` (a Dask scheduler's address) on
     its workers; ``chains=None``: one a core, or one a worker thread of the cluster.  With a
@@ -337,7 +341,7 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
                 1, sum(client.nthreads().values()))
         key = json.dumps({"space": space.spec(), "seed": seed, "chains": chains,
                           "budget": budget.key(), "minimal": minimal, "keep": keep,
-                          "method": method, "target": target})
+                          "method": method, "target": target, "max_states": max_states})
         chained = _resumed(checkpoint, key) if checkpoint is not None else None
         if chained is None:
             chained = [Chain(seed * 1000 + number, dict(np.random.default_rng(
@@ -345,7 +349,7 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
                 for number in range(chains)]
         settings = Settings(None if budget.evaluations is None
                             else math.ceil(budget.evaluations / chains),
-                            budget.seconds, minimal, keep, method, target)
+                            budget.seconds, minimal, keep, method, target, max_states)
         run = _Run(space, settings, chained, key, checkpoint, progress)
         if client is None:
             run.on_threads()
@@ -362,25 +366,29 @@ class _Run:
                  checkpoint: Path | None, progress: Progress | None) -> None:
         self.space, self.settings, self.chains = space, settings, chains
         self.key, self.checkpoint, self.progress = key, checkpoint, progress
-        self.evaluator = Evaluator(space)
+        self.evaluator = Evaluator(space, settings.max_states)
         self.lock = threading.Lock()
         self.began = time.monotonic()
         self.earlier = max((c.seconds for c in chains), default=0.0)
         self.saved = self.began
         self.stopped = False
+        self.stop = threading.Event()
+        """Set when the run ends early: Ctrl-C, or a chain reached the target."""
 
     def snapshot(self) -> list[Chain]:
         with self.lock:
             return [Chain.from_json(c.to_json()) for c in self.chains]
 
     def waiting(self) -> None:
-        """Progress, and a checkpoint when one is due."""
+        """Progress, the end of every chain once one reached the target, and a checkpoint
+        when one is due."""
         now = time.monotonic()
+        with self.lock:
+            done = sum(c.evaluations for c in self.chains)
+            best = max((c.best[0].value.length for c in self.chains if c.best), default=-1)
+        if self.settings.target is not None and best >= self.settings.target:
+            self.stop.set()
         if self.progress is not None:
-            with self.lock:
-                done = sum(c.evaluations for c in self.chains)
-                best = max((c.best[0].value.length for c in self.chains if c.best),
-                           default=-1)
             rate = done / max(1e-9, now - self.began + self.earlier)
             phase = f"best {best if best >= 0 else '-'}, {rate:,.1f} evaluations/s"
             if self.settings.evaluations is not None:
@@ -396,11 +404,9 @@ class _Run:
     def on_threads(self) -> None:
         from huarong.workers import as_finished
 
-        stop = threading.Event()
-
         def work(chain: Chain) -> Chain:
-            return run_chain(self.space, self.evaluator, chain, self.settings, stop=stop,
-                             lock=self.lock)
+            return run_chain(self.space, self.evaluator, chain, self.settings,
+                             stop=self.stop, lock=self.lock)
 
         try:
             for _ in as_finished(work, self.chains, threads=len(self.chains),
@@ -410,7 +416,7 @@ class _Run:
         except KeyboardInterrupt:
             self.stopped = True
         finally:
-            stop.set()
+            self.stop.set()
 
     def on_cluster(self, client: Any) -> None:
         """Rounds of :data:`ROUND_SECONDS`: each chain not done goes to a worker with its
@@ -421,7 +427,7 @@ class _Run:
             while True:
                 pending = [index for index, chain in enumerate(self.chains)
                            if self.settings.spent(chain, chain.seconds) < 1]
-                if not pending:
+                if not pending or self.stop.is_set():
                     break
                 stream = contextlib.closing(on_cluster(client, lambda index: client.submit(
                     _round, self.space, self.settings, self.chains[index].to_json(),
@@ -452,15 +458,16 @@ class _Run:
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_evaluator(space: DesignSpace) -> Evaluator:
+def _worker_evaluator(space: DesignSpace, max_states: int) -> Evaluator:
     """A Dask worker's evaluator of ``space``: kept between rounds, so a cluster a chain
     met on this worker is not searched again."""
-    return Evaluator(space)
+    return Evaluator(space, max_states)
 
 
 def _round(space: DesignSpace, settings: Settings, chain: dict[str, Any]) -> dict[str, Any]:
     """One round of a chain on a Dask worker: its state after :data:`ROUND_SECONDS`."""
-    return run_chain(space, _worker_evaluator(space), Chain.from_json(chain), settings,
+    return run_chain(space, _worker_evaluator(space, settings.max_states),
+                     Chain.from_json(chain), settings,
                      stop=threading.Event(), lock=threading.Lock(),
                      round_seconds=ROUND_SECONDS).to_json()
 

@@ -4,10 +4,11 @@ or M. Fogleman's Rush Hour definitions on a board of any size."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from huarong._kernels.rush_hour_board import SIDE
-from huarong.puzzles.design import DesignSpace, PieceKind
+from huarong.puzzles.design import DesignSpace, Evaluator, PieceKind
 from huarong.puzzles.grid import (
     EMPTY,
     WALL,
@@ -27,11 +28,11 @@ RUSH_HOUR_WALLS = (0, 2)
 """Fogleman's walls on a board: none to two (his ``MaxWalls``)."""
 
 
-def parse_walls(text: str) -> tuple[int, int]:
-    """``MIN-MAX`` (or ``N``): how many walls a design may add."""
+def parse_range(text: str, what: str = "walls") -> tuple[int, int]:
+    """``MIN-MAX`` (or ``N``): how many walls a design may add, or cells it leaves empty."""
     found = _RANGE.fullmatch(text)
     if not found or int(found[2] or found[1]) < int(found[1]):
-        raise PuzzleError(text, "not a number of walls: MIN-MAX or N, as 0-2")
+        raise PuzzleError(text, f"not a number of {what}: MIN-MAX or N, as 0-2")
     return int(found[1]), int(found[2] or found[1])
 
 
@@ -70,9 +71,11 @@ def space_of_puzzle(puzzle: Puzzle, *, walls: tuple[int, int] = (0, 0)) -> Desig
     if len(letters) != 1 or len(cells) != len(puzzle.classes[owner].shape):
         raise PuzzleError(puzzle.goal, "a design takes a goal of one piece")
     kinds = [PieceKind(k.shape, k.size, k.size, k.distinct) for k in puzzle.classes]
-    return DesignSpace(puzzle.rows, puzzle.columns, puzzle.walls,
-                       (kinds[owner], *kinds[:owner], *kinds[owner + 1:]), cells,
-                       puzzle.rules, puzzle.metric, walls)
+    space = DesignSpace(puzzle.rows, puzzle.columns, puzzle.walls,
+                        (kinds[owner], *kinds[:owner], *kinds[owner + 1:]), cells,
+                        puzzle.rules, puzzle.metric, walls)
+    example = Evaluator(space).design_of(puzzle.board, frozenset(), puzzle.start)
+    return dataclasses.replace(space, example=example)
 
 
 def rush_hour_space(rows: int = 6, columns: int = 6, *,

@@ -236,8 +236,9 @@ def dask_scheduler() -> Iterator[str]:
     """The address of a Dask scheduler with two worker threads in this process."""
     import distributed
 
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=":0", silence_logs=40) as local:
+    with distributed.LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0",
+            silence_logs=40) as local:
         yield local.scheduler_address
 
 

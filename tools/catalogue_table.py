@@ -1,7 +1,7 @@
 """Regenerate ``docs/puzzle-catalogue.md``, the catalogue's page, from the catalogue files.
 
 Every length and cluster size on the page is computed here by the engine
-(:func:`huarong.puzzles.solve` and :func:`huarong.puzzles.group`); the catalogue files store
+(:func:`huarong.puzzles.solve` and :func:`huarong.puzzles.cluster_summary`); the catalogue files store
 layouts, goals and sources only.  Run from the repository root after changing the catalogue
 or the engine:
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from huarong.fileio import write_text_atomically
-from huarong.puzzles import CatalogueEntry, catalogue, group, solve
+from huarong.puzzles import CatalogueEntry, catalogue, cluster_summary, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "docs" / "puzzle-catalogue.md"
@@ -41,7 +41,7 @@ computed by the engine.  The page is the output of
 ```
 
 which, for each entry, solves the puzzle (`huarong.puzzles.solve`: the length of an optimal
-solution in the puzzle's metric) and searches its cluster (`huarong.puzzles.group`: the number
+solution in the puzzle's metric) and searches its cluster (`huarong.puzzles.cluster_summary`: the number
 of states reachable from the start, and the length from the cluster's hardest state to a goal;
 that state need not meet a source's own rules for a start, such as Bickford's piece `A` in the
 upper-left corner).  `tests/test_puzzle_catalogue.py` checks the computed lengths against the
@@ -74,6 +74,9 @@ four directions) or `length` (Rush Hour: a car moves only along its length).
   must reach the lower-right corner; `A` is distinct, other pieces of one shape are not.  His
   blog's table gives 19 moves for 4 pieces, while his search's results file, which gives the
   layout, records 22 for it, as the engine finds.
+- **The design search's records** (`design-...`) are the hardest starts `huarong puzzle
+  design` found for boards nobody has enumerated; each source is the command that finds it
+  again ([design records](design-records.md)).
 - **The Klotski classics** are the viewer's named layouts, written by their common codes.
 """
 
@@ -97,10 +100,10 @@ def entry_row(entry: CatalogueEntry) -> tuple[str, str]:
     """The table row of one catalogue entry and its line in the list of sources."""
     puzzle = entry.puzzle
     solution = solve(puzzle)
-    summary = group(puzzle)
+    summary = cluster_summary(puzzle)
     length = "no solution" if solution is None else str(solution.length)
     hardest = "-" if summary.hardest_length is None else str(summary.hardest_length)
-    row = (f"| `{entry.name}` | {entry.title} | {grid_cell(puzzle.board)} | "
+    row = (f"| `{entry.name}` | {entry.title} | {grid_cell(puzzle.grid)} | "
            f"{grid_cell(puzzle.goal)} | {puzzle.rules} | {puzzle.metric} | {length} | "
            f"{summary.states:,} | {hardest} | {source_links(entry.source)} |")
     citation = URL.sub(lambda match: f"<{match.group(0)}>", entry.source)
@@ -109,10 +112,12 @@ def entry_row(entry: CatalogueEntry) -> tuple[str, str]:
 
 def order(entry: CatalogueEntry) -> tuple[int, str, int]:
     """The table's order: the West's classics, Rush Hour, Bickford's records by number of
-    pieces, then the Klotski classics (their sources are fayaa.com's table)."""
+    pieces, the design search's records, then the Klotski classics (their sources are
+    fayaa.com's table)."""
     number = re.search(r"\d+$", entry.name)
-    kind = (3 if "fayaa.com" in entry.source else 1 if entry.name.startswith("rush-hour")
-            else 2 if entry.name.startswith("bickford-") else 0)
+    kind = (4 if "fayaa.com" in entry.source else 1 if entry.name.startswith("rush-hour")
+            else 2 if entry.name.startswith("bickford-")
+            else 3 if entry.name.startswith("design-") else 0)
     return kind, re.sub(r"\d+$", "", entry.name), int(number.group(0)) if number else 0
 
 

@@ -87,7 +87,7 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
         assert tiny.read_state(grid) == tiny.start and remaining == steps[tiny.start]
         assert page.locator("#puzzle-board [role=row]").count() == 3
         assert page.locator("#puzzle-board [role=gridcell]").count() == 12
-        assert page.locator("#puzzle-board .pcell.target").count() == 4
+        assert page.locator("#puzzle-board .pcell.goal-cell").count() == 4
         assert page.locator("#goal-board .pcell").count() == 12
         assert page.locator("#moves .move").count() == len(set(tiny.moves(tiny.start)))
         # A key on a focused piece: B (top right of the 2x2) slides right.
@@ -218,3 +218,71 @@ def test_the_explorer_draws_any_puzzles_state_graph(browser: Browser, server_url
         error.wait_for()
         assert "Too large to draw here" in (error.text_content() or "")
         assert "huarong puzzle graph" in (error.text_content() or "")
+
+
+GOLD = (0xE9, 0xC4, 0x6A)
+"""The goal's outline colour (style.css ``--gold``)."""
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 40) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], colour, strict=True))
+
+
+@pytest.mark.parametrize("name", ["century", "rush-hour-hardest", "bickford-4x4-9",
+                                  "design-5x5"])
+def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
+        browser: Browser, server_url: str, name: str) -> None:
+    """What a person sees: the goal drawn in gold along the outline of the goal's cells (the
+    catalogue entry's goal, as the engine reads it), nowhere inside it, and every piece's label visible (the element
+    at its centre is the label itself).  The goal's cells were once drawn as pills shifted
+    half a cell over the pieces: the Klotski viewer's move marks took their class."""
+    import io
+
+    from PIL import Image
+
+    from huarong.puzzles import catalogue_entry
+
+    goal_text = catalogue_entry(name).puzzle.goal
+    assert goal_text is not None
+    goal = goal_text.split("/")
+    aimed = {(r, c) for r, row in enumerate(goal) for c, glyph in enumerate(row)
+             if glyph not in ".#"}
+    with _viewer(browser, f"{server_url}/puzzles#start={name}") as page:
+        _settled(page)
+        columns = len(goal[0])
+        cells = page.eval_on_selector_all(
+            "#puzzle-board .pcell", "els => els.map(el => { const b = el.getBoundingClientRect();"
+            " return [b.left, b.top, b.right, b.bottom, el.classList.contains('goal-cell')]; })")
+        assert {divmod(i, columns) for i, cell in enumerate(cells) if cell[4]} == aimed
+        assert page.locator("#puzzle-board .target").count() == 0
+        boxes = [cells[r * columns + c] for r, c in aimed]
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+        scale = shot.width / page.viewport_size["width"]  # type: ignore[index]
+
+        def gold_along(points: list[tuple[float, float]]) -> int:
+            return sum(_near(shot.getpixel((round(x * scale), round(y * scale))), GOLD)
+                       for x, y in points)
+
+        for r, c in aimed:
+            x0, y0, x1, y1, _ = cells[r * columns + c]
+            # Each side of a goal cell on the goal's outline is gold in places (dashed) ...
+            along = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+            sides = {(-1, 0): [(x0 + f * (x1 - x0), y0 + 2) for f in along],
+                     (1, 0): [(x0 + f * (x1 - x0), y1 - 2) for f in along],
+                     (0, -1): [(x0 + 2, y0 + f * (y1 - y0)) for f in along],
+                     (0, 1): [(x1 - 2, y0 + f * (y1 - y0)) for f in along]}
+            for (dr, dc), points in sides.items():
+                if (r + dr, c + dc) not in aimed:
+                    assert gold_along(points) >= 2, (r, c, dr, dc)
+            # ... and its middle holds no gold.
+            centre = [((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)
+                      for dx in (-6, 0, 6) for dy in (-6, 0, 6)]
+            assert gold_along(centre) == 0, (r, c, "centre")
+        assert left < right and top < bottom
+        labels = page.eval_on_selector_all(
+            "#puzzle-board .handle", "els => els.map(el => { const b = el.getBoundingClientRect();"
+            " const hit = document.elementFromPoint((b.left + b.right) / 2,"
+            " (b.top + b.bottom) / 2); return [el.dataset.piece, hit === el]; })")
+        assert labels and all(shown for _, shown in labels), labels

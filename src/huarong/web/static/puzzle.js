@@ -69,7 +69,15 @@ function drawBoard(grid) {
       const cell = document.createElement('div');
       cell.setAttribute('role', 'gridcell');
       cell.className = 'pcell';
-      if (targets && targets[r]?.[c] && targets[r][c] !== '.') cell.classList.add('target');
+      const aim = targets?.[r]?.[c];
+      if (aim && aim !== '.' && aim !== '#') {
+        // The goal piece's outline where it must end: a side where the goal's cells end.
+        cell.classList.add('goal-cell');
+        for (const [dr, dc, side] of [[-1, 0, 'top'], [1, 0, 'bottom'], [0, -1, 'left'],
+          [0, 1, 'right']]) {
+          if (targets[r + dr]?.[c + dc] !== aim) cell.classList.add(`goal-${side}`);
+        }
+      }
       if (glyph === '#') {
         cell.classList.add('wall');
         cell.setAttribute('aria-label', 'wall');

@@ -286,3 +286,33 @@ def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
             " const hit = document.elementFromPoint((b.left + b.right) / 2,"
             " (b.top + b.bottom) / 2); return [el.dataset.piece, hit === el]; })")
         assert labels and all(shown for _, shown in labels), labels
+
+
+@pytest.mark.parametrize("path", ["/", "/puzzles#start=century", "/explore", "/docs",
+                                  "/redoc"])
+def test_no_app_page_asks_anything_of_another_machine(browser: Browser, server_url: str,
+                                                      path: str) -> None:
+    """Every page the server serves, its scripts, styles, fonts and answers: no request
+    leaves the machine (the API's reference pages included: their libraries are served)."""
+    from typing import Any
+    from urllib.parse import urlsplit
+
+    here = urlsplit(server_url).netloc
+    outside: set[str] = set()
+
+    def screened(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(("data:", "blob:", "about:")) or urlsplit(url).netloc == here:
+            route.continue_()
+        else:
+            outside.add(url)
+            route.abort()
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.route("**/*", screened)
+        page.goto(f"{server_url}{path}", wait_until="networkidle")
+    finally:
+        context.close()
+    assert not outside, sorted(outside)[:5]

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,32 @@ def test_readme_links_into_the_site_exist() -> None:
     missing = [target for target in targets if not (ROOT / target).is_file()
                and not target.startswith("docs/images/")]
     assert not missing, f"README links to missing files: {missing}"
+
+
+@needs_mkdocs
+def test_no_page_of_the_site_asks_anything_of_another_machine(
+        built_site: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """Every page of the built site, opened in chromium from disk: no request leaves the
+    machine (the theme's default asks a web-font service for Roboto on every page; offline or
+    behind a firewall the page waits for it)."""
+    from tests.test_browser import launch_chromium
+
+    result, site = built_site
+    assert result.returncode == 0, "the site did not build"
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 10
+    outside: set[str] = set()
+
+    def screened(route: Any) -> None:
+        if route.request.url.startswith(("file:", "data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            outside.add(route.request.url)
+            route.abort()
+
+    with launch_chromium() as browser:
+        page = browser.new_page()
+        page.route("**/*", screened)
+        for path in pages:
+            page.goto(path.as_uri(), wait_until="load")
+    assert not outside, sorted(outside)[:5]

@@ -233,9 +233,10 @@ def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int =
 def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
         browser: Browser, server_url: str, name: str) -> None:
     """What a person sees: the goal drawn in gold along the outline of the goal's cells (the
-    catalogue entry's goal, as the engine reads it), nowhere inside it, and every piece's label visible (the element
-    at its centre is the label itself).  The goal's cells were once drawn as pills shifted
-    half a cell over the pieces: the Klotski viewer's move marks took their class."""
+    catalogue entry's goal, as the engine reads it), nowhere inside it, and every piece's
+    label visible (the element at its centre is the label itself).  The goal's cells were
+    once drawn as pills shifted half a cell over the pieces: the Klotski viewer's move
+    marks took their class."""
     import io
 
     from PIL import Image

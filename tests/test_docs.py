@@ -9,8 +9,8 @@ import os
 import re
 import subprocess
 import sys
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 

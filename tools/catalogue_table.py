@@ -2,8 +2,8 @@
 
 Every length and cluster size on the page is computed here by the engine
 (:func:`huarong.puzzles.solve` and :func:`huarong.puzzles.cluster_summary`); the catalogue
-files store layouts, goals and sources only.  Run from the repository root after changing the catalogue
-or the engine:
+files store layouts, goals and sources only.  Run from the repository root after changing
+the catalogue or the engine:
 
     PYTHONPATH=src python tools/catalogue_table.py [-o docs/puzzle-catalogue.md]
 """
@@ -42,10 +42,10 @@ computed by the engine.  The page is the output of
 
 which, for each entry, solves the puzzle (`huarong.puzzles.solve`: the length of an optimal
 solution in the puzzle's metric) and searches its cluster (`huarong.puzzles.cluster_summary`:
-the number of states reachable from the start, and the length from the cluster's hardest state to a goal;
-that state need not meet a source's own rules for a start, such as Bickford's piece `A` in the
-upper-left corner).  `tests/test_puzzle_catalogue.py` checks the computed lengths against the
-figures the sources publish, each in the metric its source counts in.
+the number of states reachable from the start, and the length from the cluster's hardest
+state to a goal; that state need not meet a source's own rules for a start, such as Bickford's
+piece `A` in the upper-left corner).  `tests/test_puzzle_catalogue.py` checks the computed
+lengths against the figures the sources publish, each in the metric its source counts in.
 
 A board is grid text, its rows joined by `/`: `.` an empty cell, `#` a wall, one letter per
 piece.  A goal names the cells that pieces must cover, a letter standing for any piece of its

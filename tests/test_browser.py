@@ -418,13 +418,31 @@ def _wait_text(page: Page, selector: str, text: str) -> None:
         arg=[selector, text])
 
 
+def _climb_to_a_step(page: Page, *, click: bool = False) -> None:
+    """The graded hints' three rungs on one position: how far, which piece, the step."""
+    for _ in range(3):
+        if click:
+            page.click("#hint-button")
+        else:
+            page.keyboard.press("h")
+
+
 def test_undo_redo_restart_and_hint_round_trip(page: Page) -> None:
     _load(page, SHORT_PUZZLE)
     optimum = _reference_min_steps(_reference_state(SHORT_PUZZLE))
     assert optimum is not None
     assert _text(page, "#progress") == f"0 moves · {optimum} to go at best"
+    # Graded hints: how far, then which piece (outlined), then the step; each one counted.
+    page.keyboard.press("h")
+    _wait_text(page, "#message", f"Solvable in {optimum} steps from here.")
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .piece.hinted")
+    assert _text(page, "#message").startswith("Move ")
+    assert _moves(page) == 0 and _text(page, "#hints-used") == "2"
     page.keyboard.press("h")
     _wait_moves(page, 1)
+    assert _text(page, "#hints-used") == "3"
+    assert page.locator("#board .piece.hinted").count() == 0
     hinted = _shown_code(page)
     assert reference.is_one_step(_reference_state(SHORT_PUZZLE), _reference_state(hinted))
     assert _reference_min_steps(_reference_state(hinted)) == optimum - 1
@@ -439,7 +457,7 @@ def test_undo_redo_restart_and_hint_round_trip(page: Page) -> None:
     _wait_code(page, SHORT_PUZZLE)
     page.keyboard.press("Control+y")
     _wait_code(page, hinted)
-    page.click("#hint-button")
+    _climb_to_a_step(page, click=True)
     _wait_moves(page, 2)
     second = _shown_code(page)
     page.keyboard.press("r")
@@ -512,9 +530,9 @@ def test_keyboard_moves_and_shortcuts_with_a_button_focused(page: Page) -> None:
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.focus("#solve-button")
-    page.keyboard.press("h")
+    _climb_to_a_step(page)
     _wait_moves(page, 2)
-    page.keyboard.press("h")
+    _climb_to_a_step(page)
     page.wait_for_selector("#celebration", state="visible")
     assert _text(page, "#progress") == "Solved in 3 moves (optimum 1)"
     assert not any("/api/solve" in url for url in requests)
@@ -651,7 +669,7 @@ def test_a_short_code_loads_and_shows_beside_the_common_code(
     _wait_ready(page, HENG_DAO_LI_MA)
     assert _drawn_pieces(page) == _pieces_of(HENG_DAO_LI_MA)
     assert _text(page, "#short-code") == "4WVE1"
-    page.keyboard.press("h")  # one step on: the start's short code no longer names the board
+    _climb_to_a_step(page)  # one step on: the start's short code no longer names the board
     _wait_moves(page, 1)
     shown = page.locator("#short-code")
     assert shown.is_hidden() or _text(page, "#short-code") != "4WVE1"
@@ -680,7 +698,7 @@ def test_reduced_motion_turns_animation_off(browser: Browser, server_url: str) -
     url = f"{server_url}/#{Layout.parse(ABOVE_THE_EXIT).code}"
     with _open_page(browser, url, reduced_motion="reduce") as page:
         page.evaluate(RECORD_SLIDES)
-        page.keyboard.press("h")
+        _climb_to_a_step(page)
         page.wait_for_selector("#celebration", state="visible")
         assert page.evaluate("() => window.slides") == []
         assert page.locator("#celebration .confetti").count() == 0

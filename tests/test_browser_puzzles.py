@@ -108,8 +108,17 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
         assert page.evaluate("() => document.activeElement.matches('#moves .move')")
         page.click("#restart-button")
         page.wait_for_function("() => document.querySelector('#moves-made').textContent === '0'")
-        # Hints to the goal: every move legal and one closer.
+        # Graded hints: how far, then which piece (outlined), then the move.
         page.click("#hint-button")
+        page.wait_for_function("text => document.querySelector('#message').textContent"
+                               " === text", arg=f"Solvable in {steps[tiny.start]} moves from here.")
+        page.click("#hint-button")
+        page.wait_for_selector("#puzzle-board .pcell.hinted")
+        named = page.get_attribute("#puzzle-board .pcell.hinted", "data-piece")
+        assert page.text_content("#message") == f"Move piece {named}."
+        assert page.text_content("#moves-made") == "0"
+        page.click("#hint-button")
+        # Hints to the goal: every move legal and one closer, three hints a move.
         previous = tiny.start
         for move in range(1, steps[tiny.start] + 1):
             page.wait_for_function(
@@ -117,9 +126,11 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
             grid, remaining = _settled(page)
             state = tiny.read_state(grid)
             assert state in set(tiny.moves(previous)) and remaining == steps[state]
+            assert page.text_content("#hints-used") == str(3 * move)
             previous = state
             if remaining:
-                page.keyboard.press("h")
+                for _ in range(3):
+                    page.keyboard.press("h")
         assert tiny.solved(previous)
         assert "Solved" in (page.text_content("#progress") or "")
         _screenshot(page, "puzzle-solved.png")
@@ -317,3 +328,28 @@ def test_no_app_page_asks_anything_of_another_machine(browser: Browser, server_u
     finally:
         context.close()
     assert not outside, sorted(outside)[:5]
+
+
+def test_the_spoiler_free_mode_shows_only_the_moves_left(
+        browser: Browser, server_url: str, tiny: Puzzle) -> None:
+    """"Moves left only": the moves are listed without a verdict or their moves to go, a move
+    made gets no verdict, the moves left stay; the choice outlives a reload."""
+    steps = tiny.min_steps()
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        assert any("to go" in text for text in page.locator("#moves .move").all_text_contents())
+        page.check("#help-mode input[value=moves-left]")
+        page.wait_for_function("() => [...document.querySelectorAll('#moves .move')].every("
+                               "b => !b.textContent.includes('to go'))")
+        texts = page.locator("#moves .move").all_text_contents()
+        assert texts and not any(word in text for text in texts
+                                 for word in ("closer", "farther", "to go"))
+        page.click("#moves .move >> nth=0")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        grid, remaining = _settled(page)
+        assert page.text_content("#verdict") == "–"
+        assert remaining == steps[tiny.read_state(grid)]
+        page.reload()
+        _settled(page)
+        assert page.is_checked("#help-mode input[value=moves-left]")
+        page.check("#help-mode input[value=verdicts]")

@@ -13,7 +13,8 @@ import { loadClassics, showLevels, wireLevels } from './levels.js';
 import { ARROWS, endDrag, keyMove, moveDrag, moveTo, startDrag } from './moves.js';
 import { currentCode, say, showError, state, ui } from './page.js';
 import { solve, stepButton, togglePlay } from './playback.js';
-import { helpMode, select, selectedPiece, setHelpMode } from './verdicts.js';
+import { bindHelpMode } from './help-mode.js';
+import { select, selectedPiece, showTargets } from './verdicts.js';
 
 const START_CODE = '1A9BF0C00';
 
@@ -59,11 +60,7 @@ ui.board.addEventListener('click', (event) => {
   const sprite = selectedPiece();
   if (target && sprite) moveTo(sprite, Number(target.dataset.address));
 });
-for (const radio of ui.helpMode.querySelectorAll('input')) {
-  radio.checked = radio.value === helpMode();
-  radio.addEventListener('change', () => setHelpMode(radio.value));
-}
-setHelpMode(helpMode());
+bindHelpMode(ui.helpMode, showTargets);
 ui.board.addEventListener('pointermove', moveDrag);
 ui.board.addEventListener('pointerup', endDrag);
 ui.board.addEventListener('pointercancel', endDrag);

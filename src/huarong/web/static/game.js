@@ -3,6 +3,7 @@
 
 import { ApiError, api, hintsFor, knownSteps, learnShortCode, shortCodes } from './api.js';
 import { celebrate, place, render, sprites } from './board.js';
+import { createLadder } from './hint-ladder.js';
 import {
   announce, classicNames, currentCode, reducedMotion, say, showError, state, ui,
 } from './page.js';
@@ -17,6 +18,8 @@ const BASE_STEP_MS = 1600;
 export const PAUSE_FRACTION = 0.3;
 
 // ---- readouts -----------------------------------------------------------------------------
+
+const hints = createLadder(); // this game's graded hints
 
 // The solution step the board is at, or -1 when the board has left the solution.
 export function solutionStep() {
@@ -62,6 +65,7 @@ function progressText(remaining) {
 // solution (playback knows the remaining steps from the solution itself).
 export function refresh() {
   const code = currentCode();
+  for (const el of ui.board.querySelectorAll('.hinted')) el.classList.remove('hinted');
   const step = solutionStep();
   if (state.solution && step < 0) dropSolution();
   const total = state.solution ? state.solution.moves.length : 0;
@@ -156,6 +160,8 @@ export function startGame(code) {
   dropSolution();
   state.history = [code];
   state.at = 0;
+  hints.reset();
+  ui.hintsUsed.textContent = '0';
   state.optimum = undefined;
   if (decodeURIComponent(location.hash.slice(1)) !== code) {
     history.replaceState(null, '', `#${code}`);
@@ -255,17 +261,27 @@ export function restart() {
   });
 }
 
+// Graded (hint-ladder.js): how far, then which piece (outlined on the board), then the step.
 export function hint() {
   state.playing = false;
   enqueue(async () => {
     if (state.editing) return;
     const code = currentCode();
+    const rung = hints.climb(`${state.at}:${code}`);
+    ui.hintsUsed.textContent = String(hints.used);
     const next = await hintsFor(code);
     if (currentCode() !== code) return;
     if (next.min_steps === null) {
       say('No hint: the 2×2 can never reach the exit from this layout.');
     } else if (next.min_steps === 0) {
       say('Already solved.');
+    } else if (rung === 'distance') {
+      say(`Solvable in ${next.min_steps} step${next.min_steps === 1 ? '' : 's'} from here.`);
+    } else if (rung === 'piece') {
+      const move = moveBetween(code, next.best[0]);
+      const sprite = move && sprites.find((s) => s.address === move.from && s.kind === move.kind);
+      sprite?.el.classList.add('hinted');
+      say(move ? `Move ${pieceLabel(move.kind, move.from)}.` : '');
     } else {
       say('');
       announceMove(await advance(next.best[0]));

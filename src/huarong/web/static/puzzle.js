@@ -4,6 +4,8 @@
 // cluster of the position shown as a graph in the explorer.
 
 import { ApiError, api } from './api.js';
+import { bindHelpMode, readHelpMode } from './help-mode.js';
+import { createLadder } from './hint-ladder.js';
 import {
   colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
 } from './puzzle-grid.js';
@@ -14,7 +16,9 @@ const ui = {
   announce: $('announce'), remaining: $('remaining'), movesMade: $('moves-made'),
   verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
-  hint: $('hint-button'), solve: $('solve-button'), form: $('load-form'),
+  hint: $('hint-button'), hintsUsed: $('hints-used'), helpMode: $('help-mode'),
+  solve: $('solve-button'),
+  form: $('load-form'),
   start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
   metric: $('metric-input'),
   rules: $('rules-input'), error: $('error'), catalogue: $('catalogue'),
@@ -39,6 +43,7 @@ const state = {
 };
 
 const answers = new Map(); // grid -> promise of /api/puzzles/next
+const hints = createLadder();
 
 // ---- drawing ------------------------------------------------------------------------------
 
@@ -174,11 +179,14 @@ function stopPlaying() {
   ui.solve.textContent = 'Solve';
 }
 
+// In the spoiler-free mode (help-mode.js) a move is listed without its verdict or moves left.
+const judging = () => readHelpMode() === 'verdicts';
+
 function moveText(move) {
   const far = move.direction.includes(',') || move.distance === 1 ? ''
     : ` ${move.distance} cells`;
-  const verdict = move.verdict ? `, ${VERDICT_WORD[move.verdict]}` : '';
-  const togo = move.min_steps === null || move.min_steps === undefined ? ''
+  const verdict = move.verdict && judging() ? `, ${VERDICT_WORD[move.verdict]}` : '';
+  const togo = move.min_steps === null || move.min_steps === undefined || !judging() ? ''
     : ` (${move.min_steps} to go)`;
   return `${move.piece} ${move.direction.replaceAll(',', ' then ')}${far}${verdict}${togo}`;
 }
@@ -191,7 +199,7 @@ function drawMoves(next) {
     const item = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
-    button.className = `move ${move.verdict ?? 'unknown'}`;
+    button.className = `move ${judging() ? move.verdict ?? 'unknown' : 'unjudged'}`;
     button.textContent = moveText(move);
     button.addEventListener('click', () => play(move));
     item.append(button);
@@ -221,7 +229,8 @@ async function refresh() {
   ui.undo.disabled = state.at === 0;
   ui.redo.disabled = state.at >= state.history.length - 1;
   ui.restart.disabled = state.at === 0;
-  ui.verdict.textContent = state.lastVerdict ? VERDICT_WORD[state.lastVerdict] : '–';
+  ui.verdict.textContent = state.lastVerdict && judging() ? VERDICT_WORD[state.lastVerdict]
+    : '–';
   ui.remaining.textContent = '…';
   let next;
   try {
@@ -253,7 +262,7 @@ function play(move) {
   const moved = pieceCells(before).get(letter);
   reach(move.to, move.verdict);
   say(`${letter} moved ${move.direction.replaceAll(',', ' then ')}`
-    + `${move.verdict ? `: ${VERDICT_WORD[move.verdict]}` : ''}.`);
+    + `${move.verdict && judging() ? `: ${VERDICT_WORD[move.verdict]}` : ''}.`);
   // Pieces of one shape are interchangeable, so the moved piece may have a new letter.
   if (moved && document.activeElement?.classList?.contains('handle')) {
     const [dr, dc] = displacement(move);
@@ -299,10 +308,29 @@ function restart() {
   refresh();
 }
 
+// Graded (hint-ladder.js): how far, then which piece (outlined on the board), then the move.
 async function hint() {
-  const next = await nextOf(current());
+  const at = current();
+  const rung = hints.climb(`${state.at}:${at}`);
+  ui.hintsUsed.textContent = String(hints.used);
+  const next = await nextOf(at);
+  if (at !== current()) return;
   const best = next.moves.find((move) => move.verdict === 'better');
-  if (best) play(best);
+  if (next.min_steps === null) {
+    ui.message.textContent = 'No hint: no goal can be reached from here.';
+  } else if (next.solved) {
+    ui.message.textContent = 'Already solved.';
+  } else if (rung === 'distance') {
+    ui.message.textContent = `Solvable in ${next.min_steps} `
+      + `move${next.min_steps === 1 ? '' : 's'} from here.`;
+  } else if (rung === 'piece' && best) {
+    for (const cell of ui.board.querySelectorAll(`[data-piece="${best.piece}"]`)) {
+      cell.classList.add('hinted');
+    }
+    ui.message.textContent = `Move piece ${best.piece}.`;
+  } else if (best) {
+    play(best);
+  }
 }
 
 async function solve() {
@@ -354,6 +382,8 @@ async function load(params, title) {
   state.history = [first.start];
   state.at = 0;
   state.lastVerdict = null;
+  hints.reset();
+  ui.hintsUsed.textContent = '0';
   answers.clear();
   answers.set(first.start, Promise.resolve(first));
   ui.name.textContent = `${title} · ${first.rows}×${first.columns}, ${first.rules} rules, `
@@ -437,6 +467,7 @@ ui.undo.addEventListener('click', undo);
 ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
+bindHelpMode(ui.helpMode, () => { if (state.history.length) refresh(); });
 ui.solve.addEventListener('click', solve);
 
 ui.board.addEventListener('click', (event) => {

@@ -4,37 +4,17 @@
 // the steps lost against the optimum so far.
 
 import { hintsFor } from './api.js';
+import { readHelpMode } from './help-mode.js';
 import { cellAt, sprites } from './board.js';
 import { currentCode, state, ui } from './page.js';
 import { COLS, ROWS, SHAPE, colOf, pieceLabel, rowOf } from './rules.js';
 
-const MODE_KEY = 'huarong.help';
-export const MODES = ['verdicts', 'moves-left'];
 // a verdict's words and sign, so colour is never the only cue
 const SHOWN = {
   better: ['▲', 'better'], same: ['●', 'same'], worse: ['▼', 'worse'], none: ['·', 'no goal'],
 };
 
 let selected = null; // the element of the selected piece
-
-export function helpMode() {
-  try {
-    const mode = localStorage.getItem(MODE_KEY);
-    return MODES.includes(mode) ? mode : MODES[0];
-  } catch {
-    return MODES[0];
-  }
-}
-
-export function setHelpMode(mode) {
-  try {
-    localStorage.setItem(MODE_KEY, mode);
-  } catch {
-    // storage refused (private mode): the choice lasts for this page only
-  }
-  document.body.dataset.help = mode;
-  showTargets();
-}
 
 // The server's verdict for a child of /api/next, else the same judged from the minimum steps
 // (servers before verdicts send none): null when no goal can be reached.
@@ -93,14 +73,14 @@ function clearTargets() {
 export function showTargets() {
   const sprite = sprites.find((s) => s.el === selected);
   const code = currentCode();
-  if (!sprite || !code || helpMode() !== 'verdicts' || state.editing || state.playing) {
+  if (!sprite || !code || readHelpMode() !== 'verdicts' || state.editing || state.playing) {
     clearTargets();
     return;
   }
   hintsFor(code).then((next) => {
     if (currentCode() !== code || sprites.find((s) => s.el === selected) !== sprite) return;
     clearTargets();
-    if (helpMode() !== 'verdicts' || state.editing || state.playing) return;
+    if (readHelpMode() !== 'verdicts' || state.editing || state.playing) return;
     const moves = next.children.filter((child) => child.move.kind === sprite.kind
       && child.move.from === sprite.address);
     const words = [];
@@ -126,7 +106,7 @@ export const selectedPiece = () => sprites.find((s) => s.el === selected) ?? nul
 
 // The verdict of the step from before to the board now, for the announcement after a move.
 export async function verdictOfStep(before) {
-  if (helpMode() !== 'verdicts' || !before) return null;
+  if (readHelpMode() !== 'verdicts' || !before) return null;
   const next = await hintsFor(before);
   const child = next.children.find((c) => c.code === currentCode());
   return child ? verdictOf(child, next.min_steps) : null;

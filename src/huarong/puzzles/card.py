@@ -1,0 +1,545 @@
+"""A printable card of a puzzle for teachers and clubs: on the front the start board, its title
+and the length of an optimal solution; on the back that solution as a strip of small numbered
+boards.
+
+A card is two A4 portrait pages at :data:`DPI` (:func:`card_layout` says where everything
+goes); :func:`draw_card` writes it as PNG or SVG (the front above the back in one picture) or
+as a PDF of two pages.  Both pages are first built as boxes and captions in pixels
+(:class:`Page`), so every format draws the same card.
+
+Each piece is a block of its class's colour with its letter: pieces of one shape are
+interchangeable, so they share a colour, and the classes the goal names are red.  Walls are
+dark cells; the cells the goal asks to cover are outlined in dark red.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import io
+import math
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from huarong.puzzles.cluster import PuzzleSolution
+from huarong.puzzles.grid import EMPTY, WALL, Grid
+from huarong.puzzles.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    Font: TypeAlias = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+CardFormat = Literal["png", "svg", "pdf"]
+"""The file formats :func:`draw_card` writes."""
+CARD_FORMATS: tuple[CardFormat, ...] = ("png", "svg", "pdf")
+
+RGB = tuple[int, int, int]
+
+DPI = 150
+"""Pixels per inch of the pages: fine enough to print, small enough to mail."""
+PAGE_WIDTH, PAGE_HEIGHT = 1240, 1754
+"""A4 portrait (210 x 297 mm) at :data:`DPI`."""
+MARGIN = 75
+"""Half an inch of paper left blank around each page, where printers cannot print."""
+CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN
+
+FRONT_BOARD_TOP = MARGIN + 140
+"""Below the title and the subtitle."""
+FRONT_BOARD_BOTTOM = PAGE_HEIGHT - MARGIN - 260
+"""Above the number of moves and the lines that explain the rules."""
+LARGEST_FRONT_CELL = 160
+"""Pixels of a cell of the front's board at most (about 27 mm): a small board stays a board,
+not a poster."""
+
+BACK_TOP = MARGIN + 95
+"""Where the back's small boards start, below its two lines of heading."""
+LARGEST_THUMBNAIL_CELL = 48
+SMALLEST_THUMBNAIL_CELL = 4
+THUMBNAIL_GAP = 10
+"""Pixels between two small boards, across and down."""
+NUMBER_HEIGHT = 18
+"""Pixels above each small board for its number."""
+NUMBER_WIDTH = 32
+"""The narrowest a small board's column may be: its number ("138") must fit above it."""
+LETTERED_CELL = 14
+"""The smallest cell of a small board whose pieces still carry their letters."""
+
+BACKGROUND: RGB = (255, 255, 255)
+TEXT_COLOUR: RGB = (34, 34, 34)
+QUIET_TEXT_COLOUR: RGB = (100, 100, 100)
+FRAME_COLOUR: RGB = (64, 64, 64)
+WALL_COLOUR: RGB = (64, 64, 64)
+GRID_COLOUR: RGB = (205, 199, 187)
+EMPTY_COLOUR: RGB = (250, 247, 240)
+FOLD_COLOUR: RGB = (190, 190, 190)
+GOAL_COLOUR: RGB = (225, 87, 89)
+"""The pieces the goal names."""
+GOAL_OUTLINE_COLOUR: RGB = (150, 0, 24)
+PIECE_COLOURS: tuple[RGB, ...] = (
+    (78, 121, 167), (242, 142, 43), (89, 161, 79), (237, 201, 72), (176, 122, 161),
+    (118, 183, 178), (156, 117, 95), (255, 157, 167), (160, 203, 232), (140, 209, 125),
+    (255, 190, 125), (182, 153, 45))
+"""The other classes' colours, in the order of the puzzle's classes (then again)."""
+
+_METRIC_WORDS = {"unit": "a move slides one piece by one cell",
+                 "slide": "a move slides one piece any distance in one direction",
+                 "step": "a move takes one piece anywhere it can reach alone"}
+_CJK = re.compile(r"([\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
+"""Characters Pillow's own font lacks: CJK punctuation, ideographs and full-width forms."""
+
+
+# ----- what a page holds ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Box:
+    """A filled rectangle: ``x``, ``y`` its top-left corner, in pixels."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    fill: RGB
+
+
+@dataclass(frozen=True)
+class Caption:
+    """One line of text, its middle at height ``y``; ``x`` is its centre when ``centred``,
+    else its left end."""
+
+    x: int
+    y: int
+    text: str
+    size: int
+    colour: RGB = TEXT_COLOUR
+    centred: bool = True
+
+
+@dataclass(frozen=True)
+class Group:
+    """Marks that belong together: a ``role`` (``front``, ``back``, ``board``, ``thumbnail``:
+    the SVG's class) and, for a small board of the back, the ``move`` it shows."""
+
+    role: str
+    marks: tuple[Mark, ...]
+    move: int | None = None
+
+
+Mark = Box | Caption | Group
+
+
+@dataclass(frozen=True)
+class Page:
+    width: int
+    height: int
+    marks: tuple[Mark, ...]
+
+
+# ----- where everything goes ------------------------------------------------------------
+@dataclass(frozen=True)
+class CardLayout:
+    """Where a card's parts go, in pixels at :data:`DPI` (see :func:`card_layout`).
+
+    The front's board has its top-left cell's corner at (``board_x``, ``board_y``) and cells
+    of ``board_cell`` pixels; the back's ``boards`` small boards have cells of
+    ``thumbnail_cell`` pixels, ``per_row`` of them to a row, in ``thumbnail_rows`` rows."""
+
+    rows: int
+    columns: int
+    boards: int
+    board_x: int
+    board_y: int
+    board_cell: int
+    thumbnail_cell: int
+    per_row: int
+    thumbnail_rows: int
+    back_height: int
+
+    width: ClassVar[int] = PAGE_WIDTH
+    front_height: ClassVar[int] = PAGE_HEIGHT
+
+    @property
+    def picture_size(self) -> tuple[int, int]:
+        """(width, height) of the PNG or SVG: the front above the back."""
+        return self.width, self.front_height + self.back_height
+
+    @property
+    def thumbnail_pitch(self) -> tuple[int, int]:
+        """Pixels from one small board's corner to the next one's, across and down."""
+        return _pitch(self.rows, self.columns, self.thumbnail_cell)
+
+    @property
+    def thumbnails_left(self) -> int:
+        """The left edge of the back's rows of small boards, centred on the page."""
+        across = self.per_row * self.thumbnail_pitch[0] - THUMBNAIL_GAP
+        return MARGIN + (CONTENT_WIDTH - across) // 2
+
+
+def frame_width(cell: int) -> int:
+    """Pixels of the dark frame around a board of cells of ``cell`` pixels."""
+    return max(1, cell // 10)
+
+
+def _pitch(rows: int, columns: int, cell: int) -> tuple[int, int]:
+    framed = 2 * frame_width(cell)
+    return (max(columns * cell + framed, NUMBER_WIDTH) + THUMBNAIL_GAP,
+            NUMBER_HEIGHT + rows * cell + framed + THUMBNAIL_GAP)
+
+
+def card_layout(rows: int, columns: int, length: int) -> CardLayout:
+    """Where the parts of the card of a ``rows`` x ``columns`` board with a solution of
+    ``length`` moves go.
+
+    Each side is an A4 portrait page of :data:`PAGE_WIDTH` x :data:`PAGE_HEIGHT` pixels
+    with a :data:`MARGIN` all round.  The front's board is centred between the title and
+    the number of moves, its cells as large as that space allows, at most
+    :data:`LARGEST_FRONT_CELL`.
+
+    The back holds ``length + 1`` small boards (0 the start, k the position after move k)
+    left to right in rows, each under its number.  Their cell is the largest number of
+    pixels, from :data:`LARGEST_THUMBNAIL_CELL` down to :data:`SMALLEST_THUMBNAIL_CELL`, at
+    which as many boards as fit across the page, row after row, fit above the bottom margin:
+    138 moves of a 5 x 4 board take 12 boards a row, 12 rows of 19-pixel cells (3 mm).
+    Only when even the smallest cells overflow does the back grow taller than A4, to hold
+    every row.  Pieces carry letters on small boards of cells of :data:`LETTERED_CELL`
+    pixels or more."""
+    boards = length + 1
+    frame = 2 * frame_width(LARGEST_FRONT_CELL)
+    board_cell = min((CONTENT_WIDTH - frame) // columns,
+                     (FRONT_BOARD_BOTTOM - FRONT_BOARD_TOP - frame) // rows, LARGEST_FRONT_CELL)
+    board_x = (PAGE_WIDTH - columns * board_cell) // 2
+    board_y = (FRONT_BOARD_TOP + FRONT_BOARD_BOTTOM - rows * board_cell) // 2
+    room = PAGE_HEIGHT - MARGIN - BACK_TOP
+    cell = LARGEST_THUMBNAIL_CELL
+    while True:
+        across, down = _pitch(rows, columns, cell)
+        per_row = (CONTENT_WIDTH + THUMBNAIL_GAP) // across
+        needed = math.ceil(boards / per_row) if per_row else 0
+        height = needed * down - THUMBNAIL_GAP
+        if (per_row and height <= room) or cell == SMALLEST_THUMBNAIL_CELL:
+            break
+        cell -= 1
+    return CardLayout(rows, columns, boards, board_x, board_y, board_cell, cell, per_row,
+                      needed, max(PAGE_HEIGHT, BACK_TOP + height + MARGIN))
+
+
+# ----- colours --------------------------------------------------------------------------
+def goal_letters(puzzle: Puzzle) -> frozenset[str]:
+    """The letters of the puzzle's goal grid (each stands for its piece's class)."""
+    if puzzle.goal is None:
+        return frozenset()
+    return frozenset(glyph for glyph in Grid.read(puzzle.goal).cells if glyph.isalpha())
+
+
+def piece_colours(puzzle: Puzzle) -> dict[str, RGB]:
+    """The colour of each piece of the puzzle by its letter in the start's grid (a piece
+    keeps its letter along a solution): :data:`GOAL_COLOUR` for the classes the goal names,
+    else one of :data:`PIECE_COLOURS` per class."""
+    wanted = goal_letters(puzzle)
+    colours: dict[str, RGB] = {}
+    others = 0
+    for piece_class in puzzle.classes:
+        if wanted.intersection(piece_class.letters):
+            colour = GOAL_COLOUR
+        else:
+            colour = PIECE_COLOURS[others % len(PIECE_COLOURS)]
+            others += 1
+        colours.update(dict.fromkeys(piece_class.letters, colour))
+    return colours
+
+
+def _text_colour(fill: RGB) -> RGB:
+    red, green, blue = fill
+    return TEXT_COLOUR if 0.299 * red + 0.587 * green + 0.114 * blue > 150 else BACKGROUND
+
+
+# ----- boards ---------------------------------------------------------------------------
+def board_marks(grid: str, x: int, y: int, cell: int, colours: dict[str, RGB],
+                goal: str | None, *, letters: bool) -> tuple[Mark, ...]:
+    """The board of grid text ``grid`` with its top-left cell's corner at (``x``, ``y``) and
+    cells of ``cell`` pixels, framed; pieces in ``colours``, with their ``letters`` or not;
+    the cells ``goal`` (grid text) names outlined."""
+    board = Grid.read(grid)
+    rows, columns, glyphs = board.rows, board.columns, board.cells
+    frame = frame_width(cell)
+    marks: list[Mark] = [
+        Box(x - frame, y - frame, columns * cell + 2 * frame, rows * cell + 2 * frame,
+            FRAME_COLOUR),
+        Box(x, y, columns * cell, rows * cell, GRID_COLOUR)]
+    gap = max(1, cell // 14)
+
+    def glyph_at(row: int, column: int) -> str:
+        inside = 0 <= row < rows and 0 <= column < columns
+        return glyphs[row * columns + column] if inside else WALL
+
+    for address, glyph in enumerate(glyphs):
+        row, column = divmod(address, columns)
+        left, top = x + column * cell, y + row * cell
+        if glyph == WALL:
+            marks.append(Box(left, top, cell, cell, WALL_COLOUR))
+        elif glyph == EMPTY:
+            marks.append(Box(left + 1, top + 1, cell - 2, cell - 2, EMPTY_COLOUR))
+        else:
+            # A piece's cells meet without a seam: only its outer sides keep a gap.
+            inset_left = 0 if glyph_at(row, column - 1) == glyph else gap
+            inset_top = 0 if glyph_at(row - 1, column) == glyph else gap
+            inset_right = 0 if glyph_at(row, column + 1) == glyph else gap
+            inset_bottom = 0 if glyph_at(row + 1, column) == glyph else gap
+            marks.append(Box(left + inset_left, top + inset_top,
+                             cell - inset_left - inset_right, cell - inset_top - inset_bottom,
+                             colours[glyph]))
+    if letters:
+        size = max(8, int(cell * 0.5))
+        for letter, cells in board.pieces(grid).items():
+            row_at, column_at = _letter_point(cells, columns)
+            marks.append(Caption(x + round(column_at * cell), y + round(row_at * cell), letter,
+                                 size, _text_colour(colours[letter])))
+    if goal is not None:
+        marks += _outline(Grid.read(goal), x, y, cell)
+    return tuple(marks)
+
+
+def _letter_point(cells: Sequence[int], columns: int) -> tuple[float, float]:
+    """Where a piece's letter goes, in cells from the board's corner: the middle of the
+    piece, or for a piece that does not cover its middle (a U), its cell nearest to it."""
+    centres = [(address // columns + 0.5, address % columns + 0.5) for address in cells]
+    row = sum(r for r, _ in centres) / len(centres)
+    column = sum(c for _, c in centres) / len(centres)
+    if int(row) * columns + int(column) in cells:
+        return row, column
+    return min(centres, key=lambda centre: (centre[0] - row) ** 2 + (centre[1] - column) ** 2)
+
+
+def _outline(goal: Grid, x: int, y: int, cell: int) -> list[Mark]:
+    """Bars along every side between a cell the goal names and one it does not (or the
+    board's edge)."""
+    width = max(2, cell // 12)
+    half = width // 2
+    wanted = {address for address, glyph in enumerate(goal.cells) if glyph.isalpha()}
+    bars: list[Mark] = []
+    for address in sorted(wanted):
+        row, column = divmod(address, goal.columns)
+        left, top = x + column * cell, y + row * cell
+        if row == 0 or address - goal.columns not in wanted:
+            bars.append(Box(left - half, top - half, cell + width, width, GOAL_OUTLINE_COLOUR))
+        if row == goal.rows - 1 or address + goal.columns not in wanted:
+            bars.append(Box(left - half, top + cell - half, cell + width, width,
+                            GOAL_OUTLINE_COLOUR))
+        if column == 0 or address - 1 not in wanted:
+            bars.append(Box(left - half, top - half, width, cell + width, GOAL_OUTLINE_COLOUR))
+        if column == goal.columns - 1 or address + 1 not in wanted:
+            bars.append(Box(left + cell - half, top - half, width, cell + width,
+                            GOAL_OUTLINE_COLOUR))
+    return bars
+
+
+# ----- the two pages --------------------------------------------------------------------
+def _moves(length: int) -> str:
+    return f"{length} move" if length == 1 else f"{length} moves"
+
+
+def front_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: CardLayout,
+               cjk_font: str | os.PathLike[str] | None = None) -> Page:
+    """The front: the title, the board's size, the start board, the number of moves and
+    what a move and the goal are."""
+    colours = piece_colours(puzzle)
+    centre = PAGE_WIDTH // 2
+    subtitle = f"{puzzle.rows} rows x {puzzle.columns} columns"
+    if puzzle.name is not None and puzzle.name != title:
+        subtitle = f"{puzzle.name}, {subtitle}"
+    pieces = "piece" if len(goal_letters(puzzle)) == 1 else "pieces"
+    rules = [f"{puzzle.metric} metric: {_METRIC_WORDS[puzzle.metric]}",
+             f"Goal: the red {pieces} into the outlined cells"]
+    if puzzle.rules == "length":
+        rules.append("A long piece moves only along its length")
+    bottom = PAGE_HEIGHT - MARGIN
+    marks: tuple[Mark, ...] = (
+        _fitted_caption(centre, MARGIN + 30, title, 56, cjk_font),
+        Caption(centre, MARGIN + 90, subtitle, 24, QUIET_TEXT_COLOUR),
+        Group("board", board_marks(puzzle.grid, layout.board_x, layout.board_y,
+                                   layout.board_cell, colours, puzzle.goal, letters=True)),
+        Caption(centre, bottom - 200, _moves(solution.length), 80),
+        *(Caption(centre, bottom - 120 + 40 * line, words, 26, QUIET_TEXT_COLOUR)
+          for line, words in enumerate(rules)))
+    return Page(PAGE_WIDTH, layout.front_height, marks)
+
+
+def back_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: CardLayout,
+              cjk_font: str | os.PathLike[str] | None = None) -> Page:
+    """The back: the solution's boards, numbered, as :func:`card_layout` places them."""
+    colours = piece_colours(puzzle)
+    cell = layout.thumbnail_cell
+    across, down = layout.thumbnail_pitch
+    frame = frame_width(cell)
+    board_width = puzzle.columns * cell + 2 * frame
+    marks: list[Mark] = [
+        _fitted_caption(PAGE_WIDTH // 2, MARGIN + 20, f"{title}: solution", 36, cjk_font),
+        Caption(PAGE_WIDTH // 2, MARGIN + 60,
+                f"{_moves(solution.length)} ({puzzle.metric} metric). Board 0 is the start, "
+                "board k the position after move k.", 20, QUIET_TEXT_COLOUR)]
+    for move, grid in enumerate(solution.path):
+        row, column = divmod(move, layout.per_row)
+        left = layout.thumbnails_left + column * across
+        top = BACK_TOP + row * down
+        # Centred in its column: a narrow board under a wider number.
+        board_x = left + (across - THUMBNAIL_GAP - board_width) // 2 + frame
+        marks.append(Group("thumbnail", (
+            Caption(left + (across - THUMBNAIL_GAP) // 2, top + NUMBER_HEIGHT // 2 - 1,
+                    str(move), 13),
+            *board_marks(grid, board_x, top + NUMBER_HEIGHT + frame, cell, colours,
+                         puzzle.goal, letters=cell >= LETTERED_CELL)), move))
+    return Page(PAGE_WIDTH, layout.back_height, tuple(marks))
+
+
+def _fitted_caption(x: int, y: int, text: str, largest: int,
+                    cjk_font: str | os.PathLike[str] | None) -> Caption:
+    """A centred caption as large as fits the page's width, down to half of ``largest``;
+    past that, cut short with "..."."""
+    for size in range(largest, largest // 2 - 1, -2):
+        if _text_width(text, size, cjk_font) <= CONTENT_WIDTH:
+            return Caption(x, y, text, size)
+    size = largest // 2
+    while len(text) > 1 and _text_width(text + "...", size, cjk_font) > CONTENT_WIDTH:
+        text = text[:-1]
+    return Caption(x, y, text.rstrip() + "...", size)
+
+
+# ----- text in pixels ------------------------------------------------------------------
+@functools.lru_cache(maxsize=64)
+def _font(size: int, path: str | None) -> Font:
+    """Pillow's own font (Latin letters only), or the font at ``path`` for CJK text."""
+    from PIL import ImageFont
+
+    if path is not None:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            pass  # a FreeType built without WOFF2: those characters come out as boxes
+    return ImageFont.load_default(size=size)
+
+
+def _runs(text: str, size: int, cjk_font: str | os.PathLike[str] | None
+          ) -> list[tuple[str, Font]]:
+    """``text`` cut into runs, each with the font that holds its characters."""
+    path = None if cjk_font is None else os.fspath(cjk_font)
+    # The split keeps the CJK runs it cuts at: they are its odd parts.
+    return [(part, _font(size, path if index % 2 else None))
+            for index, part in enumerate(_CJK.split(text)) if part]
+
+
+def _text_width(text: str, size: int, cjk_font: str | os.PathLike[str] | None) -> float:
+    return sum(font.getlength(run) for run, font in _runs(text, size, cjk_font))
+
+
+# ----- the formats ----------------------------------------------------------------------
+def _flat(marks: Sequence[Mark]) -> list[Box | Caption]:
+    flat: list[Box | Caption] = []
+    for mark in marks:
+        flat += _flat(mark.marks) if isinstance(mark, Group) else [mark]
+    return flat
+
+
+def _shifted(marks: Sequence[Mark], down: int) -> tuple[Mark, ...]:
+    return tuple(dataclasses.replace(mark, marks=_shifted(mark.marks, down))
+                 if isinstance(mark, Group) else dataclasses.replace(mark, y=mark.y + down)
+                 for mark in marks)
+
+
+def _stacked(front: Page, back: Page) -> Page:
+    """One page: the front above the back, a grey fold line between them."""
+    return Page(front.width, front.height + back.height, (
+        Group("front", front.marks),
+        Box(0, front.height - 1, front.width, 2, FOLD_COLOUR),
+        Group("back", _shifted(back.marks, front.height))))
+
+
+def _raster(page: Page, cjk_font: str | os.PathLike[str] | None) -> Image.Image:
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (page.width, page.height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    for mark in _flat(page.marks):
+        if isinstance(mark, Box):
+            draw.rectangle((mark.x, mark.y, mark.x + mark.width - 1, mark.y + mark.height - 1),
+                           fill=mark.fill)
+        else:
+            _draw_caption(draw, mark, cjk_font)
+    return image
+
+
+def _draw_caption(draw: ImageDraw.ImageDraw, caption: Caption,
+                  cjk_font: str | os.PathLike[str] | None) -> None:
+    runs = _runs(caption.text, caption.size, cjk_font)
+    x = float(caption.x)
+    if caption.centred:
+        x -= sum(font.getlength(run) for run, font in runs) / 2
+    for run, font in runs:
+        draw.text((x, caption.y), run, fill=caption.colour, font=font, anchor="lm")
+        x += font.getlength(run)
+
+
+def _hex(colour: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def _svg_marks(marks: Sequence[Mark]) -> str:
+    parts = []
+    for mark in marks:
+        if isinstance(mark, Group):
+            move = "" if mark.move is None else f' data-move="{mark.move}"'
+            parts.append(f'<g class="{mark.role}"{move}>{_svg_marks(mark.marks)}</g>')
+        elif isinstance(mark, Box):
+            parts.append(f'<rect x="{mark.x}" y="{mark.y}" width="{mark.width}" '
+                         f'height="{mark.height}" fill="{_hex(mark.fill)}"/>')
+        else:
+            anchor = "middle" if mark.centred else "start"
+            parts.append(f'<text x="{mark.x}" y="{mark.y}" font-size="{mark.size}" '
+                         f'fill="{_hex(mark.colour)}" text-anchor="{anchor}" '
+                         f'dominant-baseline="central">{escape(mark.text)}</text>')
+    return "".join(parts)
+
+
+def _svg(page: Page) -> str:
+    """The page as SVG in pixels, sized in millimetres so that it prints at :data:`DPI`."""
+    width_mm, height_mm = (f"{pixels * 25.4 / DPI:.1f}mm" for pixels in (page.width,
+                                                                          page.height))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width_mm}" '
+            f'height="{height_mm}" viewBox="0 0 {page.width} {page.height}" '
+            'font-family="sans-serif" shape-rendering="crispEdges">'
+            f'<rect width="100%" height="100%" fill="{_hex(BACKGROUND)}"/>'
+            f"{_svg_marks(page.marks)}</svg>\n")
+
+
+def draw_card(puzzle: Puzzle, solution: PuzzleSolution, card_format: CardFormat, *,
+              title: str | None = None, cjk_font: str | os.PathLike[str] | None = None
+              ) -> bytes:
+    """The card of ``puzzle`` and its optimal ``solution`` as the bytes of a PNG or SVG file
+    (the front above the back) or of a PDF of two pages (front, back).
+
+    Its title is ``title``, else the puzzle's (a catalogue entry's), else its start's grid.
+    PNG and PDF draw text with Pillow's own font, which has Latin letters only: CJK
+    characters are drawn with the font file ``cjk_font`` (any font FreeType reads); an SVG
+    leaves fonts to its reader."""
+    if card_format not in CARD_FORMATS:
+        raise ValueError(f"card format {card_format!r} is not one of {', '.join(CARD_FORMATS)}")
+    shown = title or puzzle.title or puzzle.grid
+    layout = card_layout(puzzle.rows, puzzle.columns, solution.length)
+    front = front_page(puzzle, solution, shown, layout, cjk_font)
+    back = back_page(puzzle, solution, shown, layout, cjk_font)
+    if card_format == "svg":
+        return _svg(_stacked(front, back)).encode("utf-8")
+    output = io.BytesIO()
+    if card_format == "png":
+        _raster(_stacked(front, back), cjk_font).save(output, "PNG", dpi=(DPI, DPI))
+    else:
+        # Pillow writes an RGB page as JPEG: the best quality and no chroma subsampling
+        # keep the letters and the thin outlines sharp.
+        _raster(front, cjk_font).save(output, "PDF", save_all=True,
+                                      append_images=[_raster(back, cjk_font)],
+                                      resolution=DPI, title=shown, quality=95, subsampling=0)
+    return output.getvalue()

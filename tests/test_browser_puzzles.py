@@ -353,3 +353,43 @@ def test_the_spoiler_free_mode_shows_only_the_moves_left(
         _settled(page)
         assert page.is_checked("#help-mode input[value=moves-left]")
         page.check("#help-mode input[value=verdicts]")
+
+
+def test_a_game_s_record_downloads_its_moves_hints_and_times(
+        browser: Browser, server_url: str, tiny: Puzzle) -> None:
+    """The Record button: JSON of the puzzle and every action in order, with times that never
+    go back; each move's verdict and moves left are the reference's for its two positions."""
+    import json
+
+    steps = tiny.min_steps()
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        page.click("#moves .move >> nth=-1")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        _settled(page)
+        for _ in range(3):
+            page.click("#hint-button")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '2'")
+        _settled(page)
+        page.click("#undo-button")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        with page.expect_download() as download:
+            page.click("#record-button")
+        saved = json.loads(Path(download.value.path()).read_text("utf-8"))
+    assert saved["record"] == "huarong play record"
+    assert tiny.read_state(saved["start"]) == tiny.start
+    assert saved["min_steps"] == steps[tiny.start]
+    kinds = [event["kind"] for event in saved["events"]]
+    assert kinds == ["move", "hint", "hint", "hint", "move", "undo"]
+    times = [event["ms"] for event in saved["events"]]
+    assert times == sorted(times)
+    moves = [event for event in saved["events"] if event["kind"] == "move"]
+    assert [move["by"] for move in moves] == ["player", "hint"]
+    assert [event["rung"] for event in saved["events"] if event["kind"] == "hint"] == [
+        "distance", "piece", "move"]
+    for move in moves:
+        before, after = tiny.read_state(move["from"]), tiny.read_state(move["to"])
+        assert after in tiny.moves(before)
+        change = steps[after] - steps[before]
+        assert move["verdict"] == {-1: "better", 0: "same", 1: "worse"}[change]
+        assert move["moves_left"] == steps[after]

@@ -6,6 +6,7 @@
 import { ApiError, api } from './api.js';
 import { bindHelpMode, readHelpMode } from './help-mode.js';
 import { createLadder } from './hint-ladder.js';
+import { createRecord } from './play-record.js';
 import {
   colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
 } from './puzzle-grid.js';
@@ -17,6 +18,7 @@ const ui = {
   verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), helpMode: $('help-mode'),
+  recordButton: $('record-button'),
   solve: $('solve-button'),
   form: $('load-form'),
   start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
@@ -44,6 +46,7 @@ const state = {
 
 const answers = new Map(); // grid -> promise of /api/puzzles/next
 const hints = createLadder();
+const record = createRecord();
 
 // ---- drawing ------------------------------------------------------------------------------
 
@@ -255,11 +258,15 @@ function reach(grid, verdict) {
   ui.message.textContent = '';
 }
 
-function play(move) {
+function play(move, by = 'player') {
   stopPlaying();
   const before = current();
   const letter = move.piece;
   const moved = pieceCells(before).get(letter);
+  record.note('move', {
+    by, piece: letter, direction: move.direction, distance: move.distance, from: before,
+    to: move.to, verdict: move.verdict ?? null, moves_left: move.min_steps ?? null,
+  });
   reach(move.to, move.verdict);
   say(`${letter} moved ${move.direction.replaceAll(',', ' then ')}`
     + `${move.verdict && judging() ? `: ${VERDICT_WORD[move.verdict]}` : ''}.`);
@@ -290,6 +297,7 @@ function undo() {
   if (state.at === 0) return;
   state.at -= 1;
   state.lastVerdict = null;
+  record.note('undo', { to: current() });
   refresh();
 }
 
@@ -298,6 +306,7 @@ function redo() {
   if (state.at >= state.history.length - 1) return;
   state.at += 1;
   state.lastVerdict = null;
+  record.note('redo', { to: current() });
   refresh();
 }
 
@@ -305,6 +314,7 @@ function restart() {
   stopPlaying();
   state.at = 0;
   state.lastVerdict = null;
+  record.note('restart', { to: current() });
   refresh();
 }
 
@@ -313,6 +323,7 @@ async function hint() {
   const at = current();
   const rung = hints.climb(`${state.at}:${at}`);
   ui.hintsUsed.textContent = String(hints.used);
+  record.note('hint', { rung, at });
   const next = await nextOf(at);
   if (at !== current()) return;
   const best = next.moves.find((move) => move.verdict === 'better');
@@ -329,7 +340,7 @@ async function hint() {
     }
     ui.message.textContent = `Move piece ${best.piece}.`;
   } else if (best) {
-    play(best);
+    play(best, 'hint');
   }
 }
 
@@ -354,6 +365,8 @@ async function solve() {
       stopPlaying();
       return;
     }
+    record.note('move', { by: 'solution', from: current(), to: solution.moves[index].grid,
+      verdict: 'better', moves_left: solution.length - index - 1 });
     reach(solution.moves[index].grid, 'better');
     refresh();
     state.playing = setTimeout(() => step(index + 1), STEP_MS);
@@ -384,6 +397,10 @@ async function load(params, title) {
   state.lastVerdict = null;
   hints.reset();
   ui.hintsUsed.textContent = '0';
+  record.start({
+    title, puzzle: params, start: first.start, goal: first.goal, metric: first.metric,
+    rules: first.rules, min_steps: first.min_steps,
+  });
   answers.clear();
   answers.set(first.start, Promise.resolve(first));
   ui.name.textContent = `${title} · ${first.rows}×${first.columns}, ${first.rules} rules, `
@@ -467,6 +484,8 @@ ui.undo.addEventListener('click', undo);
 ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
+ui.recordButton.addEventListener('click', () => record.download(
+  `${(state.spec?.start ?? 'puzzle').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-record.json`));
 bindHelpMode(ui.helpMode, () => { if (state.history.length) refresh(); });
 ui.solve.addEventListener('click', solve);
 

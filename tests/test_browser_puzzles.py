@@ -298,6 +298,7 @@ def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
             " const hit = document.elementFromPoint((b.left + b.right) / 2,"
             " (b.top + b.bottom) / 2); return [el.dataset.piece, hit === el]; })")
         assert labels and all(shown for _, shown in labels), labels
+        _screenshot(page, f"puzzle-{name}.png")
 
 
 @pytest.mark.parametrize("path", ["/", "/puzzles#start=century", "/explore", "/docs",
@@ -393,3 +394,63 @@ def test_a_game_s_record_downloads_its_moves_hints_and_times(
         change = steps[after] - steps[before]
         assert move["verdict"] == {-1: "better", 0: "same", 1: "worse"}[change]
         assert move["moves_left"] == steps[after]
+
+
+@pytest.mark.parametrize(("name", "side"), [("rush-hour-hardest", "right"),
+                                            ("century", "bottom"), ("bickford-4x4-9", None)])
+def test_the_exit_is_a_gap_in_the_frame_beside_the_goal(
+        browser: Browser, server_url: str, name: str, side: str | None) -> None:
+    """Rush Hour's exit beside the red car's row, Century's under its goal (centred on the
+    bottom edge), none for a goal in a corner: the gap spans exactly the goal's cells along
+    the edge, and on the screen the page shows through it where the frame beside it is
+    dark walnut."""
+    import io
+
+    from PIL import Image
+
+    from huarong.puzzles import catalogue_entry
+
+    goal_text = catalogue_entry(name).puzzle.goal
+    assert goal_text is not None
+    goal = goal_text.split("/")
+    columns = len(goal[0])
+    aimed = [(r, c) for r, row in enumerate(goal) for c, glyph in enumerate(row)
+             if glyph not in ".#"]
+    with _viewer(browser, f"{server_url}/puzzles#start={name}") as page:
+        _settled(page)
+        gaps = page.eval_on_selector_all(
+            "#puzzle-board .exit-gap", "els => els.map(el => { const b = "
+            "el.getBoundingClientRect();"
+            " return [el.className, b.left, b.top, b.right, b.bottom]; })")
+        if side is None:
+            assert gaps == []
+            return
+        assert len(gaps) == 1 and gaps[0][0] == f"exit-gap exit-{side}"
+        cells = page.eval_on_selector_all(
+            "#puzzle-board .pcell", "els => els.map(el => { const b = el.getBoundingClientRect();"
+            " return [b.left, b.top, b.right, b.bottom]; })")
+        board = page.eval_on_selector(
+            "#puzzle-board", "el => { const b = el.getBoundingClientRect();"
+            " return [b.left, b.top, b.right, b.bottom]; }")
+        boxes = [cells[r * columns + c] for r, c in aimed]
+        _, left, top, right, bottom = gaps[0]
+        if side == "right":
+            assert abs(right - board[2]) <= 1
+            assert abs(top - min(b[1] for b in boxes)) <= 1
+            assert abs(bottom - max(b[3] for b in boxes)) <= 1
+            inside, beside = ((left + right) / 2, (top + bottom) / 2), (
+                (left + right) / 2, min(b[1] for b in cells) + 4)
+        else:
+            assert abs(bottom - board[3]) <= 1
+            assert abs(left - min(b[0] for b in boxes)) <= 1
+            assert abs(right - max(b[2] for b in boxes)) <= 1
+            inside, beside = ((left + right) / 2, (top + bottom) / 2), (
+                min(b[0] for b in cells) + 4, (top + bottom) / 2)
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+        scale = shot.width / page.viewport_size["width"]  # type: ignore[index]
+
+        def brightness(point: tuple[float, float]) -> int:
+            pixel = shot.getpixel((round(point[0] * scale), round(point[1] * scale)))
+            return sum(pixel[:3])  # type: ignore[index]
+
+        assert brightness(inside) > 500 > 300 > brightness(beside)

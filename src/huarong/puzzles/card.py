@@ -4,8 +4,8 @@ boards.
 
 A card is two A4 portrait pages at :data:`DPI` (:func:`card_layout` says where everything
 goes); :func:`draw_card` writes it as PNG or SVG (the front above the back in one picture) or
-as a PDF of two pages.  Both pages are first built as boxes and captions in pixels
-(:class:`Page`), so every format draws the same card.
+as a PDF of two pages.  Both pages are first built as boxes and captions in pixels, so every
+format draws the same card.
 
 Each piece is a block of its class's colour with its letter: pieces of one shape are
 interchangeable, so they share a colour, and the classes the goal names are red.  Walls are
@@ -97,7 +97,7 @@ _CJK = re.compile(r"([\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
 
 # ----- what a page holds ----------------------------------------------------------------
 @dataclass(frozen=True)
-class Box:
+class _Box:
     """A filled rectangle: ``x``, ``y`` its top-left corner, in pixels."""
 
     x: int
@@ -108,36 +108,34 @@ class Box:
 
 
 @dataclass(frozen=True)
-class Caption:
-    """One line of text, its middle at height ``y``; ``x`` is its centre when ``centred``,
-    else its left end."""
+class _Caption:
+    """One line of text centred on (``x``, ``y``)."""
 
     x: int
     y: int
     text: str
     size: int
     colour: RGB = TEXT_COLOUR
-    centred: bool = True
 
 
 @dataclass(frozen=True)
-class Group:
+class _Group:
     """Marks that belong together: a ``role`` (``front``, ``back``, ``board``, ``thumbnail``:
     the SVG's class) and, for a small board of the back, the ``move`` it shows."""
 
     role: str
-    marks: tuple[Mark, ...]
+    marks: tuple[_Mark, ...]
     move: int | None = None
 
 
-Mark = Box | Caption | Group
+_Mark = _Box | _Caption | _Group
 
 
 @dataclass(frozen=True)
-class Page:
+class _Page:
     width: int
     height: int
-    marks: tuple[Mark, ...]
+    marks: tuple[_Mark, ...]
 
 
 # ----- where everything goes ------------------------------------------------------------
@@ -180,13 +178,13 @@ class CardLayout:
         return MARGIN + (CONTENT_WIDTH - across) // 2
 
 
-def frame_width(cell: int) -> int:
+def _frame_width(cell: int) -> int:
     """Pixels of the dark frame around a board of cells of ``cell`` pixels."""
     return max(1, cell // 10)
 
 
 def _pitch(rows: int, columns: int, cell: int) -> tuple[int, int]:
-    framed = 2 * frame_width(cell)
+    framed = 2 * _frame_width(cell)
     return (max(columns * cell + framed, NUMBER_WIDTH) + THUMBNAIL_GAP,
             NUMBER_HEIGHT + rows * cell + framed + THUMBNAIL_GAP)
 
@@ -209,7 +207,7 @@ def card_layout(rows: int, columns: int, length: int) -> CardLayout:
     every row.  Pieces carry letters on small boards of cells of :data:`LETTERED_CELL`
     pixels or more."""
     boards = length + 1
-    frame = 2 * frame_width(LARGEST_FRONT_CELL)
+    frame = 2 * _frame_width(LARGEST_FRONT_CELL)
     board_cell = min((CONTENT_WIDTH - frame) // columns,
                      (FRONT_BOARD_BOTTOM - FRONT_BOARD_TOP - frame) // rows, LARGEST_FRONT_CELL)
     board_x = (PAGE_WIDTH - columns * board_cell) // 2
@@ -229,7 +227,7 @@ def card_layout(rows: int, columns: int, length: int) -> CardLayout:
 
 
 # ----- colours --------------------------------------------------------------------------
-def goal_letters(puzzle: Puzzle) -> frozenset[str]:
+def _goal_letters(puzzle: Puzzle) -> frozenset[str]:
     """The letters of the puzzle's goal grid (each stands for its piece's class)."""
     if puzzle.goal is None:
         return frozenset()
@@ -240,7 +238,7 @@ def piece_colours(puzzle: Puzzle) -> dict[str, RGB]:
     """The colour of each piece of the puzzle by its letter in the start's grid (a piece
     keeps its letter along a solution): :data:`GOAL_COLOUR` for the classes the goal names,
     else one of :data:`PIECE_COLOURS` per class."""
-    wanted = goal_letters(puzzle)
+    wanted = _goal_letters(puzzle)
     colours: dict[str, RGB] = {}
     others = 0
     for piece_class in puzzle.classes:
@@ -259,18 +257,18 @@ def _text_colour(fill: RGB) -> RGB:
 
 
 # ----- boards ---------------------------------------------------------------------------
-def board_marks(grid: str, x: int, y: int, cell: int, colours: dict[str, RGB],
-                goal: str | None, *, letters: bool) -> tuple[Mark, ...]:
+def _board_marks(grid: str, x: int, y: int, cell: int, colours: dict[str, RGB],
+                 goal: str | None, *, letters: bool) -> tuple[_Mark, ...]:
     """The board of grid text ``grid`` with its top-left cell's corner at (``x``, ``y``) and
     cells of ``cell`` pixels, framed; pieces in ``colours``, with their ``letters`` or not;
     the cells ``goal`` (grid text) names outlined."""
     board = Grid.read(grid)
     rows, columns, glyphs = board.rows, board.columns, board.cells
-    frame = frame_width(cell)
-    marks: list[Mark] = [
-        Box(x - frame, y - frame, columns * cell + 2 * frame, rows * cell + 2 * frame,
-            FRAME_COLOUR),
-        Box(x, y, columns * cell, rows * cell, GRID_COLOUR)]
+    frame = _frame_width(cell)
+    marks: list[_Mark] = [
+        _Box(x - frame, y - frame, columns * cell + 2 * frame, rows * cell + 2 * frame,
+             FRAME_COLOUR),
+        _Box(x, y, columns * cell, rows * cell, GRID_COLOUR)]
     gap = max(1, cell // 14)
 
     def glyph_at(row: int, column: int) -> str:
@@ -281,60 +279,63 @@ def board_marks(grid: str, x: int, y: int, cell: int, colours: dict[str, RGB],
         row, column = divmod(address, columns)
         left, top = x + column * cell, y + row * cell
         if glyph == WALL:
-            marks.append(Box(left, top, cell, cell, WALL_COLOUR))
+            marks.append(_Box(left, top, cell, cell, WALL_COLOUR))
         elif glyph == EMPTY:
-            marks.append(Box(left + 1, top + 1, cell - 2, cell - 2, EMPTY_COLOUR))
+            marks.append(_Box(left + 1, top + 1, cell - 2, cell - 2, EMPTY_COLOUR))
         else:
             # A piece's cells meet without a seam: only its outer sides keep a gap.
             inset_left = 0 if glyph_at(row, column - 1) == glyph else gap
             inset_top = 0 if glyph_at(row - 1, column) == glyph else gap
             inset_right = 0 if glyph_at(row, column + 1) == glyph else gap
             inset_bottom = 0 if glyph_at(row + 1, column) == glyph else gap
-            marks.append(Box(left + inset_left, top + inset_top,
-                             cell - inset_left - inset_right, cell - inset_top - inset_bottom,
-                             colours[glyph]))
+            marks.append(_Box(left + inset_left, top + inset_top,
+                              cell - inset_left - inset_right, cell - inset_top - inset_bottom,
+                              colours[glyph]))
     if letters:
         size = max(8, int(cell * 0.5))
         for letter, cells in board.pieces(grid).items():
             row_at, column_at = _letter_point(cells, columns)
-            marks.append(Caption(x + round(column_at * cell), y + round(row_at * cell), letter,
-                                 size, _text_colour(colours[letter])))
+            marks.append(_Caption(x + round(column_at * cell), y + round(row_at * cell), letter,
+                                  size, _text_colour(colours[letter])))
     if goal is not None:
         marks += _outline(Grid.read(goal), x, y, cell)
     return tuple(marks)
 
 
 def _letter_point(cells: Sequence[int], columns: int) -> tuple[float, float]:
-    """Where a piece's letter goes, in cells from the board's corner: the middle of the
-    piece, or for a piece that does not cover its middle (a U), its cell nearest to it."""
+    """Where a piece's letter goes, in cells from the board's corner: the middle of a
+    rectangle; on another shape, whose middle may fall on a gap or outside it (an L, a U),
+    the middle of its cell nearest to that."""
     centres = [(address // columns + 0.5, address % columns + 0.5) for address in cells]
     row = sum(r for r, _ in centres) / len(centres)
     column = sum(c for _, c in centres) / len(centres)
-    if int(row) * columns + int(column) in cells:
+    height = 1 + max(r for r, _ in centres) - min(r for r, _ in centres)
+    width = 1 + max(c for _, c in centres) - min(c for _, c in centres)
+    if len(centres) == round(height * width):
         return row, column
     return min(centres, key=lambda centre: (centre[0] - row) ** 2 + (centre[1] - column) ** 2)
 
 
-def _outline(goal: Grid, x: int, y: int, cell: int) -> list[Mark]:
+def _outline(goal: Grid, x: int, y: int, cell: int) -> list[_Mark]:
     """Bars along every side between a cell the goal names and one it does not (or the
     board's edge)."""
     width = max(2, cell // 12)
     half = width // 2
     wanted = {address for address, glyph in enumerate(goal.cells) if glyph.isalpha()}
-    bars: list[Mark] = []
+    bars: list[_Mark] = []
     for address in sorted(wanted):
         row, column = divmod(address, goal.columns)
         left, top = x + column * cell, y + row * cell
         if row == 0 or address - goal.columns not in wanted:
-            bars.append(Box(left - half, top - half, cell + width, width, GOAL_OUTLINE_COLOUR))
+            bars.append(_Box(left - half, top - half, cell + width, width, GOAL_OUTLINE_COLOUR))
         if row == goal.rows - 1 or address + goal.columns not in wanted:
-            bars.append(Box(left - half, top + cell - half, cell + width, width,
-                            GOAL_OUTLINE_COLOUR))
+            bars.append(_Box(left - half, top + cell - half, cell + width, width,
+                             GOAL_OUTLINE_COLOUR))
         if column == 0 or address - 1 not in wanted:
-            bars.append(Box(left - half, top - half, width, cell + width, GOAL_OUTLINE_COLOUR))
+            bars.append(_Box(left - half, top - half, width, cell + width, GOAL_OUTLINE_COLOUR))
         if column == goal.columns - 1 or address + 1 not in wanted:
-            bars.append(Box(left + cell - half, top - half, width, cell + width,
-                            GOAL_OUTLINE_COLOUR))
+            bars.append(_Box(left + cell - half, top - half, width, cell + width,
+                             GOAL_OUTLINE_COLOUR))
     return bars
 
 
@@ -343,8 +344,8 @@ def _moves(length: int) -> str:
     return f"{length} move" if length == 1 else f"{length} moves"
 
 
-def front_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: CardLayout,
-               cjk_font: str | os.PathLike[str] | None = None) -> Page:
+def _front_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: CardLayout,
+                cjk_font: str | os.PathLike[str] | None = None) -> _Page:
     """The front: the title, the board's size, the start board, the number of moves and
     what a move and the goal are."""
     colours = piece_colours(puzzle)
@@ -352,61 +353,61 @@ def front_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: Car
     subtitle = f"{puzzle.rows} rows x {puzzle.columns} columns"
     if puzzle.name is not None and puzzle.name != title:
         subtitle = f"{puzzle.name}, {subtitle}"
-    pieces = "piece" if len(goal_letters(puzzle)) == 1 else "pieces"
+    pieces = "piece" if len(_goal_letters(puzzle)) == 1 else "pieces"
     rules = [f"{puzzle.metric} metric: {_METRIC_WORDS[puzzle.metric]}",
              f"Goal: the red {pieces} into the outlined cells"]
     if puzzle.rules == "length":
         rules.append("A long piece moves only along its length")
     bottom = PAGE_HEIGHT - MARGIN
-    marks: tuple[Mark, ...] = (
+    marks: tuple[_Mark, ...] = (
         _fitted_caption(centre, MARGIN + 30, title, 56, cjk_font),
-        Caption(centre, MARGIN + 90, subtitle, 24, QUIET_TEXT_COLOUR),
-        Group("board", board_marks(puzzle.grid, layout.board_x, layout.board_y,
-                                   layout.board_cell, colours, puzzle.goal, letters=True)),
-        Caption(centre, bottom - 200, _moves(solution.length), 80),
-        *(Caption(centre, bottom - 120 + 40 * line, words, 26, QUIET_TEXT_COLOUR)
+        _Caption(centre, MARGIN + 90, subtitle, 24, QUIET_TEXT_COLOUR),
+        _Group("board", _board_marks(puzzle.grid, layout.board_x, layout.board_y,
+                                     layout.board_cell, colours, puzzle.goal, letters=True)),
+        _Caption(centre, bottom - 200, _moves(solution.length), 80),
+        *(_Caption(centre, bottom - 120 + 40 * line, words, 26, QUIET_TEXT_COLOUR)
           for line, words in enumerate(rules)))
-    return Page(PAGE_WIDTH, layout.front_height, marks)
+    return _Page(PAGE_WIDTH, layout.front_height, marks)
 
 
-def back_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: CardLayout,
-              cjk_font: str | os.PathLike[str] | None = None) -> Page:
+def _back_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: CardLayout,
+               cjk_font: str | os.PathLike[str] | None = None) -> _Page:
     """The back: the solution's boards, numbered, as :func:`card_layout` places them."""
     colours = piece_colours(puzzle)
     cell = layout.thumbnail_cell
     across, down = layout.thumbnail_pitch
-    frame = frame_width(cell)
+    frame = _frame_width(cell)
     board_width = puzzle.columns * cell + 2 * frame
-    marks: list[Mark] = [
+    marks: list[_Mark] = [
         _fitted_caption(PAGE_WIDTH // 2, MARGIN + 20, f"{title}: solution", 36, cjk_font),
-        Caption(PAGE_WIDTH // 2, MARGIN + 60,
-                f"{_moves(solution.length)} ({puzzle.metric} metric). Board 0 is the start, "
-                "board k the position after move k.", 20, QUIET_TEXT_COLOUR)]
+        _Caption(PAGE_WIDTH // 2, MARGIN + 60,
+                 f"{_moves(solution.length)} ({puzzle.metric} metric). Board 0 is the start, "
+                 "board k the position after move k.", 20, QUIET_TEXT_COLOUR)]
     for move, grid in enumerate(solution.path):
         row, column = divmod(move, layout.per_row)
         left = layout.thumbnails_left + column * across
         top = BACK_TOP + row * down
         # Centred in its column: a narrow board under a wider number.
         board_x = left + (across - THUMBNAIL_GAP - board_width) // 2 + frame
-        marks.append(Group("thumbnail", (
-            Caption(left + (across - THUMBNAIL_GAP) // 2, top + NUMBER_HEIGHT // 2 - 1,
-                    str(move), 13),
-            *board_marks(grid, board_x, top + NUMBER_HEIGHT + frame, cell, colours,
-                         puzzle.goal, letters=cell >= LETTERED_CELL)), move))
-    return Page(PAGE_WIDTH, layout.back_height, tuple(marks))
+        marks.append(_Group("thumbnail", (
+            _Caption(left + (across - THUMBNAIL_GAP) // 2, top + NUMBER_HEIGHT // 2 - 1,
+                     str(move), 13),
+            *_board_marks(grid, board_x, top + NUMBER_HEIGHT + frame, cell, colours,
+                          puzzle.goal, letters=cell >= LETTERED_CELL)), move))
+    return _Page(PAGE_WIDTH, layout.back_height, tuple(marks))
 
 
 def _fitted_caption(x: int, y: int, text: str, largest: int,
-                    cjk_font: str | os.PathLike[str] | None) -> Caption:
+                    cjk_font: str | os.PathLike[str] | None) -> _Caption:
     """A centred caption as large as fits the page's width, down to half of ``largest``;
     past that, cut short with "..."."""
     for size in range(largest, largest // 2 - 1, -2):
         if _text_width(text, size, cjk_font) <= CONTENT_WIDTH:
-            return Caption(x, y, text, size)
+            return _Caption(x, y, text, size)
     size = largest // 2
     while len(text) > 1 and _text_width(text + "...", size, cjk_font) > CONTENT_WIDTH:
         text = text[:-1]
-    return Caption(x, y, text.rstrip() + "...", size)
+    return _Caption(x, y, text.rstrip() + "...", size)
 
 
 # ----- text in pixels ------------------------------------------------------------------
@@ -437,34 +438,34 @@ def _text_width(text: str, size: int, cjk_font: str | os.PathLike[str] | None) -
 
 
 # ----- the formats ----------------------------------------------------------------------
-def _flat(marks: Sequence[Mark]) -> list[Box | Caption]:
-    flat: list[Box | Caption] = []
+def _flat(marks: Sequence[_Mark]) -> list[_Box | _Caption]:
+    flat: list[_Box | _Caption] = []
     for mark in marks:
-        flat += _flat(mark.marks) if isinstance(mark, Group) else [mark]
+        flat += _flat(mark.marks) if isinstance(mark, _Group) else [mark]
     return flat
 
 
-def _shifted(marks: Sequence[Mark], down: int) -> tuple[Mark, ...]:
+def _shifted(marks: Sequence[_Mark], down: int) -> tuple[_Mark, ...]:
     return tuple(dataclasses.replace(mark, marks=_shifted(mark.marks, down))
-                 if isinstance(mark, Group) else dataclasses.replace(mark, y=mark.y + down)
+                 if isinstance(mark, _Group) else dataclasses.replace(mark, y=mark.y + down)
                  for mark in marks)
 
 
-def _stacked(front: Page, back: Page) -> Page:
+def _stacked(front: _Page, back: _Page) -> _Page:
     """One page: the front above the back, a grey fold line between them."""
-    return Page(front.width, front.height + back.height, (
-        Group("front", front.marks),
-        Box(0, front.height - 1, front.width, 2, FOLD_COLOUR),
-        Group("back", _shifted(back.marks, front.height))))
+    return _Page(front.width, front.height + back.height, (
+        _Group("front", front.marks),
+        _Box(0, front.height - 1, front.width, 2, FOLD_COLOUR),
+        _Group("back", _shifted(back.marks, front.height))))
 
 
-def _raster(page: Page, cjk_font: str | os.PathLike[str] | None) -> Image.Image:
+def _raster(page: _Page, cjk_font: str | os.PathLike[str] | None) -> Image.Image:
     from PIL import Image, ImageDraw
 
     image = Image.new("RGB", (page.width, page.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     for mark in _flat(page.marks):
-        if isinstance(mark, Box):
+        if isinstance(mark, _Box):
             draw.rectangle((mark.x, mark.y, mark.x + mark.width - 1, mark.y + mark.height - 1),
                            fill=mark.fill)
         else:
@@ -472,12 +473,10 @@ def _raster(page: Page, cjk_font: str | os.PathLike[str] | None) -> Image.Image:
     return image
 
 
-def _draw_caption(draw: ImageDraw.ImageDraw, caption: Caption,
+def _draw_caption(draw: ImageDraw.ImageDraw, caption: _Caption,
                   cjk_font: str | os.PathLike[str] | None) -> None:
     runs = _runs(caption.text, caption.size, cjk_font)
-    x = float(caption.x)
-    if caption.centred:
-        x -= sum(font.getlength(run) for run, font in runs) / 2
+    x = caption.x - sum(font.getlength(run) for run, font in runs) / 2
     for run, font in runs:
         draw.text((x, caption.y), run, fill=caption.colour, font=font, anchor="lm")
         x += font.getlength(run)
@@ -487,24 +486,23 @@ def _hex(colour: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def _svg_marks(marks: Sequence[Mark]) -> str:
+def _svg_marks(marks: Sequence[_Mark]) -> str:
     parts = []
     for mark in marks:
-        if isinstance(mark, Group):
+        if isinstance(mark, _Group):
             move = "" if mark.move is None else f' data-move="{mark.move}"'
             parts.append(f'<g class="{mark.role}"{move}>{_svg_marks(mark.marks)}</g>')
-        elif isinstance(mark, Box):
+        elif isinstance(mark, _Box):
             parts.append(f'<rect x="{mark.x}" y="{mark.y}" width="{mark.width}" '
                          f'height="{mark.height}" fill="{_hex(mark.fill)}"/>')
         else:
-            anchor = "middle" if mark.centred else "start"
             parts.append(f'<text x="{mark.x}" y="{mark.y}" font-size="{mark.size}" '
-                         f'fill="{_hex(mark.colour)}" text-anchor="{anchor}" '
+                         f'fill="{_hex(mark.colour)}" text-anchor="middle" '
                          f'dominant-baseline="central">{escape(mark.text)}</text>')
     return "".join(parts)
 
 
-def _svg(page: Page) -> str:
+def _svg(page: _Page) -> str:
     """The page as SVG in pixels, sized in millimetres so that it prints at :data:`DPI`."""
     width_mm, height_mm = (f"{pixels * 25.4 / DPI:.1f}mm" for pixels in (page.width,
                                                                           page.height))
@@ -529,8 +527,8 @@ def draw_card(puzzle: Puzzle, solution: PuzzleSolution, card_format: CardFormat,
         raise ValueError(f"card format {card_format!r} is not one of {', '.join(CARD_FORMATS)}")
     shown = title or puzzle.title or puzzle.grid
     layout = card_layout(puzzle.rows, puzzle.columns, solution.length)
-    front = front_page(puzzle, solution, shown, layout, cjk_font)
-    back = back_page(puzzle, solution, shown, layout, cjk_font)
+    front = _front_page(puzzle, solution, shown, layout, cjk_font)
+    back = _back_page(puzzle, solution, shown, layout, cjk_font)
     if card_format == "svg":
         return _svg(_stacked(front, back)).encode("utf-8")
     output = io.BytesIO()

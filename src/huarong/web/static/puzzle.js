@@ -113,7 +113,41 @@ function drawBoard(grid) {
     });
     ui.board.append(line);
   });
+  for (const gap of exitGaps(targets, rows.length, rows[0].length)) ui.board.append(gap);
   if (focusedLetter) focusPiece(focusedLetter);
+}
+
+// Where the goal piece leaves the board, drawn as a gap in the frame: Rush Hour's exit beside
+// the red car's row (a piece that moves only along its length, its goal on an edge), and the
+// Klotski family's exit under a goal centred on the bottom edge.
+function exitGaps(targets, height, width) {
+  if (!targets) return [];
+  const aimed = [];
+  targets.forEach((row, r) => row.forEach((glyph, c) => {
+    if (glyph !== '.' && glyph !== '#') aimed.push([r, c]);
+  }));
+  if (!aimed.length) return [];
+  const rowsAimed = aimed.map(([r]) => r);
+  const columnsAimed = aimed.map(([, c]) => c);
+  const [top, bottom] = [Math.min(...rowsAimed), Math.max(...rowsAimed)];
+  const [left, right] = [Math.min(...columnsAimed), Math.max(...columnsAimed)];
+  const sides = [];
+  if (state.rules?.rules === 'length') {
+    if (right === width - 1) sides.push(['right', top, bottom - top + 1]);
+    if (left === 0) sides.push(['left', top, bottom - top + 1]);
+    if (top === 0) sides.push(['top', left, right - left + 1]);
+    if (bottom === height - 1) sides.push(['bottom', left, right - left + 1]);
+  } else if (bottom === height - 1 && left + right === width - 1) {
+    sides.push(['bottom', left, right - left + 1]);
+  }
+  return sides.map(([side, first, count]) => {
+    const gap = document.createElement('div');
+    gap.className = `exit-gap exit-${side}`;
+    gap.setAttribute('aria-hidden', 'true');
+    gap.style.setProperty('--first', first);
+    gap.style.setProperty('--count', count);
+    return gap;
+  });
 }
 
 function drawGoal() {

@@ -847,3 +847,40 @@ def test_each_move_of_the_selected_piece_is_judged(page: Page) -> None:
     assert ":" not in _text(page, "#announce").split(".")[0].split(", ")[-1]
     assert page.evaluate("() => localStorage.getItem('huarong.help')") == "moves-left"
     page.click("#help-mode input[value=verdicts]")
+
+
+def test_a_klotski_game_s_record_downloads_its_moves_hints_and_times(page: Page) -> None:
+    """The Record button of the Klotski viewer: the start, then a key move, three hints
+    (the third a step), an undo; each move's verdict and steps left are the reference's."""
+    import json
+
+    _load(page, SHORT_PUZZLE)
+    page.focus('[aria-label="兵 1×1, row 1, column 1"]')  # S above an empty cell
+    page.keyboard.press("ArrowDown")
+    _wait_moves(page, 1)
+    _climb_to_a_step(page)
+    _wait_moves(page, 2)
+    page.click("#undo-button")
+    _wait_moves(page, 1)
+    page.wait_for_function("() => !['…', ''].includes("
+                           "document.querySelector('#remaining').textContent)")
+    with page.expect_download() as download:
+        page.click("#record-button")
+    saved = json.loads(Path(download.value.path()).read_text("utf-8"))
+    assert saved["record"] == "huarong play record" and saved["start"] == SHORT_PUZZLE
+    assert saved["min_steps"] == _reference_min_steps(_reference_state(SHORT_PUZZLE))
+    assert [event["kind"] for event in saved["events"]] == [
+        "move", "hint", "hint", "hint", "move", "undo"]
+    times = [event["ms"] for event in saved["events"]]
+    assert times == sorted(times)
+    moves = [event for event in saved["events"] if event["kind"] == "move"]
+    assert [move["by"] for move in moves] == ["player", "hint"]
+    for move in moves:
+        steps_before = _reference_min_steps(_reference_state(move["from"]))
+        steps_after = _reference_min_steps(_reference_state(move["to"]))
+        assert steps_before is not None and steps_after is not None
+        assert reference.is_one_step(_reference_state(move["from"]),
+                                     _reference_state(move["to"]))
+        assert move["moves_left"] == steps_after
+        assert move["verdict"] == ("better" if steps_after < steps_before else
+                                   "worse" if steps_after > steps_before else "same")

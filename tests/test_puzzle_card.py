@@ -46,9 +46,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture
-def runner(monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    # `huarong puzzle card`, whether or not huarong.cli.puzzle registers it yet.
-    monkeypatch.setitem(puzzle.commands, "card", card)
+def runner() -> CliRunner:
+    assert puzzle.commands["card"] is card
     return CliRunner()
 
 

@@ -45,7 +45,8 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
                     "Cut vertices, bridges, dead ends and basins of a layout's group."),
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
     "puzzle": ("huarong.cli.puzzle", "puzzle",
-               "Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search."),
+               "Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, "
+               "design, card."),
 }
 
 # The original spellings write the original engine's files byte for byte.

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +23,10 @@ from huarong.cli._common import (
     machine_faults,
     progress_bar,
 )
+from huarong.cli._puzzle_input import load_start, puzzle_input_errors, puzzle_options
 from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
+from huarong.cli.puzzle_card import card
 from huarong.cli.puzzle_design import design
 from huarong.cli.puzzle_search import echo_hardest, grid_rows, search
 
@@ -36,48 +35,6 @@ if TYPE_CHECKING:
 
 TABLE_FORMATS = (".csv", ".parquet")
 PICTURE_FORMATS = (".png", ".svg")
-
-
-@contextmanager
-def _input_errors() -> Iterator[None]:
-    """The engine's refusals of a puzzle (:class:`~huarong.puzzles.PuzzleError`) as one line
-    and exit status 2."""
-    from huarong.puzzles import PuzzleError
-    from huarong.puzzles.cluster import ClusterTooLarge
-
-    try:
-        yield
-    except ClusterTooLarge as error:
-        raise InputError(f"{error}: --max-states raises the limit (about 300 bytes of memory "
-                         "a move)") from None
-    except PuzzleError as error:
-        raise InputError(str(error)) from None
-
-
-def _load(start: str, goal: str | None, metric: str | None, rules: str | None) -> Puzzle:
-    from huarong.puzzles import load_puzzle
-
-    text = sys.stdin.read() if start == "-" else start
-    with _input_errors():
-        return load_puzzle(text, goal, metric=metric, rules=rules)
-
-
-def _puzzle_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``--goal``, ``--metric`` and ``--rules``: what START's notation leaves to choose."""
-    for option in reversed((
-        click.option("--goal", default=None, metavar="GOAL",
-                     help="The goal: a grid of START's size naming the cells its letters' "
-                          "pieces must cover, '.' elsewhere (default: START's own)."),
-        click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
-                     help="What one move is: one cell, any distance in one direction, or "
-                          "anywhere the piece reaches alone (default: START's notation's)."),
-        click.option("--rules", type=click.Choice(["free", "length"]), default=None,
-                     help="free: every piece moves in four directions; length: a 1xk or kx1 "
-                          "piece only along its length, as Rush Hour's cars (default: "
-                          "START's notation's)."),
-    )):
-        function = option(function)
-    return function
 
 
 _start_argument = click.argument("start")
@@ -92,7 +49,8 @@ _max_states_option = click.option(
 
 @click.group("puzzle")
 def puzzle() -> None:
-    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, design.
+    """Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, design,
+    card.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
     "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
@@ -111,7 +69,7 @@ def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
 
 @puzzle.command("solve")
 @_start_argument
-@_puzzle_options
+@puzzle_options
 @_quiet_option
 @json_option
 def solve_command(start: str, goal: str | None, metric: str | None, rules: str | None,
@@ -121,8 +79,8 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
     Exit status 1 when START cannot reach the goal."""
     from huarong.puzzles import solve
 
-    chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar(not quiet) as progress:
+    chosen = load_start(start, goal, metric, rules)
+    with puzzle_input_errors(), progress_bar(not quiet) as progress:
         solution = solve(chosen, progress=progress)
     if solution is None:
         click.echo(f"{start}: no solution (its cluster holds no goal)")
@@ -140,7 +98,7 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
 
 @puzzle.command("group")
 @_start_argument
-@_puzzle_options
+@puzzle_options
 @_quiet_option
 @json_option
 def group_command(start: str, goal: str | None, metric: str | None, rules: str | None,
@@ -149,8 +107,8 @@ def group_command(start: str, goal: str | None, metric: str | None, rules: str |
     start (the state farthest from any goal)."""
     from huarong.puzzles import cluster_summary
 
-    chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar(not quiet) as progress:
+    chosen = load_start(start, goal, metric, rules)
+    with puzzle_input_errors(), progress_bar(not quiet) as progress:
         summary = _summary_json(cluster_summary(chosen, progress=progress))
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
@@ -201,7 +159,7 @@ def _write_table(chosen: Puzzle, analysis: PuzzleAnalysis, output: str) -> None:
 
 @puzzle.command("analyze")
 @_start_argument
-@_puzzle_options
+@puzzle_options
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write every state of the cluster with its figures to FILE.csv or "
                    "FILE.parquet (atomically).")
@@ -218,8 +176,8 @@ def analyze_command(start: str, goal: str | None, metric: str | None, rules: str
 
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .csv or .parquet")
-    chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar(not quiet) as progress:
+    chosen = load_start(start, goal, metric, rules)
+    with puzzle_input_errors(), progress_bar(not quiet) as progress:
         analysis = analyze(chosen, limit=max_states, progress=progress)
     if output is not None:
         _write_table(chosen, analysis, output)
@@ -255,7 +213,7 @@ def list_command(as_json: bool) -> None:
 
 @puzzle.command("draw")
 @_start_argument
-@_puzzle_options
+@puzzle_options
 @click.option("-o", "--output", type=OUTPUT, required=True,
               help="The picture: FILE.png or FILE.svg (written atomically).")
 @click.option("--size", type=SizeParam(), default="1200x800", show_default=True,
@@ -273,8 +231,8 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
     suffix = Path(output).suffix.lower()
     if suffix not in PICTURE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .png or .svg")
-    chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar(not quiet) as progress:
+    chosen = load_start(start, goal, metric, rules)
+    with puzzle_input_errors(), progress_bar(not quiet) as progress:
         graph = state_graph(chosen, limit=max_states, progress=progress)
     width, height = size
     picture = draw_state_graph(graph, "png" if suffix == ".png" else "svg", width, height,
@@ -286,7 +244,7 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
 
 @puzzle.command("graph")
 @_start_argument
-@_puzzle_options
+@puzzle_options
 @click.option("-o", "--output", type=OUTPUT, required=True, callback=graph_file_name,
               help="The file; its suffix names the format: .graphml, .gexf, .json "
                    "(node-link), .parquet or .csv (an edge list, its nodes in "
@@ -303,8 +261,8 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
     from huarong.puzzles import state_graph
     from huarong.puzzles.graph_table import puzzle_table
 
-    chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar(not quiet) as progress:
+    chosen = load_start(start, goal, metric, rules)
+    with puzzle_input_errors(), progress_bar(not quiet) as progress:
         table = puzzle_table(chosen, state_graph(chosen, limit=max_states, progress=progress))
     with machine_faults(output, "-o"):
         written = write_graph_file(output, table)
@@ -314,3 +272,4 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
 
 puzzle.add_command(search)
 puzzle.add_command(design)
+puzzle.add_command(card)

@@ -19,6 +19,7 @@ from huarong.cli._common import (
     machine_faults,
     progress_bar,
 )
+from huarong.cli._puzzle_input import load_start, puzzle_input_errors, puzzle_options
 
 if TYPE_CHECKING:
     from huarong.puzzles.card import CardFormat
@@ -28,18 +29,7 @@ CARD_SUFFIXES: dict[str, CardFormat] = {".png": "png", ".svg": "svg", ".pdf": "p
 
 @click.command("card")
 @click.argument("start")
-# The options of every `huarong puzzle` command that reads START.  They are written out here,
-# not taken from huarong.cli.puzzle: that module imports this one to register the command.
-@click.option("--goal", default=None, metavar="GOAL",
-              help="The goal: a grid of START's size naming the cells its letters' pieces "
-                   "must cover, '.' elsewhere (default: START's own).")
-@click.option("--metric", type=click.Choice(["unit", "slide", "step"]), default=None,
-              help="What one move is: one cell, any distance in one direction, or anywhere "
-                   "the piece reaches alone (default: START's notation's).")
-@click.option("--rules", type=click.Choice(["free", "length"]), default=None,
-              help="free: every piece moves in four directions; length: a 1xk or kx1 piece "
-                   "only along its length, as Rush Hour's cars (default: START's "
-                   "notation's).")
+@puzzle_options
 @click.option("-o", "--output", type=OUTPUT, required=True,
               help="The card: FILE.png or FILE.svg (the front above the back) or FILE.pdf "
                    "(two A4 pages), written atomically.")
@@ -53,7 +43,6 @@ def card(start: str, goal: str | None, metric: str | None, rules: str | None, ou
     then the position after each move), on an A4 page even for a 138-move solution.
 
     Exit status 1 when START cannot reach the goal."""
-    from huarong.cli.puzzle import _input_errors, _load
     from huarong.fileio import atomic_writer
     from huarong.puzzles import solve
     from huarong.puzzles.card import draw_card
@@ -61,8 +50,8 @@ def card(start: str, goal: str | None, metric: str | None, rules: str | None, ou
     card_format = CARD_SUFFIXES.get(Path(output).suffix.lower())
     if card_format is None:
         raise InputError(f"output {output!r}: the name must end in .png, .svg or .pdf")
-    chosen = _load(start, goal, metric, rules)
-    with _input_errors(), progress_bar(not quiet) as progress:
+    chosen = load_start(start, goal, metric, rules)
+    with puzzle_input_errors(), progress_bar(not quiet) as progress:
         solution = solve(chosen, progress=progress)
     if solution is None:
         click.echo(f"{start}: no solution (its cluster holds no goal)", err=True)

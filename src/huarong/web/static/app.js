@@ -7,7 +7,7 @@
 import { buildGrid } from './board.js';
 import { editCell, finishEditing, redrawEditor, startEditing } from './editing.js';
 import {
-  enqueue, hint, loadLayout, redo, restart, revealBoard, stopEditing, undo,
+  enqueue, hint, loadLayout, record, redo, restart, revealBoard, stopEditing, undo,
 } from './game.js';
 import { loadClassics, showLevels, wireLevels } from './levels.js';
 import { ARROWS, endDrag, keyMove, moveDrag, moveTo, startDrag } from './moves.js';
@@ -30,6 +30,8 @@ ui.undo.addEventListener('click', undo);
 ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
+ui.recordButton.addEventListener('click', () => record.download(
+  `klotski-${state.history[0] ?? 'game'}-record.json`));
 ui.copyLink.addEventListener('click', async () => {
   const link = `${location.origin}${location.pathname}#${currentCode()}`;
   try {

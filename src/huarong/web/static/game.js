@@ -4,6 +4,7 @@
 import { ApiError, api, hintsFor, knownSteps, learnShortCode, shortCodes } from './api.js';
 import { celebrate, place, render, sprites } from './board.js';
 import { createLadder } from './hint-ladder.js';
+import { createRecord, verdictBetween } from './play-record.js';
 import {
   announce, classicNames, currentCode, reducedMotion, say, showError, state, ui,
 } from './page.js';
@@ -20,6 +21,21 @@ export const PAUSE_FRACTION = 0.3;
 // ---- readouts -----------------------------------------------------------------------------
 
 const hints = createLadder(); // this game's graded hints
+export const record = createRecord(); // this game's moves, hints and times
+
+// A move into the record: ``by`` the player, a hint or the solution; its verdict and the
+// steps left after it once the server has told them (usually at once: they are cached).
+export function noteMove(by, from, to) {
+  const move = moveBetween(from, to);
+  const event = record.note('move', {
+    by, piece: move ? KIND_NAME[move.kind] ?? move.kind : null, from, to, verdict: null,
+    moves_left: null,
+  });
+  Promise.all([hintsFor(from), hintsFor(to)]).then(([before, after]) => {
+    event.moves_left = after.min_steps;
+    event.verdict = verdictBetween(before.min_steps, after.min_steps);
+  }).catch(() => {});
+}
 
 // The solution step the board is at, or -1 when the board has left the solution.
 export function solutionStep() {
@@ -162,12 +178,14 @@ export function startGame(code) {
   state.at = 0;
   hints.reset();
   ui.hintsUsed.textContent = '0';
+  record.start({ title: 'Klotski', start: code, goal: 'the 2×2 at the exit', metric: 'step' });
   state.optimum = undefined;
   if (decodeURIComponent(location.hash.slice(1)) !== code) {
     history.replaceState(null, '', `#${code}`);
   }
   hintsFor(code).then((next) => {
     if (state.history[0] !== code) return;
+    record.learn({ min_steps: next.min_steps });
     state.optimum = next.min_steps ?? undefined;
     if (!state.solution) refresh();
   }).catch(() => {});
@@ -240,14 +258,18 @@ export function enqueue(task) {
 export function undo() {
   state.playing = false;
   enqueue(async () => {
-    if (state.at > 0) announceMove(await stepTo(state.at - 1));
+    if (state.at === 0) return;
+    record.note('undo', { to: state.history[state.at - 1] });
+    announceMove(await stepTo(state.at - 1));
   });
 }
 
 export function redo() {
   state.playing = false;
   enqueue(async () => {
-    if (state.at < state.history.length - 1) announceMove(await stepTo(state.at + 1));
+    if (state.at >= state.history.length - 1) return;
+    record.note('redo', { to: state.history[state.at + 1] });
+    announceMove(await stepTo(state.at + 1));
   });
 }
 
@@ -255,6 +277,7 @@ export function restart() {
   state.playing = false;
   enqueue(() => {
     if (state.editing || state.at === 0) return;
+    record.note('restart', { to: state.history[0] });
     state.at = 0;
     showCurrent();
     announce(`Back to the start. ${ui.progress.textContent}`);
@@ -269,6 +292,7 @@ export function hint() {
     const code = currentCode();
     const rung = hints.climb(`${state.at}:${code}`);
     ui.hintsUsed.textContent = String(hints.used);
+    record.note('hint', { rung, at: code });
     const next = await hintsFor(code);
     if (currentCode() !== code) return;
     if (next.min_steps === null) {
@@ -284,6 +308,7 @@ export function hint() {
       say(move ? `Move ${pieceLabel(move.kind, move.from)}.` : '');
     } else {
       say('');
+      noteMove('hint', code, next.best[0]);
       announceMove(await advance(next.best[0]));
     }
   });

@@ -2,7 +2,9 @@
 // with the arrow keys.
 
 import { boardPiece, position } from './board.js';
-import { advance, announceMove, enqueue, queued, stepMs, stepTo } from './game.js';
+import {
+  advance, announceMove, enqueue, noteMove, queued, stepMs, stepTo,
+} from './game.js';
 import { announce, currentCode, say, state, ui } from './page.js';
 import { select } from './verdicts.js';
 import {
@@ -65,6 +67,7 @@ async function movePiece(piece, to, duration) {
   const before = currentCode();
   state.playing = false;
   say('');
+  noteMove('player', before, code);
   const last = state.at > 0 ? moveBetween(state.history[state.at - 1], before) : null;
   if (!last || last.kind !== piece.kind || last.to !== piece.address) {
     announceMove(await advance(code, duration), before);

@@ -13,8 +13,15 @@ export function createRecord() {
       about = { ...puzzle, started_at: new Date().toISOString() };
       events = [];
     },
+    // More about the game, learnt after it started (the fewest moves, say).
+    learn(fields) {
+      Object.assign(about, fields);
+    },
+    // The event, returned so figures the server answers later can be filled in.
     note(kind, details = {}) {
-      events.push({ ms: Math.round(performance.now() - began), kind, ...details });
+      const event = { ms: Math.round(performance.now() - began), kind, ...details };
+      events.push(event);
+      return event;
     },
     text() {
       return JSON.stringify({ record: 'huarong play record', version: 1, ...about, events },
@@ -28,4 +35,13 @@ export function createRecord() {
       setTimeout(() => URL.revokeObjectURL(link.href), 0);
     },
   };
+}
+
+// A move's verdict from the fewest moves left before and after it (null: no goal reachable).
+export function verdictBetween(before, after) {
+  if (before === null || before === undefined || after === null || after === undefined) {
+    return null;
+  }
+  if (after < before) return 'better';
+  return after > before ? 'worse' : 'same';
 }

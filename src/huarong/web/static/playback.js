@@ -3,7 +3,8 @@
 
 import { api } from './api.js';
 import {
-  PAUSE_FRACTION, advance, enqueue, refresh, showCurrent, sleep, solutionStep, stepMs, stepTo,
+  PAUSE_FRACTION, advance, enqueue, noteMove, record, refresh, showCurrent, sleep, solutionStep,
+  stepMs, stepTo,
 } from './game.js';
 import { currentCode, say, state, ui } from './page.js';
 
@@ -12,8 +13,13 @@ async function stepBy(direction) {
   if (step < 0) return;
   const target = step + direction;
   if (target < 0 || target > state.solution.moves.length) return;
-  if (direction > 0) await advance(state.solution.path[target]);
-  else await stepTo(state.at - 1);
+  if (direction > 0) {
+    noteMove('solution', currentCode(), state.solution.path[target]);
+    await advance(state.solution.path[target]);
+  } else {
+    record.note('step-back', { to: state.history[state.at - 1] });
+    await stepTo(state.at - 1);
+  }
 }
 
 async function playLoop() {

@@ -855,6 +855,8 @@ def test_a_klotski_game_s_record_downloads_its_moves_hints_and_times(page: Page)
     import json
 
     _load(page, SHORT_PUZZLE)
+    printed = page.get_attribute("#print-link", "href")
+    assert printed == f"/api/puzzles/card?start={SHORT_PUZZLE}&format=pdf"
     page.focus('[aria-label="兵 1×1, row 1, column 1"]')  # S above an empty cell
     page.keyboard.press("ArrowDown")
     _wait_moves(page, 1)

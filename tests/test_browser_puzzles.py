@@ -454,3 +454,24 @@ def test_the_exit_is_a_gap_in_the_frame_beside_the_goal(
             return sum(pixel[:3])  # type: ignore[index]
 
         assert brightness(inside) > 500 > 300 > brightness(beside)
+
+
+def test_print_opens_the_card_of_the_position_on_the_board(
+        browser: Browser, server_url: str, tiny: Puzzle) -> None:
+    """The Print link follows the board: after a move it asks for the card of the position
+    reached, a PDF of two pages."""
+    import re
+    from urllib.parse import parse_qs, urlsplit
+
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        page.click("#moves .move >> nth=0")
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        grid, _ = _settled(page)
+        href = page.get_attribute("#print-link", "href")
+        assert href is not None and page.get_attribute("#print-link", "target") == "_blank"
+        asked = parse_qs(urlsplit(href).query)
+        assert asked["position"] == [grid] and asked["format"] == ["pdf"]
+        card = page.request.get(f"{server_url}{href}")
+        assert card.status == 200 and card.headers["content-type"] == "application/pdf"
+        assert len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", card.body())) == 2

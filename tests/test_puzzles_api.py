@@ -183,3 +183,35 @@ def test_distinct_tells_a_piece_apart_from_those_like_it(client: TestClient) -> 
     assert nxt["min_steps"] == 2
     answer = get(client, "/api/puzzles/solve", 400, **query, distinct="Z")
     assert answer["input"] in ("Z", "AB./...")
+
+
+def test_a_card_comes_as_svg_png_or_pdf_and_a_puzzle_without_solution_has_none(
+        client: TestClient) -> None:
+    """/api/puzzles/card: the SVG's back holds a small board per position of a solution as
+    short as the reference's; PNG and PDF are those files; from a position (the viewer's
+    Print) the card is that position's; no solution answers 409 in JSON."""
+    import re
+    from xml.etree import ElementTree
+
+    svg_name = "{http://www.w3.org/2000/svg}"
+    plain = reference(TINY, TINY_GOAL, "slide")
+    length = plain.min_steps()[plain.start]
+    answer = client.get("/api/puzzles/card", params=TINY_QUERY)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml"
+    boards = [board for board in ElementTree.fromstring(answer.content).iter(f"{svg_name}g")
+              if board.get("class") == "thumbnail"]
+    assert len(boards) == length + 1
+    png = client.get("/api/puzzles/card", params={**TINY_QUERY, "format": "png"})
+    assert png.headers["content-type"] == "image/png"
+    assert png.content.startswith(b"\x89PNG\r\n\x1a\n")
+    pdf = client.get("/api/puzzles/card", params={**TINY_QUERY, "format": "pdf"})
+    assert pdf.headers["content-type"] == "application/pdf"
+    assert len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", pdf.content)) == 2
+    closer = next(move["to"] for move in get(client, "/api/puzzles/next", **TINY_QUERY)["moves"]
+                  if plain.min_steps()[plain.read_state(move["to"])] == length - 1)
+    moved = client.get("/api/puzzles/card", params={**TINY_QUERY, "position": closer})
+    assert len([board for board in ElementTree.fromstring(moved.content).iter(
+        f"{svg_name}g") if board.get("class") == "thumbnail"]) == length
+    refused = get(client, "/api/puzzles/card", 409, start="AB/CC", goal="CC/..")
+    assert "no goal can be reached" in refused["error"]
+    get(client, "/api/puzzles/card", 400, **TINY_QUERY, format="gif")

@@ -32,6 +32,7 @@ from huarong.web.schema import answers, error_responses
 if TYPE_CHECKING:
     from huarong.graph import StateGraph
     from huarong.puzzles import Puzzle
+    from huarong.puzzles.card import CardFormat
 
 MAX_STATES = 200_000
 """The largest cluster a request searches (Klotski's largest group holds 964,656 layouts)."""
@@ -65,6 +66,10 @@ Distinct = Annotated[str | None, Query(
     max_length=LONGEST_TEXT,
     description="Letters of the start's pieces told apart from the others of their shape (a "
                 "goal piece among pieces like it); default the notation's.")]
+CardQuery = Annotated[Literal["svg", "png", "pdf"], Query(
+    description="The card's file: svg (the front above the back, A4 pages in millimetres), "
+                "png (the same, 150 dpi) or pdf (two A4 pages: front, back).")]
+CARD_MEDIA = {"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
 Position = Annotated[str | None, Query(
     max_length=LONGEST_TEXT,
     description="A position of the puzzle to start from instead of its start, as grid text "
@@ -302,6 +307,20 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
         return searched(request, lambda puzzle, graph: graph_binary(
             graph, place(graph), puzzle_start_node(puzzle, graph)))
 
+    @functools.lru_cache(CACHE_SIZE)
+    def card_bytes(request: _Request, card_format: CardFormat) -> bytes:
+        from huarong.puzzles.card import draw_card
+        from huarong.puzzles.cluster import solution_of_graph
+
+        def answer(puzzle: Puzzle, graph: StateGraph) -> bytes:
+            found = solution_of_graph(puzzle, graph)
+            if found is None:
+                raise BadQuery("no goal can be reached from this position: a card shows a "
+                               "solution", request.position or request.start, 409)
+            return draw_card(puzzle, found, card_format, cjk_font=_static("cjk-subset.woff2"))
+
+        return searched(request, answer)
+
     @functools.lru_cache(1)
     def catalogue_json() -> list[dict[str, Any]]:
         from huarong.puzzles import catalogue, format_state
@@ -363,6 +382,23 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
         explorer's group graphs."""
         return Response(graph_bytes(_Request(start, goal, metric, rules, position, distinct)),
                         media_type="application/octet-stream")
+
+    @router.get("/api/puzzles/card", summary="A printable card: the board and its solution",
+                responses={200: {"content": {media: {} for media in CARD_MEDIA.values()},
+                                 "description": "The card, in the format asked for."},
+                           **error_responses(
+                               400, 409, 413, 503, **refused, **too_large,
+                               e409="No goal can be reached from the position: no solution "
+                                    "to print.")})
+    def card(start: Start, goal: Goal = None, metric: MetricQuery = None,
+             rules: RulesQuery = None, position: Position = None, distinct: Distinct = None,
+             format: CardQuery = "svg") -> Response:
+        """The puzzle's card for printing, as ``huarong puzzle card`` makes it: on the front
+        the position, the puzzle's title and its fewest moves; on the back an optimal
+        solution as numbered small boards."""
+        picture = card_bytes(_Request(start, goal, metric, rules, position, distinct), format)
+        return Response(picture, media_type=CARD_MEDIA[format],
+                        headers={"Content-Disposition": f'inline; filename="card.{format}"'})
 
     @router.get("/puzzles", include_in_schema=False)
     def viewer() -> FileResponse:

@@ -133,6 +133,9 @@ export function showCodeLinks(code) {
   ui.shortCode.hidden = !short;
   ui.groupLink.hidden = !code;
   if (code) ui.groupLink.href = `/explore#/group/${code}`;
+  if (code) {
+    ui.printLink.href = `/api/puzzles/card?${new URLSearchParams({ start: code, format: 'pdf' })}`;
+  }
 }
 
 // ---- history: every board the player reached, one step apart -----------------------------

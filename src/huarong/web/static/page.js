@@ -7,7 +7,7 @@ export const ui = {
   remaining: $('remaining'), movesMade: $('moves-made'), progress: $('progress'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), copyLink: $('copy-link'),
-  recordButton: $('record-button'),
+  recordButton: $('record-button'), printLink: $('print-link'),
   solve: $('solve-button'),
   play: $('play-button'), back: $('step-back'), forward: $('step-forward'),
   counter: $('step-counter'), speed: $('speed'), speedValue: $('speed-value'),

@@ -24,7 +24,7 @@ const ui = {
   start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
   metric: $('metric-input'),
   rules: $('rules-input'), error: $('error'), catalogue: $('catalogue'),
-  graphLink: $('graph-link'),
+  graphLink: $('graph-link'), printLink: $('print-link'),
 };
 
 const STEP_MS = 450;
@@ -262,6 +262,8 @@ async function refresh() {
   const loading = state.loading;
   drawBoard(grid);
   ui.graphLink.href = `/explore#/puzzle?${new URLSearchParams(query(grid))}`;
+  const card = new URLSearchParams({ ...query(grid), format: 'pdf' });
+  ui.printLink.href = `/api/puzzles/card?${card}`;
   ui.movesMade.textContent = String(state.at);
   ui.undo.disabled = state.at === 0;
   ui.redo.disabled = state.at >= state.history.length - 1;

@@ -475,3 +475,31 @@ def test_print_opens_the_card_of_the_position_on_the_board(
         card = page.request.get(f"{server_url}{href}")
         assert card.status == 200 and card.headers["content-type"] == "application/pdf"
         assert len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", card.body())) == 2
+
+
+def test_the_ladder_climbs_a_family_and_a_random_start_has_the_length_asked(
+        browser: Browser, server_url: str, tiny: Puzzle) -> None:
+    """Bickford's 7-piece record: Harder opens the 11-piece record (64 moves, his table),
+    Easier from there the 7-piece again; a random start of the tiny puzzle between 1 and 2
+    moves is a position of its cluster that the reference solves in 1 or 2."""
+    from .test_puzzle_catalogue import PUBLISHED
+
+    with _viewer(browser, f"{server_url}/puzzles#start=bickford-4x4-7") as page:
+        _settled(page)
+        page.wait_for_function("() => !document.querySelector('#harder-button').disabled")
+        assert "(64)" in (page.text_content("#harder-button") or "")
+        page.click("#harder-button")
+        page.wait_for_function("() => location.hash.includes('bickford-4x4-11')")
+        assert _settled(page)[1] == PUBLISHED["bickford-4x4-11"][0]
+        page.wait_for_function(
+            "() => document.querySelector('#easier-button').dataset.name === 'bickford-4x4-7'")
+    steps = tiny.min_steps()
+    with _viewer(browser, f"{server_url}/puzzles#{TINY_HASH}") as page:
+        _settled(page)
+        assert page.is_disabled("#harder-button") and page.is_disabled("#easier-button")
+        page.fill("#random-low", "1")
+        page.fill("#random-high", "2")
+        page.click("#random-button")
+        page.wait_for_function("() => location.hash.includes('position')")
+        grid, remaining = _settled(page)
+        assert remaining in (1, 2) and steps[tiny.read_state(grid)] == remaining

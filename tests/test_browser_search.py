@@ -189,3 +189,25 @@ def test_a_designed_start_plays_in_the_viewer(browser: Browser, tmp_path: Path) 
                                "document.querySelector('#remaining').textContent)")
         assert page.get_attribute("#puzzle-board", "data-grid") == best["start"]
         assert page.text_content("#remaining") == str(moves)
+
+
+def test_a_played_row_s_ladder_steps_to_the_rows_beside_it(
+        browser: Browser, server_url: str,
+        expected: tuple[Path, list[dict[str, Any]]]) -> None:
+    """A row played from the file: Harder opens the row before it (the file is hardest
+    first), Easier the row after it; the first row has no harder one."""
+    _, rows = expected
+    with _viewer(browser, f"{server_url}/explore#/search/tiny") as page:
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-rows tbody tr').length")
+        page.click("#search-rows tbody tr:nth-child(2) a.play-link")
+        page.wait_for_url("**/puzzles#**")
+        page.wait_for_function("() => !document.querySelector('#harder-button').disabled")
+        assert f"({rows[0]['length']})" in (page.text_content("#harder-button") or "")
+        assert not page.is_disabled("#easier-button")
+        page.click("#harder-button")
+        page.wait_for_function("start => document.querySelector('#puzzle-board')"
+                               ".dataset.grid === start", arg=rows[0]["start"])
+        page.wait_for_function("() => document.querySelector('#easier-button').dataset.href"
+                               ".includes('row=1')")
+        assert page.is_disabled("#harder-button")

@@ -215,3 +215,50 @@ def test_a_card_comes_as_svg_png_or_pdf_and_a_puzzle_without_solution_has_none(
     refused = get(client, "/api/puzzles/card", 409, start="AB/CC", goal="CC/..")
     assert "no goal can be reached" in refused["error"]
     get(client, "/api/puzzles/card", 400, **TINY_QUERY, format="gif")
+
+
+def test_a_catalogue_puzzle_s_ladder_is_its_family_by_published_lengths() -> None:
+    """Bickford's 4x4 records by his published lengths (tests/test_puzzle_catalogue.py):
+    61 (13 pieces) below the 7-piece record's 62, 64 (11 pieces) above it; the 2-piece
+    record is the bottom, the 9-piece record (132) the top.  (A server whose limit is below
+    a puzzle's cluster leaves that puzzle off its ladder.)"""
+    from .test_puzzle_catalogue import PUBLISHED
+
+    client = TestClient(create_app(NO_DATABASE, max_group_size=20_000))
+
+    family = sorted((moves, name) for name, (moves, _, _) in PUBLISHED.items()
+                    if name.startswith("bickford-4x4-"))
+    for place, (moves, name) in enumerate(family):
+        rungs = get(client, "/api/puzzles/ladder", name=name)
+        assert rungs["family"] == "bickford-4x4" and rungs["length"] == moves
+        below = rungs["easier"] and (rungs["easier"]["length"], rungs["easier"]["name"])
+        above = rungs["harder"] and (rungs["harder"]["length"], rungs["harder"]["name"])
+        assert below == (family[place - 1] if place else None)
+        assert above == (family[place + 1] if place + 1 < len(family) else None)
+    assert get(client, "/api/puzzles/ladder", name="century")["family"] == "classics"
+    assert get(client, "/api/puzzles/ladder", 404, name="no-such-puzzle")["input"] == (
+        "no-such-puzzle")
+    # 4x4-8's cluster (4,488 states) passes the small server's limit: it is off the ladder.
+    left_out = get(TestClient(create_app(NO_DATABASE, max_group_size=SMALL_LIMIT)),
+                   "/api/puzzles/ladder", name="bickford-4x4-8")
+    assert left_out["length"] is None and left_out["harder"] is None is left_out["easier"]
+
+
+def test_a_random_start_needs_as_many_moves_as_asked(client: TestClient) -> None:
+    """Every answer is a position of the cluster whose fewest moves (the reference's) lie in
+    the range, the same seed gives the same one, and an empty range answers 409."""
+    plain = reference(TINY, TINY_GOAL, "slide")
+    steps = plain.min_steps()
+    longest = max(steps.values())
+    for low, high in ((0, 0), (1, 2), (longest, longest)):
+        answer = get(client, "/api/puzzles/random", **TINY_QUERY, low=str(low),
+                     high=str(high))
+        state = plain.read_state(answer["start"])
+        assert low <= steps[state] <= high and answer["min_steps"] == steps[state]
+        assert answer["count"] == sum(low <= moves <= high for moves in steps.values())
+    seeded = [get(client, "/api/puzzles/random", **TINY_QUERY, low="0", high=str(longest),
+                  seed="7")["start"] for _ in range(2)]
+    assert seeded[0] == seeded[1]
+    get(client, "/api/puzzles/random", 409, **TINY_QUERY, low=str(longest + 1),
+        high=str(longest + 5))
+    get(client, "/api/puzzles/random", 400, **TINY_QUERY, low="-1", high="2")

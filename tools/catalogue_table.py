@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 
 from huarong.fileio import write_text_atomically
 from huarong.puzzles import CatalogueEntry, catalogue, cluster_summary, solve
+from huarong.puzzles.notation import FAMILIES
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "docs" / "puzzle-catalogue.md"
@@ -115,10 +116,8 @@ def order(entry: CatalogueEntry) -> tuple[int, str, int]:
     pieces, the design search's records, then the Klotski classics (their sources are
     fayaa.com's table)."""
     number = re.search(r"\d+$", entry.name)
-    kind = (4 if "fayaa.com" in entry.source else 1 if entry.name.startswith("rush-hour")
-            else 2 if entry.name.startswith("bickford-")
-            else 3 if entry.name.startswith("design-") else 0)
-    return kind, re.sub(r"\d+$", "", entry.name), int(number.group(0)) if number else 0
+    return (FAMILIES.index(entry.family), re.sub(r"\d+$", "", entry.name),
+            int(number.group(0)) if number else 0)
 
 
 def page() -> str:

@@ -34,6 +34,11 @@ _TOML_KEYS = frozenset({"name", "title", "source", "board", "goal", "rule", "rul
                         "distinct"})
 
 
+FAMILIES = ("classics", "rush-hour", "bickford-4x4", "design", "klotski")
+"""The catalogue's families, in the catalogue page's order: the West's classics, Rush Hour,
+Bickford's 4x4 records, the design search's records, the Klotski classics."""
+
+
 @dataclass(frozen=True)
 class CatalogueEntry:
     """A named puzzle of the catalogue, with where it was published."""
@@ -42,6 +47,15 @@ class CatalogueEntry:
     title: str
     source: str
     puzzle: Puzzle
+
+    @property
+    def family(self) -> str:
+        """One of :data:`FAMILIES`: the Klotski classics are fayaa.com's table, the others
+        known by their names' first word."""
+        if "fayaa.com" in self.source:
+            return "klotski"
+        return next((family for family in FAMILIES[1:4] if self.name.startswith(family)),
+                    "classics")
 
 
 def load_puzzle(start: str, goal: str | None = None, *, metric: str | None = None,

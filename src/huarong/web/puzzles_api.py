@@ -116,6 +116,28 @@ class ClusterAnswer(BaseModel):
                                                 "without one.")
 
 
+class Rung(BaseModel):
+    name: str
+    title: str
+    length: int = Field(description="Its fewest moves.")
+
+
+class LadderAnswer(BaseModel):
+    name: str
+    family: Literal["classics", "rush-hour", "bickford-4x4", "design", "klotski"]
+    length: int | None = Field(description="The puzzle's fewest moves; null without a solution.")
+    easier: Rung | None = Field(description="The family's puzzle next below it by fewest moves "
+                                            "(then by name); null at the bottom.")
+    harder: Rung | None = Field(description="The next above it; null at the top.")
+
+
+class RandomStart(BaseModel):
+    start: str = Field(description="A position of the cluster, as grid text.")
+    min_steps: int = Field(description="Its fewest moves to a goal.")
+    count: int = Field(description="How many positions of the cluster need between low and "
+                                   "high moves.")
+
+
 class MoveVerdictAnswer(BaseModel):
     to: str
     piece: str
@@ -321,6 +343,24 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
         return searched(request, answer)
 
+    @functools.lru_cache(8)
+    def family_ladder(family: str) -> list[tuple[int, str, str]]:
+        """(fewest moves, name, title) of the family's solvable puzzles, easiest first (one
+        whose search passes the server's limit is left out)."""
+        from huarong.puzzles import catalogue
+        from huarong.puzzles.cluster import ClusterTooLarge, solution_length
+
+        rungs = []
+        with slot(family):
+            for entry in catalogue():
+                if entry.family != family:
+                    continue
+                with contextlib.suppress(ClusterTooLarge):
+                    moves = solution_length(entry.puzzle, limit=max_states)
+                    if moves is not None:
+                        rungs.append((moves, entry.name, entry.title))
+        return sorted(rungs)
+
     @functools.lru_cache(1)
     def catalogue_json() -> list[dict[str, Any]]:
         from huarong.puzzles import catalogue, format_state
@@ -399,6 +439,69 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
         picture = card_bytes(_Request(start, goal, metric, rules, position, distinct), format)
         return Response(picture, media_type=CARD_MEDIA[format],
                         headers={"Content-Disposition": f'inline; filename="card.{format}"'})
+
+    @router.get("/api/puzzles/ladder", summary="The next harder and easier puzzle of a family",
+                response_model=None,
+                responses=answers(LadderAnswer, 400, 404, 413, 503, **refused, **too_large,
+                                  e404="No catalogue puzzle has that name."))
+    def ladder(name: Annotated[str, Query(min_length=1, max_length=LONGEST_TEXT,
+                                          description="A catalogue puzzle's name.",
+                                          examples=["bickford-4x4-7"])]) -> dict[str, Any]:
+        """Where a catalogue puzzle stands in its family (the West's classics, Rush Hour,
+        Bickford's 4x4 records, the design records, the Klotski classics) ordered by fewest
+        moves: the puzzles just below and above it."""
+        from huarong.puzzles import PuzzleError, catalogue_entry
+
+        try:
+            entry = catalogue_entry(name)
+        except PuzzleError:
+            raise BadQuery(f"no catalogue puzzle is named {name!r}", name, 404) from None
+        rungs = family_ladder(entry.family)
+        place = next((i for i, (_, rung, _) in enumerate(rungs) if rung == name), None)
+
+        def rung(index: int) -> dict[str, Any] | None:
+            if place is None or not 0 <= index < len(rungs):
+                return None
+            moves, other, title = rungs[index]
+            return {"name": other, "title": title, "length": moves}
+
+        return LadderAnswer.model_validate({
+            "name": name, "family": entry.family,
+            "length": None if place is None else rungs[place][0],
+            "easier": rung(-1 if place is None else place - 1),
+            "harder": rung(-1 if place is None else place + 1)}).model_dump()
+
+    @router.get("/api/puzzles/random", summary="A random position of a cluster, by its length",
+                response_model=None,
+                responses=answers(RandomStart, 400, 409, 413, 503, **refused, **too_large,
+                                  e409="No position of the cluster needs between low and high "
+                                       "moves."))
+    def random_start(start: Start, low: Annotated[int, Query(ge=0, le=100_000)],
+                     high: Annotated[int, Query(ge=0, le=100_000)], goal: Goal = None,
+                     metric: MetricQuery = None, rules: RulesQuery = None,
+                     position: Position = None, distinct: Distinct = None,
+                     seed: Annotated[int | None, Query(ge=0, le=2**32 - 1)] = None
+                     ) -> dict[str, Any]:
+        """A position of the puzzle's cluster whose fewest moves to a goal lie between ``low``
+        and ``high``, drawn at random (the same ``seed``, the same position): a new start
+        of the length asked for."""
+        import numpy as np
+
+        from huarong.puzzles import format_state
+
+        request = _Request(start, goal, metric, rules, position, distinct)
+
+        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
+            fitting = np.flatnonzero((graph.min_steps >= low) & (graph.min_steps <= high))
+            if not fitting.shape[0]:
+                raise BadQuery(f"no position of this cluster needs {low} to {high} moves",
+                               f"{low}-{high}", 409)
+            node = int(fitting[np.random.default_rng(seed).integers(fitting.shape[0])])
+            return RandomStart(start=format_state(puzzle, int(graph.codes[node])),
+                               min_steps=int(graph.min_steps[node]),
+                               count=int(fitting.shape[0])).model_dump()
+
+        return searched(request, answer)
 
     @router.get("/puzzles", include_in_schema=False)
     def viewer() -> FileResponse:

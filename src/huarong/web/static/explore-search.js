@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { $, count, el } from './explore-common.js';
 import { gridBoard } from './miniboard.js';
+import { rowAddress, rowQuery } from './search-rows.js';
 
 const PER_PAGE = 50;
 const BOARD_HEIGHT = 30; // pixels: a row's picture of its start
@@ -25,18 +26,6 @@ function searchHref(name, offset = 0, minLength = null, limit = PER_PAGE) {
 // The query that plays a row's start: the file's puzzle, or the row's own goal and distinct
 // pieces where each row is its own puzzle (a preset's records); the viewer's and the state
 // graph's.
-function puzzleQuery(puzzle, item) {
-  const distinct = item.distinct ?? puzzle.pieces.filter((piece) => piece.distinct)
-    .map((piece) => piece.letters).join('');
-  const query = new URLSearchParams({ start: item.start });
-  const goal = item.goal ?? puzzle.goal;
-  if (goal) query.set('goal', goal);
-  query.set('metric', puzzle.metric);
-  query.set('rules', puzzle.rules);
-  if (distinct) query.set('distinct', distinct);
-  return query;
-}
-
 function startBoard(puzzle, start) {
   const board = gridBoard(start);
   board.style.height = `${BOARD_HEIGHT}px`;
@@ -78,14 +67,15 @@ function drawSummary(file) {
 }
 
 function row(item, rank, puzzle) {
-  const query = puzzleQuery(puzzle, item);
+  const query = rowQuery(puzzle, item);
   return el('tr', {},
     el('th', { scope: 'row' }, count(rank)),
     el('td', {}, item.length === null ? 'none' : count(item.length)),
     el('td', {}, count(item.states)),
     el('td', {}, count(item.solved)),
     el('td', { className: 'layout-cell' }, el('a', {
-      href: `/puzzles#${query}`, className: 'play-link', title: 'Play this start',
+      href: rowAddress(puzzle, item, shown.name, rank - 1, shown.minLength),
+      className: 'play-link', title: 'Play this start',
     }, startBoard(puzzle, item.start), el('span', { className: 'mono' }, item.start))),
     el('td', {}, el('a', { href: `#/puzzle?${query}`, className: 'graph-link' }, 'graph',
       el('span', { className: 'visually-hidden' }, ` of ${item.start}`))));

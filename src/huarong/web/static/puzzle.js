@@ -7,6 +7,7 @@ import { ApiError, api } from './api.js';
 import { bindHelpMode, readHelpMode } from './help-mode.js';
 import { createLadder } from './hint-ladder.js';
 import { createRecord } from './play-record.js';
+import { rowsBeside } from './search-rows.js';
 import {
   colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
 } from './puzzle-grid.js';
@@ -18,7 +19,8 @@ const ui = {
   verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), helpMode: $('help-mode'),
-  recordButton: $('record-button'),
+  recordButton: $('record-button'), easier: $('easier-button'), harder: $('harder-button'),
+  randomForm: $('random-form'), randomLow: $('random-low'), randomHigh: $('random-high'),
   solve: $('solve-button'),
   form: $('load-form'),
   start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
@@ -415,9 +417,11 @@ async function load(params, title) {
   showError('');
   state.loading += 1;
   const loading = state.loading;
+  // Where a search result's row came from (its file and place), for the ladder only.
+  const { search, row, min_length: minLength, ...spec } = params;
   let first;
   try {
-    first = await api('/api/puzzles/next', params);
+    first = await api('/api/puzzles/next', spec);
   } catch (error) {
     if (loading === state.loading) {
       showError(error instanceof ApiError ? error.message : String(error));
@@ -425,7 +429,7 @@ async function load(params, title) {
     return;
   }
   if (loading !== state.loading) return;
-  state.spec = params;
+  state.spec = spec;
   state.rules = { goal: first.goal, metric: first.metric, rules: first.rules };
   state.title = title;
   state.history = [first.start];
@@ -439,6 +443,11 @@ async function load(params, title) {
   });
   answers.clear();
   answers.set(first.start, Promise.resolve(first));
+  if (first.min_steps !== null && !params.position) {
+    ui.randomLow.value = String(Math.ceil(first.min_steps / 2));
+    ui.randomHigh.value = String(first.min_steps);
+  }
+  drawLadder(spec.start, { search, row, min_length: minLength });
   ui.name.textContent = `${title} · ${first.rows}×${first.columns}, ${first.rules} rules, `
     + `${first.metric} metric`;
   history.replaceState(null, '', `#${new URLSearchParams(params)}`);
@@ -469,6 +478,76 @@ function loadFromHash() {
   ui.rules.value = params.rules ?? '';
   load(params, titles.get(params.start) ?? params.start);
   return true;
+}
+
+// The family's next puzzles by fewest moves, for a catalogue puzzle (/api/puzzles/ladder),
+// or a search result file's rows beside the one played (the file is hardest first).
+async function drawLadder(name, from) {
+  for (const button of [ui.easier, ui.harder]) {
+    button.disabled = true;
+    button.dataset.name = '';
+    button.dataset.href = '';
+  }
+  ui.easier.textContent = 'Easier';
+  ui.harder.textContent = 'Harder';
+  if (from.search) {
+    let beside;
+    try {
+      beside = await rowsBeside(api, from.search, Number(from.row), from.min_length ?? null);
+    } catch {
+      return;
+    }
+    for (const [button, rung, word] of [[ui.easier, beside.easier, 'Easier'],
+      [ui.harder, beside.harder, 'Harder']]) {
+      if (!rung || state.spec?.start !== name) continue;
+      button.disabled = false;
+      button.dataset.href = rung.href;
+      button.textContent = `${word}: the file's next row (${rung.length ?? 'no solution'})`;
+    }
+    return;
+  }
+  if (!/^[a-z0-9-]+$/.test(name ?? '')) return; // a pasted board: no family
+  let rungs;
+  try {
+    rungs = await api('/api/puzzles/ladder', { name });
+  } catch {
+    return; // a server too small for the family: no ladder, the game goes on
+  }
+  if (state.spec?.start !== name) return;
+  for (const [button, rung, word] of [[ui.easier, rungs.easier, 'Easier'],
+    [ui.harder, rungs.harder, 'Harder']]) {
+    if (!rung) continue;
+    button.disabled = false;
+    button.dataset.name = rung.name;
+    button.textContent = `${word}: ${rung.title} (${rung.length})`;
+  }
+}
+
+function climbLadder(button) {
+  const { name, href } = button.dataset;
+  if (href) {
+    location.hash = href.slice(href.indexOf('#') + 1);
+    return;
+  }
+  if (!name) return;
+  ui.start.value = name;
+  for (const input of [ui.goal, ui.distinct, ui.metric, ui.rules]) input.value = '';
+  load({ start: name }, titles.get(name) ?? name);
+}
+
+// A random position of this cluster whose fewest moves lie in the range, as a new start.
+async function randomStart(event) {
+  event.preventDefault();
+  const [low, high] = [Number(ui.randomLow.value), Number(ui.randomHigh.value)];
+  let found;
+  try {
+    found = await api('/api/puzzles/random', { ...query(current()), low, high });
+  } catch (error) {
+    ui.message.textContent = error.message;
+    return;
+  }
+  load({ ...state.spec, position: found.start }, `${state.title}, a start of `
+    + `${found.min_steps} moves`);
 }
 
 async function drawCatalogue() {
@@ -520,6 +599,9 @@ ui.undo.addEventListener('click', undo);
 ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
+ui.easier.addEventListener('click', () => climbLadder(ui.easier));
+ui.harder.addEventListener('click', () => climbLadder(ui.harder));
+ui.randomForm.addEventListener('submit', randomStart);
 ui.recordButton.addEventListener('click', () => record.download(
   `${(state.spec?.start ?? 'puzzle').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-record.json`));
 bindHelpMode(ui.helpMode, () => { if (state.history.length) refresh(); });

@@ -503,3 +503,52 @@ def test_the_ladder_climbs_a_family_and_a_random_start_has_the_length_asked(
         page.wait_for_function("() => location.hash.includes('position')")
         grid, remaining = _settled(page)
         assert remaining in (1, 2) and steps[tiny.read_state(grid)] == remaining
+
+
+def _drag(page: Page, letter: str, rows: int, columns: int) -> None:
+    """A mouse drag of piece ``letter`` by that many cells, in small steps."""
+    box = page.locator(f"#puzzle-board .pcell[data-piece={letter}] >> nth=0").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.wait_for_timeout(100)  # the piece's moves are asked for on the press
+    page.mouse.move(x + columns * box["width"], y + rows * box["height"], steps=8)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize(("start", "goal", "metric", "corner"), [
+    (TINY, TINY_GOAL, "slide", False),
+    ("A../.B./...", ".../.../..A", "step", True),
+])
+def test_a_piece_dragged_lands_where_it_can_move(browser: Browser, server_url: str,
+                                                 start: str, goal: str, metric: str,
+                                                 corner: bool) -> None:
+    """A slide dragged its longest way along its line, a step dragged round a corner: the board
+    shows a position the reference reaches in one move from the start; a drag back to where
+    the piece started moves nothing."""
+    from urllib.parse import urlencode
+
+    plain = reference(start, goal, metric)
+    address = urlencode({"start": start, "goal": goal, "metric": metric})
+    with _viewer(browser, f"{server_url}/puzzles#{address}") as page:
+        _settled(page)
+        moves = page.evaluate(
+            "query => fetch('/api/puzzles/next?' + query).then(r => r.json())"
+            ".then(next => next.moves)", address)
+        chosen = max((move for move in moves if ("," in move["direction"]) == corner),
+                     key=lambda move: move["distance"])
+        letter = chosen["piece"]
+        before = [(r, c) for r, row in enumerate(start.split("/"))
+                  for c, glyph in enumerate(row) if glyph == letter]
+        after = [(r, c) for r, row in enumerate(chosen["to"].split("/"))
+                 for c, glyph in enumerate(row) if glyph == letter]
+        rows, columns = after[0][0] - before[0][0], after[0][1] - before[0][1]
+        _drag(page, letter, 0, 0)
+        page.wait_for_timeout(200)
+        assert page.text_content("#moves-made") == "0"
+        _drag(page, letter, rows, columns)
+        page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
+        grid, _ = _settled(page)
+        assert plain.read_state(grid) in set(plain.moves(plain.start))
+        assert grid == chosen["to"]

@@ -7,6 +7,7 @@ import { ApiError, api } from './api.js';
 import { bindHelpMode, readHelpMode } from './help-mode.js';
 import { createLadder } from './hint-ladder.js';
 import { createRecord } from './play-record.js';
+import { draggable } from './puzzle-drag.js';
 import { rowsBeside } from './search-rows.js';
 import {
   colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
@@ -599,6 +600,12 @@ ui.undo.addEventListener('click', undo);
 ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
+draggable(ui.board, {
+  landings: async (letter) => (await nextOf(current())).moves
+    .filter((move) => move.piece === letter)
+    .map((move) => ({ offset: displacement(move), move })),
+  land: (move) => play(move),
+});
 ui.easier.addEventListener('click', () => climbLadder(ui.easier));
 ui.harder.addEventListener('click', () => climbLadder(ui.harder));
 ui.randomForm.addEventListener('submit', randomStart);

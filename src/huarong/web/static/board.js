@@ -1,7 +1,9 @@
 // Drawing the board: the ARIA grid, one element per piece placed by address, and the
 // celebration when the 2x2 reaches the exit.
 
-import { COLS, FACE, ROWS, colOf, pieceLabel, rowOf } from './rules.js';
+import {
+  COLS, FACE, LETTER, ROWS, colOf, gridOf, pieceLabel, rowOf,
+} from './rules.js';
 import { reducedMotion, state, ui } from './page.js';
 
 export let sprites = []; // {kind, address, el}: the piece elements on the board
@@ -33,6 +35,7 @@ function createSprite(kind) {
   const el = document.createElement('div');
   el.className = `piece ${kind}`;
   el.dataset.kind = kind;
+  el.dataset.piece = LETTER[kind];
   el.tabIndex = 0;
   el.setAttribute('role', 'button');
   const face = document.createElement('span');
@@ -79,6 +82,7 @@ export function render(pieces) {
   }
   for (const sprite of spare) sprite.el.remove();
   sprites = kept;
+  ui.board.dataset.grid = gridOf(pieces);
 }
 
 export const cellAt = (address) => cells[address];

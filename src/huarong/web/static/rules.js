@@ -14,6 +14,8 @@ const KIND_OF_ITEM = [null, 'horizontal', 'vertical', 'soldier'];
 // klotski.online writes one digit per cell.
 const ONLINE_DIGIT = { cao: '4', vertical: '2', horizontal: '3', soldier: '1' };
 export const FACE = { cao: '曹操', vertical: '将', horizontal: '将', soldier: '兵' };
+// The letter of each kind in grid text (Layout.grid's: C the 2x2, V, H, S).
+export const LETTER = { cao: 'C', vertical: 'V', horizontal: 'H', soldier: 'S' };
 export const KIND_NAME = { cao: '2×2', vertical: 'vertical piece', horizontal: 'horizontal piece',
   soldier: '1×1' };
 
@@ -29,6 +31,19 @@ export function cellsOf(kind, address) {
     for (let dx = 0; dx < width; dx++) cells.push(address + dy * COLS + dx);
   }
   return cells;
+}
+
+// The layout as grid text, rows joined by '/' ("VCCV/VCCV/VHHV/VSSV/S..S").
+export function gridOf(pieces) {
+  const glyphs = new Array(CELLS).fill('.');
+  for (const piece of pieces) {
+    for (const cell of cellsOf(piece.kind, piece.address)) glyphs[cell] = LETTER[piece.kind];
+  }
+  const rows = [];
+  for (let row = 0; row < ROWS; row++) {
+    rows.push(glyphs.slice(row * COLS, (row + 1) * COLS).join(''));
+  }
+  return rows.join('/');
 }
 
 export function occupancy(pieces, except = null) {

@@ -21,7 +21,7 @@ const ui = {
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), helpMode: $('help-mode'),
   recordButton: $('record-button'), easier: $('easier-button'), harder: $('harder-button'),
-  randomForm: $('random-form'), randomLow: $('random-low'), randomHigh: $('random-high'),
+  speed: $('speed'), speedValue: $('speed-value'), randomForm: $('random-form'), randomLow: $('random-low'), randomHigh: $('random-high'),
   solve: $('solve-button'),
   form: $('load-form'),
   start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
@@ -30,7 +30,7 @@ const ui = {
   graphLink: $('graph-link'), printLink: $('print-link'),
 };
 
-const STEP_MS = 450;
+const BASE_STEP_MS = 2250; // a playback step at speed 1×; 5× (450 ms) by default
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
 };
@@ -66,6 +66,7 @@ function drawBoard(grid) {
   const focusedLetter = document.activeElement?.dataset?.piece;
   ui.board.replaceChildren();
   ui.board.dataset.grid = grid;
+  ui.board.classList.toggle('rules-length', state.rules?.rules === 'length');
   ui.board.style.setProperty('--rows', rows.length);
   ui.board.style.setProperty('--columns', rows[0].length);
   ui.board.setAttribute('aria-rowcount', String(rows.length));
@@ -408,7 +409,7 @@ async function solve() {
       verdict: 'better', moves_left: solution.length - index - 1 });
     reach(solution.moves[index].grid, 'better');
     refresh();
-    state.playing = setTimeout(() => step(index + 1), STEP_MS);
+    state.playing = setTimeout(() => step(index + 1), BASE_STEP_MS / Number(ui.speed.value));
   };
   state.playing = setTimeout(() => step(0), 0);
 }
@@ -600,6 +601,7 @@ ui.undo.addEventListener('click', undo);
 ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
+ui.speed.addEventListener('input', () => { ui.speedValue.textContent = `${ui.speed.value}×`; });
 draggable(ui.board, {
   landings: async (letter) => (await nextOf(current())).moves
     .filter((move) => move.piece === letter)

@@ -3,14 +3,15 @@
 anchor.
 
 Run: ``python benchmarks/bench_design.py [--cases rush,rush-no-walls,bickford-7,bickford-9,
-klotski-classes] [--methods anneal,climb] [--seeds 5] [--budget SECONDS] [--threads N]
-[--classes 20]``.  Each case runs once per method and seed (seeds 1 to ``--seeds``) with
-``--threads`` chains (default: every core) for its budget (the issue's: 10 minutes for Rush
-Hour, 5 for Bickford's records, 2 for a Klotski class; ``--budget`` overrides all), and stops
-once it reaches the truth.  It prints: the best hardest length found beside the truth, the
-seconds to first reach that best, the evaluations a second and the share of the wall time
-the engine's cluster searches took (all threads together, so it may pass 100 % on several
-threads); then, per case and method, how many seeds reached the truth.
+klotski-classes] [--methods anneal,climb] [--seeds 5] [--first-seed 1] [--budget SECONDS]
+[--threads N] [--classes 20]``. Each case runs once per method and seed (``--seeds`` seeds
+from ``--first-seed``) with ``--threads`` chains (default: every core) for its budget (the
+issue's: 10 minutes for Rush Hour, 5 for Bickford's records, 2 for a Klotski class;
+``--budget`` overrides all), and stops once it reaches the truth. It prints: the best
+hardest length found beside the truth, the seconds to first reach that best, the evaluations
+a second and the share of the wall time the engine's cluster searches took (all threads
+together, so it may pass 100 % on several threads); then, per case and method, how many
+seeds reached the truth.
 
 Anchors (the truths, each from an exhaustive search):
 
@@ -83,6 +84,8 @@ def main() -> None:
     parser.add_argument("--methods", default="anneal",
                         help=f"comma-separated, of {', '.join(METHODS)}")
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1,
+                        help="the seeds run are this one and the next --seeds - 1")
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds a run (default: each case's)")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
@@ -101,7 +104,7 @@ def main() -> None:
     for name, make, truth, seconds, minimal in chosen:
         seconds = arguments.budget or seconds
         for method in arguments.methods.split(","):
-            for seed in range(1, arguments.seeds + 1):
+            for seed in range(arguments.first_seed, arguments.first_seed + arguments.seeds):
                 result = design(make(), Budget(seconds=seconds), seed=seed,
                                 chains=arguments.threads, minimal=minimal, method=method,
                                 target=truth)

@@ -55,10 +55,11 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="The seed of the chains' random numbers: one thread and a budget of "
                    "evaluations give the same answer every time.")
-@click.option("--method", type=click.Choice(("anneal", "climb")), default="anneal",
-              show_default=True,
-              help="anneal: a chain may move to an easier cluster, less often as the budget "
-                   "runs out; climb: never (hill climbing with restarts).")
+@click.option("--method", type=click.Choice(("anneal", "climb")), default=None,
+              help="anneal (the default): a chain also moves to easier clusters, less often "
+                   "as the budget runs out; climb (the default of --preset rush-hour, where "
+                   "it measured better): only to clusters at least as hard, restarting when "
+                   "it finds nothing harder.")
 @click.option("--stop-at", "stop_at", type=click.IntRange(min=1), default=None,
               metavar="MOVES", help="Stop a chain once it finds a start of this many moves.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -82,7 +83,7 @@ DESIGN_PRESETS = ("rush-hour",)
 @json_option
 def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            preset: str | None, metric: str | None, rules: str | None, walls: str | None,
-           empty: str | None, minimal: bool, budget: str, seed: int, method: str,
+           empty: str | None, minimal: bool, budget: str, seed: int, method: str | None,
            stop_at: int | None,
            threads: int | None, cluster: str | None, max_states: int, keep: int,
            output: str | None,
@@ -111,7 +112,8 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
     with input_errors(), _cluster_faults(), progress_bar(not quiet) as progress, \
             sigterm_unwinds():
         result = run_design(space, chosen, seed=seed, chains=threads, minimal=minimal,
-                            keep=keep, method=method, target=stop_at,
+                            keep=keep, method=method or ("climb" if preset else "anneal"),
+                            target=stop_at,
                             max_states=max_states, cluster=cluster,
                             checkpoint=checkpoint, progress=progress)
     if output is not None:

@@ -24,13 +24,15 @@ const hints = createLadder(); // this game's graded hints
 export const record = createRecord(); // this game's moves, hints and times
 
 // A move into the record: ``by`` the player, a hint or the solution; its verdict and the
-// steps left after it once the server has told them (usually at once: they are cached).
-export function noteMove(by, from, to) {
+// steps left after it, ``known`` (a solution's step: no request) or once the server has told
+// them (usually at once: they are cached).
+export function noteMove(by, from, to, known = null) {
   const move = moveBetween(from, to);
   const event = record.note('move', {
     by, piece: move ? KIND_NAME[move.kind] ?? move.kind : null, from, to, verdict: null,
-    moves_left: null,
+    moves_left: null, ...known,
   });
+  if (known) return;
   Promise.all([hintsFor(from), hintsFor(to)]).then(([before, after]) => {
     event.moves_left = after.min_steps;
     event.verdict = verdictBetween(before.min_steps, after.min_steps);

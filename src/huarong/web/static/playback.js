@@ -14,7 +14,8 @@ async function stepBy(direction) {
   const target = step + direction;
   if (target < 0 || target > state.solution.moves.length) return;
   if (direction > 0) {
-    noteMove('solution', currentCode(), state.solution.path[target]);
+    noteMove('solution', currentCode(), state.solution.path[target],
+      { verdict: 'better', moves_left: state.solution.moves.length - target });
     await advance(state.solution.path[target]);
   } else {
     record.note('step-back', { to: state.history[state.at - 1] });

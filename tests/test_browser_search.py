@@ -121,6 +121,15 @@ def rush_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+def _play_row(page: Page, rank: int) -> None:
+    """Plays the listed row of ``rank`` (1: the first shown) in the viewer, and waits until
+    the viewer has the server's answer for it."""
+    page.click(f"#search-rows tbody tr:nth-child({rank}) a.play-link")
+    page.wait_for_url("**/puzzles#**")
+    page.wait_for_function("() => !['…', ''].includes("
+                           "document.querySelector('#remaining').textContent)")
+
+
 def test_a_rush_hour_row_plays_its_moves(browser: Browser, rush_url: str) -> None:
     """Fogleman's hardest start, from the preset's file: 60 moves in the viewer."""
     with _viewer(browser, f"{rush_url}/explore#/search/rush") as page:
@@ -128,10 +137,7 @@ def test_a_rush_hour_row_plays_its_moves(browser: Browser, rush_url: str) -> Non
             "() => document.querySelectorAll('#search-rows tbody tr').length")
         assert _rows(page)[0][1:3] == ["60", "2,332"]
         assert "each start its own" in (page.text_content("#search-facts") or "")
-        page.click("#search-rows tbody tr:first-child a.play-link")
-        page.wait_for_url("**/puzzles#**")
-        page.wait_for_function("() => !['…', ''].includes("
-                               "document.querySelector('#remaining').textContent)")
+        _play_row(page, 1)
         assert page.get_attribute("#puzzle-board", "data-grid") == (
             "IBB#../I..LDD/JAAL../J.KEEM/FFK..M/GGHHHM")
         assert page.text_content("#remaining") == "60"
@@ -153,10 +159,7 @@ def test_an_sbp_record_plays_with_its_own_goal_and_distinct_piece(
             _viewer(browser, f"{url}/explore#/search/records") as page:
         page.wait_for_function(
             "() => document.querySelectorAll('#search-rows tbody tr').length")
-        page.click("#search-rows tbody tr:first-child a.play-link")
-        page.wait_for_url("**/puzzles#**")
-        page.wait_for_function("() => !['…', ''].includes("
-                               "document.querySelector('#remaining').textContent)")
+        _play_row(page, 1)
         assert page.input_value("#distinct-input") == "A"
         assert page.text_content("#remaining") == "132"
 
@@ -183,10 +186,7 @@ def test_a_designed_start_plays_in_the_viewer(browser: Browser, tmp_path: Path) 
             _viewer(browser, f"{url}/explore#/search/designed") as page:
         page.wait_for_function(
             "() => document.querySelectorAll('#search-rows tbody tr').length")
-        page.click("#search-rows tbody tr:first-child a.play-link")
-        page.wait_for_url("**/puzzles#**")
-        page.wait_for_function("() => !['…', ''].includes("
-                               "document.querySelector('#remaining').textContent)")
+        _play_row(page, 1)
         assert page.get_attribute("#puzzle-board", "data-grid") == best["start"]
         assert page.text_content("#remaining") == str(moves)
 
@@ -200,8 +200,7 @@ def test_a_played_row_s_ladder_steps_to_the_rows_beside_it(
     with _viewer(browser, f"{server_url}/explore#/search/tiny") as page:
         page.wait_for_function(
             "() => document.querySelectorAll('#search-rows tbody tr').length")
-        page.click("#search-rows tbody tr:nth-child(2) a.play-link")
-        page.wait_for_url("**/puzzles#**")
+        _play_row(page, 2)
         page.wait_for_function("() => !document.querySelector('#harder-button').disabled")
         assert f"({rows[0]['length']})" in (page.text_content("#harder-button") or "")
         assert not page.is_disabled("#easier-button")

@@ -36,7 +36,8 @@ CHANGED_SHARE = 0.005
 """The most pixels that may differ by more than :data:`CHANGED_BY`: a misplaced piece, a lost
 goal outline or a goal drawn as boxes inside its cells changes several times more."""
 CHANGED_BY = 48
-HIDDEN_TEXT = ".handle, .face { color: transparent !important; text-shadow: none !important; }"
+HIDDEN_TEXT = (".pb-label, .pb-exit::after { color: transparent !important;"
+               " text-shadow: none !important; }")
 """The pictures are compared without the pieces' letters: fonts differ between machines (each
 label is checked to be visible on its own)."""
 HENG_DAO_LI_MA = "1A9BF0C00"
@@ -75,13 +76,28 @@ def _settled_layout(page: Page) -> None:
                   " requestAnimationFrame(() => requestAnimationFrame(done))))")
 
 
-def _boxes(page: Page, selector: str) -> list[dict[str, Any]]:
-    boxes: list[dict[str, Any]] = page.eval_on_selector_all(selector, """els => els.map(el => {
-        const b = el.getBoundingClientRect();
-        return {piece: el.dataset.piece, address: el.dataset.address ?? null,
-                kind: el.dataset.kind ?? null, box: [b.left, b.top, b.right, b.bottom]};
-    })""")
-    return boxes
+def _board_drawing(page: Page, board: str) -> dict[str, Any]:
+    """The board as drawn, in the page's pixels: its cells (reading order), each element
+    carrying ``data-piece``, the goal's outlines, and each label with whether the element at
+    its centre is the label itself (or inside it): nothing drawn over it."""
+    drawing: dict[str, Any] = page.eval_on_selector(board, """el => {
+        const box = node => { const b = node.getBoundingClientRect();
+                              return [b.left, b.top, b.right, b.bottom]; };
+        return {
+            cells: [...el.querySelectorAll('[role=gridcell]')].map(box),
+            pieces: [...el.querySelectorAll('[data-piece]')].map(node => ({
+                piece: node.dataset.piece, box: box(node),
+                parts: [...node.querySelectorAll('.pb-part')].map(box)})),
+            outlines: [...el.querySelectorAll('.pb-goal')].map(box),
+            labels: [...el.querySelectorAll('.pb-label')].map(label => {
+                const [left, top, right, bottom] = box(label);
+                const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+                return {piece: label.closest('[data-piece]').dataset.piece,
+                        box: [left, top, right, bottom],
+                        shown: label === hit || label.contains(hit)};
+            }),
+        }; }""")
+    return drawing
 
 
 def _union(boxes: list[list[float]]) -> list[float]:
@@ -89,14 +105,56 @@ def _union(boxes: list[list[float]]) -> list[float]:
             max(b[3] for b in boxes)]
 
 
-def _labels_shown(page: Page, selector: str) -> list[tuple[str, bool]]:
-    """Each label's piece, and whether the element at the label's centre is the label (or
-    inside it): nothing drawn over it."""
-    return [tuple(pair) for pair in page.eval_on_selector_all(selector, """els => els.map(el => {
-        const b = el.getBoundingClientRect();
-        const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
-        return [el.closest('[data-piece]').dataset.piece, el === hit || el.contains(hit)];
-    })""")]
+def _within_a_pixel(drawn: list[float], expected: list[float]) -> bool:
+    return all(abs(a - b) <= 1 for a, b in zip(drawn, expected, strict=True))
+
+
+def _inside(point: tuple[float, float], box: list[float]) -> bool:
+    return box[0] < point[0] < box[2] and box[1] < point[1] < box[3]
+
+
+OUTLINE_WIDTH = 3
+"""The goal outline's line, drawn inside its box (board.css ``.pb-goal``)."""
+
+
+def _check_board(page: Page, board: str, grid: str, goal: str | None) -> None:
+    """Every piece's element covers exactly its cells (its box their union within 1 px; a
+    piece not a rectangle drawn as one part on each of its cells), the goal's outline is the
+    goal cells' box, and every label is shown, crossed by no line of the outline."""
+    drawing = _board_drawing(page, board)
+    glyphs = grid.replace("/", "")
+    cells = drawing["cells"]
+    assert len(cells) == len(glyphs)
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in cells]
+    covered: list[int] = []
+    for piece in drawing["pieces"]:
+        own = [i for i, centre in enumerate(centres)
+               if _inside(centre, piece["box"]) and glyphs[i] == piece["piece"]]
+        assert own and _within_a_pixel(piece["box"], _union([cells[i] for i in own])), piece
+        if piece["parts"]:
+            assert len(piece["parts"]) == len(own), piece
+            for part in piece["parts"]:
+                assert any(_within_a_pixel(part, cells[i]) for i in own), piece
+        covered += own
+    assert sorted(covered) == [i for i, glyph in enumerate(glyphs) if glyph not in ".#"]
+    if goal is not None:
+        aimed = [i for i, glyph in enumerate(goal.replace("/", "")) if glyph not in ".#"]
+        assert len(drawing["outlines"]) == 1
+        assert _within_a_pixel(drawing["outlines"][0], _union([cells[i] for i in aimed]))
+    labels = drawing["labels"]
+    assert len(labels) == len(drawing["pieces"])
+    assert all(label["shown"] for label in labels), [
+        label for label in labels if not label["shown"]]
+    for outline in drawing["outlines"]:
+        inner = [outline[0] + OUTLINE_WIDTH, outline[1] + OUTLINE_WIDTH,
+                 outline[2] - OUTLINE_WIDTH, outline[3] - OUTLINE_WIDTH]
+        for label in labels:
+            box = label["box"]
+            touches = box[0] < outline[2] and box[2] > outline[0] and box[1] < outline[3] \
+                and box[3] > outline[1]
+            within = inner[0] <= box[0] and box[2] <= inner[2] and inner[1] <= box[1] \
+                and box[3] <= inner[3]
+            assert not touches or within, ("the goal's outline crosses a label", label)
 
 
 def _same_picture(page: Page, selector: str, name: str) -> None:
@@ -125,65 +183,57 @@ def _same_picture(page: Page, selector: str, name: str) -> None:
         "a change of look on purpose: HUARONG_UPDATE_PICTURES=1")
 
 
+KLOTSKI_GOAL = "..../..../..../.CC./.CC."
+"""The 2x2's place at the gate, the Klotski viewer's goal."""
+
+
+def _klotski_ready(page: Page) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('#board').dataset.grid !== undefined"
+        " && document.querySelectorAll('#board [data-piece]').length === 10"
+        " && !['…', ''].includes(document.querySelector('#remaining').textContent)")
+    _settled_layout(page)
+
+
 def test_the_klotski_board_draws_each_piece_on_its_cells(browser: Browser,
                                                          server_url: str) -> None:
-    """横刀立马: each piece's box is the union of the grid cells it covers, within 1 px; every
-    face is visible; ``data-grid`` is the layout's grid."""
+    """横刀立马: each piece's box is the union of the grid cells it covers, within 1 px, and
+    its kind and address those of the layout; the goal outlined at the gate; every face
+    visible; ``data-grid`` the layout's grid; the board as stored."""
     layout = Layout.parse(HENG_DAO_LI_MA)
     with _page(browser, f"{server_url}/#{HENG_DAO_LI_MA}") as page:
-        page.wait_for_function(
-            "() => document.querySelector('#board').dataset.grid !== undefined"
-            " && document.querySelectorAll('#board .piece').length === 10"
-            " && !['…', ''].includes(document.querySelector('#remaining').textContent)")
-        _settled_layout(page)
+        _klotski_ready(page)
         grid = page.get_attribute("#board", "data-grid")
         assert grid is not None and Layout.from_grid(grid) == layout
-        # The pieces' containing block is the board's padding box, 4 cells by 5: measured
-        # in the same frame as the pieces.
-        (left, top, width, height), pieces = page.eval_on_selector("#board", """el => {
-            const b = el.getBoundingClientRect();
-            const pieces = [...el.querySelectorAll('.piece')].map(piece => {
-                const p = piece.getBoundingClientRect();
-                return {piece: piece.dataset.piece, address: piece.dataset.address,
-                        kind: piece.dataset.kind, box: [p.left, p.top, p.right, p.bottom]};
-            });
-            return [[b.left + el.clientLeft, b.top + el.clientTop, el.clientWidth,
-                     el.clientHeight], pieces]; }""")
-        cell_width, cell_height = width / 4, height / 5
-        across = {"cao": 2, "vertical": 1, "horizontal": 2, "soldier": 1}
-        down = {"cao": 2, "vertical": 2, "horizontal": 1, "soldier": 1}
-        for piece in pieces:
-            row, column = divmod(int(piece["address"]), 4)
-            kind = piece["kind"]
-            expected = [left + column * cell_width, top + row * cell_height,
-                        left + (column + across[kind]) * cell_width,
-                        top + (row + down[kind]) * cell_height]
-            assert all(abs(a - b) <= 1 for a, b in zip(piece["box"], expected, strict=True)), (
-                piece, expected)
-        letters = "".join(grid.split("/"))
-        for piece in pieces:
-            assert letters[int(piece["address"])] == piece["piece"]
-        shown = _labels_shown(page, "#board .piece .face")
-        assert len(shown) == 10 and all(visible for _, visible in shown), shown
-        _same_picture(page, "#board", "klotski-heng-dao-li-ma")
+        _check_board(page, "#board", grid, KLOTSKI_GOAL)
+        placed = page.eval_on_selector_all(
+            "#board .piece", "els => els.map(el => [Number(el.dataset.address), el.dataset.kind])")
+        assert sorted(map(tuple, placed)) == sorted(
+            (piece.address, piece.kind.name.lower()) for piece in layout.pieces)
+        _same_picture(page, "#frame", "klotski-heng-dao-li-ma")
 
 
-@pytest.mark.parametrize(("name", "query"), [
+PUZZLES = [
     ("century", {"start": "century"}),
     ("rush-hour-hardest", {"start": "rush-hour-hardest"}),
     ("bickford-4x4-9", {"start": "bickford-4x4-9"}),
     ("walled", {"start": WALLED, "goal": WALLED_GOAL, "distinct": "A"}),
-])
+]
+
+
+@pytest.mark.parametrize(("name", "query"), PUZZLES)
 def test_a_puzzle_board_draws_each_piece_on_its_cells(browser: Browser, server_url: str,
                                                       name: str, query: dict[str, str]
                                                       ) -> None:
-    """Century, Rush Hour's hardest, a Bickford record and a pasted grid with walls: the
-    cells drawn with each piece's letter are exactly the cells ``data-grid`` gives it (and
-    the engine's reading of the start: same board), every label visible, the goal's cells
-    those of the engine's goal, and the board as stored."""
+    """Century, Rush Hour's hardest, a Bickford record and a pasted grid with walls: each
+    piece's element covers exactly the cells ``data-grid`` gives its letter (and the engine
+    reads the same start), walls are cells of the frame, the goal's outline is the engine's
+    goal, every label visible, no serious accessibility problem, and the board as stored."""
     from urllib.parse import urlencode
 
     from huarong.puzzles import load_puzzle
+
+    from .test_browser_explore import _serious_accessibility_problems
 
     puzzle = load_puzzle(query["start"], query.get("goal"),
                          distinct=query.get("distinct", ""))
@@ -193,26 +243,39 @@ def test_a_puzzle_board_draws_each_piece_on_its_cells(browser: Browser, server_u
         _settled_layout(page)
         grid = page.get_attribute("#puzzle-board", "data-grid")
         assert grid is not None and puzzle.board.parse(grid) == puzzle.start
-        rows = grid.split("/")
-        columns = len(rows[0])
-        cells = _boxes(page, "#puzzle-board .pcell")
-        assert len(cells) == len(rows) * columns
-        letters = {glyph for row in rows for glyph in row} - {".", "#"}
-        for letter in letters:
-            drawn = [cell["box"] for cell in cells if cell["piece"] == letter]
-            expected = [cells[r * columns + c]["box"] for r, row in enumerate(rows)
-                        for c, glyph in enumerate(row) if glyph == letter]
-            assert drawn == expected and _union(drawn) == _union(expected), letter
-        walls = page.eval_on_selector_all("#puzzle-board .pcell.wall", "els => els.length")
-        assert walls == sum(row.count("#") for row in rows)
-        shown = _labels_shown(page, "#puzzle-board .handle")
-        assert sorted(letter for letter, _ in shown) == sorted(letters)
-        assert all(visible for _, visible in shown), shown
-        assert puzzle.goal is not None
-        goal_cells = {r * columns + c for r, row in enumerate(puzzle.goal.split("/"))
-                      for c, glyph in enumerate(row) if glyph not in ".#"}
-        marked = page.eval_on_selector_all(
-            "#puzzle-board .pcell", "els => els.flatMap((el, i) =>"
-            " el.classList.contains('goal-cell') ? [i] : [])")
-        assert set(marked) == goal_cells
+        _check_board(page, "#puzzle-board", grid, puzzle.goal)
+        walls = page.eval_on_selector_all("#puzzle-board .pb-wall", "els => els.length")
+        assert walls == grid.count("#")
+        family = "pb-rush-hour" if puzzle.rules == "length" else "pb-blocks"
+        assert family in (page.get_attribute("#puzzle-board", "class") or "").split()
+        assert not _serious_accessibility_problems(page)
         _same_picture(page, "#puzzle-board", f"puzzle-{name}")
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
+@pytest.mark.parametrize("path", ["/#1A9BF0C00", "/puzzles#start=rush-hour-hardest",
+                                  "/puzzles#start=century"])
+def test_a_phone_shows_the_whole_board_in_either_orientation(
+        browser: Browser, server_url: str, path: str, width: int, height: int) -> None:
+    """A phone held upright or sideways: the frame and its board lie inside the viewport's
+    width, the page does not scroll sideways, and the pieces still cover their cells."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  is_mobile=True, has_touch=True, device_scale_factor=2,
+                                  reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(f"{server_url}{path}")
+        page.wait_for_function("() => !['…', ''].includes("
+                               "document.querySelector('#remaining').textContent)")
+        _settled_layout(page)
+        board = "#board" if path.startswith("/#") else "#puzzle-board"
+        frame = page.eval_on_selector(
+            board, "el => { const b = el.parentElement.getBoundingClientRect();"
+                   " return [b.left, b.right]; }")
+        assert frame[0] >= 0 and frame[1] <= width, frame
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        grid = page.get_attribute(board, "data-grid")
+        assert grid is not None
+        _check_board(page, board, grid, None)
+    finally:
+        context.close()

@@ -57,8 +57,8 @@ def tiny() -> Puzzle:
 
 
 @contextlib.contextmanager
-def _viewer(browser: Browser, url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1240, "height": 940})
+def _viewer(browser: Browser, url: str, *, touch: bool = False) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1240, "height": 940}, has_touch=touch)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     script_errors: list[str] = []
@@ -87,11 +87,11 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
         assert tiny.read_state(grid) == tiny.start and remaining == steps[tiny.start]
         assert page.locator("#puzzle-board [role=row]").count() == 3
         assert page.locator("#puzzle-board [role=gridcell]").count() == 12
-        assert page.locator("#puzzle-board .pcell.goal-cell").count() == 4
-        assert page.locator("#goal-board .pcell").count() == 12
+        assert len(_goal_cells(page, "#puzzle-board")) == 4
+        assert page.locator("#goal-board .pb-cell").count() == 12
         assert page.locator("#moves .move").count() == len(set(tiny.moves(tiny.start)))
         # A key on a focused piece: B (top right of the 2x2) slides right.
-        page.focus("#puzzle-board .handle[data-piece=B]")
+        page.focus("#puzzle-board .pb-piece[data-piece=B]")
         page.keyboard.press("ArrowRight")
         page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
         moved, after = _settled(page)
@@ -113,8 +113,8 @@ def test_a_pasted_puzzle_plays_with_hints_keys_and_undo_to_its_goal(
         page.wait_for_function("text => document.querySelector('#message').textContent"
                                " === text", arg=f"Solvable in {steps[tiny.start]} moves from here.")
         page.click("#hint-button")
-        page.wait_for_selector("#puzzle-board .pcell.hinted")
-        named = page.get_attribute("#puzzle-board .pcell.hinted", "data-piece")
+        page.wait_for_selector("#puzzle-board .pb-piece.hinted")
+        named = page.get_attribute("#puzzle-board .pb-piece.hinted", "data-piece")
         assert page.text_content("#message") == f"Move piece {named}."
         assert page.text_content("#moves-made") == "0"
         page.click("#hint-button")
@@ -174,7 +174,7 @@ def test_axe_finds_no_serious_accessibility_problem(browser: Browser, server_url
                    results.response["violations"]
                    if violation["impact"] in {"critical", "serious"}]
         assert not serious
-        handle = page.locator("#puzzle-board .handle[data-piece=A]")
+        handle = page.locator("#puzzle-board .pb-piece[data-piece=A]")
         assert handle.get_attribute("aria-label") == "piece A, rows 1-2, columns 1-2"
         assert handle.get_attribute("tabindex") == "0"
 
@@ -231,8 +231,8 @@ def test_the_explorer_draws_any_puzzles_state_graph(browser: Browser, server_url
         assert "huarong puzzle graph" in (error.text_content() or "")
 
 
-GOLD = (0xE9, 0xC4, 0x6A)
-"""The goal's outline colour (style.css ``--gold``)."""
+GOAL_LINE = (0x4F, 0xC3, 0xF7)
+"""The goal's outline colour (board.css ``.pb-goal``)."""
 
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 40) -> bool:
@@ -243,8 +243,8 @@ def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int =
                                   "design-5x5"])
 def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
         browser: Browser, server_url: str, name: str) -> None:
-    """What a person sees: the goal drawn in gold along the outline of the goal's cells (the
-    catalogue entry's goal, as the engine reads it), nowhere inside it, and every piece's
+    """What a person sees: the goal drawn as a dashed line along the outline of the goal's
+    cells (the catalogue entry's goal, as the engine reads it), nowhere inside it, every piece's
     label visible (the element at its centre is the label itself).  The goal's cells were
     once drawn as pills shifted half a cell over the pieces: the Klotski viewer's move
     marks took their class."""
@@ -263,9 +263,9 @@ def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
         _settled(page)
         columns = len(goal[0])
         cells = page.eval_on_selector_all(
-            "#puzzle-board .pcell", "els => els.map(el => { const b = el.getBoundingClientRect();"
-            " return [b.left, b.top, b.right, b.bottom, el.classList.contains('goal-cell')]; })")
-        assert {divmod(i, columns) for i, cell in enumerate(cells) if cell[4]} == aimed
+            "#puzzle-board .pb-cell", "els => els.map(el => { const b = el.getBoundingClientRect();"
+            " return [b.left, b.top, b.right, b.bottom, null]; })")
+        assert {divmod(i, columns) for i in _goal_cells(page, "#puzzle-board")} == aimed
         assert page.locator("#puzzle-board .target").count() == 0
         boxes = [cells[r * columns + c] for r, c in aimed]
         left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
@@ -273,13 +273,13 @@ def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
         shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
         scale = shot.width / page.viewport_size["width"]  # type: ignore[index]
 
-        def gold_along(points: list[tuple[float, float]]) -> int:
-            return sum(_near(shot.getpixel((round(x * scale), round(y * scale))), GOLD)
+        def goal_line_along(points: list[tuple[float, float]]) -> int:
+            return sum(_near(shot.getpixel((round(x * scale), round(y * scale))), GOAL_LINE)
                        for x, y in points)
 
         for r, c in aimed:
             x0, y0, x1, y1, _ = cells[r * columns + c]
-            # Each side of a goal cell on the goal's outline is gold in places (dashed) ...
+            # Each side of a goal cell on the goal's outline is drawn in places (dashed) ...
             along = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
             sides = {(-1, 0): [(x0 + f * (x1 - x0), y0 + 2) for f in along],
                      (1, 0): [(x0 + f * (x1 - x0), y1 - 2) for f in along],
@@ -287,16 +287,18 @@ def test_the_goal_is_drawn_as_its_piece_s_outline_over_no_label(
                      (0, 1): [(x1 - 2, y0 + f * (y1 - y0)) for f in along]}
             for (dr, dc), points in sides.items():
                 if (r + dr, c + dc) not in aimed:
-                    assert gold_along(points) >= 2, (r, c, dr, dc)
-            # ... and its middle holds no gold.
+                    assert goal_line_along(points) >= 2, (r, c, dr, dc)
+            # ... and its middle holds none of it.
             centre = [((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)
                       for dx in (-6, 0, 6) for dy in (-6, 0, 6)]
-            assert gold_along(centre) == 0, (r, c, "centre")
+            assert goal_line_along(centre) == 0, (r, c, "centre")
         assert left < right and top < bottom
         labels = page.eval_on_selector_all(
-            "#puzzle-board .handle", "els => els.map(el => { const b = el.getBoundingClientRect();"
+            "#puzzle-board .pb-label",
+            "els => els.map(el => { const b = el.getBoundingClientRect();"
             " const hit = document.elementFromPoint((b.left + b.right) / 2,"
-            " (b.top + b.bottom) / 2); return [el.dataset.piece, hit === el]; })")
+            " (b.top + b.bottom) / 2); return [el.closest('[data-piece]').dataset.piece,"
+            " hit === el]; })")
         assert labels and all(shown for _, shown in labels), labels
         _screenshot(page, f"puzzle-{name}.png")
 
@@ -419,18 +421,18 @@ def test_the_exit_is_a_gap_in_the_frame_beside_the_goal(
     with _viewer(browser, f"{server_url}/puzzles#start={name}") as page:
         _settled(page)
         gaps = page.eval_on_selector_all(
-            "#puzzle-board .exit-gap", "els => els.map(el => { const b = "
+            "#puzzle-board .pb-exit", "els => els.map(el => { const b = "
             "el.getBoundingClientRect();"
             " return [el.className, b.left, b.top, b.right, b.bottom]; })")
         if side is None:
             assert gaps == []
             return
-        assert len(gaps) == 1 and gaps[0][0] == f"exit-gap exit-{side}"
+        assert len(gaps) == 1 and gaps[0][0] == f"pb-exit pb-exit-{side}"
         cells = page.eval_on_selector_all(
-            "#puzzle-board .pcell", "els => els.map(el => { const b = el.getBoundingClientRect();"
+            "#puzzle-board .pb-cell", "els => els.map(el => { const b = el.getBoundingClientRect();"
             " return [b.left, b.top, b.right, b.bottom]; })")
-        board = page.eval_on_selector(
-            "#puzzle-board", "el => { const b = el.getBoundingClientRect();"
+        board = page.eval_on_selector(  # the frame round the board, the gap cut in it
+            "#puzzle-board", "el => { const b = el.parentElement.getBoundingClientRect();"
             " return [b.left, b.top, b.right, b.bottom]; }")
         boxes = [cells[r * columns + c] for r, c in aimed]
         _, left, top, right, bottom = gaps[0]
@@ -505,34 +507,78 @@ def test_the_ladder_climbs_a_family_and_a_random_start_has_the_length_asked(
         assert remaining in (1, 2) and steps[tiny.read_state(grid)] == remaining
 
 
-def _drag(page: Page, letter: str, rows: int, columns: int) -> None:
-    """A mouse drag of piece ``letter`` by that many cells, in small steps."""
-    box = page.locator(f"#puzzle-board .pcell[data-piece={letter}] >> nth=0").bounding_box()
-    assert box is not None
+def _goal_cells(page: Page, board: str) -> set[int]:
+    """The board's cells (by reading order) inside the goal's outline as drawn: inside an
+    outline's box, or inside one of its parts where the goal is not a rectangle."""
+    inside: list[int] = page.eval_on_selector(board, """el => {
+        const outlines = [...el.querySelectorAll('.pb-goal')].flatMap(outline => {
+            const parts = outline.querySelectorAll('.pb-part');
+            return [...(parts.length ? parts : [outline])].map(p => p.getBoundingClientRect());
+        });
+        return [...el.querySelectorAll('.pb-cell')].flatMap((cell, i) => {
+            const b = cell.getBoundingClientRect();
+            const [x, y] = [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+            return outlines.some(o => o.left < x && x < o.right && o.top < y && y < o.bottom)
+                ? [i] : [];
+        }); }""")
+    return set(inside)
+
+
+def _cell_of(page: Page, letter: str) -> dict[str, float]:
+    """The box of the first cell (in reading order) of piece ``letter`` on the board."""
+    grid = page.get_attribute("#puzzle-board", "data-grid")
+    assert grid is not None
+    box = page.locator("#puzzle-board .pb-cell").nth(grid.replace("/", "").index(letter))
+    drawn = box.bounding_box()
+    assert drawn is not None
+    return drawn
+
+
+def _drag(page: Page, letter: str, rows: int, columns: int, *, touch: bool = False) -> None:
+    """A drag of piece ``letter`` by that many cells, in small steps: with the mouse, or with
+    a finger (touch events sent to chromium as a touchscreen sends them)."""
+    box = _cell_of(page, letter)
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.wait_for_timeout(100)  # the piece's moves are asked for on the press
-    page.mouse.move(x + columns * box["width"], y + rows * box["height"], steps=8)
-    page.mouse.up()
+    points = [(x + columns * box["width"] * i / 8, y + rows * box["height"] * i / 8)
+              for i in range(9)]
+    if not touch:
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.wait_for_timeout(100)  # the piece's moves are asked for on the press
+        for px, py in points[1:]:
+            page.mouse.move(px, py)
+        page.mouse.up()
+        return
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    page.wait_for_timeout(100)
+    for px, py in points[1:]:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": [{"x": px, "y": py}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
 
 
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
 @pytest.mark.parametrize(("start", "goal", "metric", "corner"), [
     (TINY, TINY_GOAL, "slide", False),
     ("A../.B./...", ".../.../..A", "step", True),
 ])
 def test_a_piece_dragged_lands_where_it_can_move(browser: Browser, server_url: str,
                                                  start: str, goal: str, metric: str,
-                                                 corner: bool) -> None:
-    """A slide dragged its longest way along its line, a step dragged round a corner: the board
-    shows a position the reference reaches in one move from the start; a drag back to where
-    the piece started moves nothing."""
+                                                 corner: bool, touch: bool) -> None:
+    """A slide dragged its longest way along its line, a step dragged round a corner, by the
+    mouse and by a finger: the board shows the position of that move in the server's own
+    list, one the reference reaches in one move from the start; a drag back to where the
+    piece started moves nothing."""
     from urllib.parse import urlencode
 
     plain = reference(start, goal, metric)
     address = urlencode({"start": start, "goal": goal, "metric": metric})
-    with _viewer(browser, f"{server_url}/puzzles#{address}") as page:
+    with _viewer(browser, f"{server_url}/puzzles#{address}", touch=touch) as page:
         _settled(page)
+        page.evaluate("() => { window.pointerKinds = new Set(); document.addEventListener("
+                      "'pointerdown', e => window.pointerKinds.add(e.pointerType), true); }")
         moves = page.evaluate(
             "query => fetch('/api/puzzles/next?' + query).then(r => r.json())"
             ".then(next => next.moves)", address)
@@ -544,11 +590,14 @@ def test_a_piece_dragged_lands_where_it_can_move(browser: Browser, server_url: s
         after = [(r, c) for r, row in enumerate(chosen["to"].split("/"))
                  for c, glyph in enumerate(row) if glyph == letter]
         rows, columns = after[0][0] - before[0][0], after[0][1] - before[0][1]
-        _drag(page, letter, 0, 0)
+        _drag(page, letter, 0, 0, touch=touch)
         page.wait_for_timeout(200)
         assert page.text_content("#moves-made") == "0"
-        _drag(page, letter, rows, columns)
+        assert page.get_attribute("#puzzle-board", "data-grid") == start
+        _drag(page, letter, rows, columns, touch=touch)
         page.wait_for_function("() => document.querySelector('#moves-made').textContent === '1'")
         grid, _ = _settled(page)
         assert plain.read_state(grid) in set(plain.moves(plain.start))
         assert grid == chosen["to"]
+        kinds = page.evaluate("() => [...window.pointerKinds]")
+        assert kinds == ["touch" if touch else "mouse"]

@@ -104,7 +104,7 @@ def test_the_rows_hardest_first_paged_filtered_and_a_start_played(
                                "document.querySelector('#remaining').textContent)")
         assert page.get_attribute("#puzzle-board", "data-grid") == hardest["start"]
         assert page.text_content("#remaining") == str(hardest["length"])
-        assert page.locator("#goal-board .pcell").count() == 12
+        assert page.locator("#goal-board .pb-cell").count() == 12
 
 
 @pytest.fixture(scope="module")

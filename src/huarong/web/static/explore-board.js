@@ -2,9 +2,10 @@
 // a piece or by the arrow keys on a focused piece; every step (one piece slid any distance
 // through empty cells) is told to onStep, so the group's graph can follow it.
 
+import { drawKlotski, positionKlotski } from './klotski-board.js';
+import { createBoard } from './piece-board.js';
 import {
-  COLS, FACE, ROWS, colOf, decode, encode, fits, moveBetween, occupancy, pieceLabel, reachable,
-  rowOf,
+  COLS, ROWS, colOf, decode, encode, fits, occupancy, reachable, rowOf,
 } from './rules.js';
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -13,6 +14,7 @@ export class PlayBoard {
   // board: the element the pieces are drawn in; onStep(code) after each step by hand.
   constructor(board, { onStep }) {
     this.board = board;
+    this.view = createBoard(board);
     this.onStep = onStep;
     this.code = null;
     this.pieces = [];
@@ -24,45 +26,17 @@ export class PlayBoard {
     board.addEventListener('keydown', (event) => this.key(event));
   }
 
-  // Shows code; a step from the board's layout (isStep) slides the one piece that moved, its
-  // element kept so it animates and keeps focus; anything else is drawn afresh.
-  show(code, isStep = false) {
-    const move = isStep ? moveBetween(this.code, code) : null;
+  // Shows code: the board keeps the element of every piece that did not move, so a step
+  // slides the one piece that moved (explore.css animates it) and it keeps focus.
+  show(code) {
     this.code = code;
-    const pieces = decode(code);
-    const moved = move && [...this.board.children].find(
-      (el) => el.dataset.kind === move.kind && Number(el.dataset.address) === move.from);
-    if (moved) {
-      this.place(moved, move.to);
-    } else {
-      this.board.replaceChildren(...pieces.map((piece) => {
-        const el = document.createElement('div');
-        el.tabIndex = 0;
-        el.setAttribute('role', 'button');
-        el.className = `piece ${piece.kind}`;
-        el.dataset.kind = piece.kind;
-        const face = document.createElement('span');
-        face.className = 'face';
-        face.setAttribute('aria-hidden', 'true');
-        face.textContent = FACE[piece.kind];
-        el.append(face);
-        this.place(el, piece.address);
-        return el;
-      }));
-    }
-    this.pieces = pieces;
+    this.pieces = decode(code);
+    drawKlotski(this.view, this.pieces);
     this.board.dataset.code = code;
   }
 
-  place(el, address) {
-    el.dataset.address = String(address);
-    el.setAttribute('aria-label', pieceLabel(el.dataset.kind, address));
-    this.position(el, address);
-  }
-
   position(el, address) {
-    el.style.left = `${(colOf(address) * 100) / COLS}%`;
-    el.style.top = `${(rowOf(address) * 100) / ROWS}%`;
+    positionKlotski(this.view, el, address);
   }
 
   pieceOf(el) {
@@ -72,7 +46,7 @@ export class PlayBoard {
 
   step(piece, to) {
     const code = encode(this.pieces.map((p) => (p === piece ? { ...p, address: to } : p)));
-    this.show(code, true);
+    this.show(code);
     this.onStep(code);
   }
 

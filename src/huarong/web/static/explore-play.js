@@ -77,7 +77,7 @@ function solveStep() {
     stopSolving();
     return;
   }
-  board.show(game.codeAt(next), true);
+  board.show(game.codeAt(next));
   arrive(next);
   if (game.graph.min[next] > 0) game.timer = setTimeout(solveStep, stepMs());
   else stopSolving();

@@ -12,6 +12,7 @@ import { rowsBeside } from './search-rows.js';
 import {
   colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
 } from './puzzle-grid.js';
+import { createBoard, piecesOfGrid, wallsOfGrid } from './piece-board.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -31,6 +32,7 @@ const ui = {
 };
 
 const BASE_STEP_MS = 2250; // a playback step at speed 1×; 5× (450 ms) by default
+const MOVE_MS = 180; // a move made by hand slides this long
 const KEYS = {
   ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right',
 };
@@ -53,135 +55,88 @@ const record = createRecord();
 
 // ---- drawing ------------------------------------------------------------------------------
 
-function goalLetters() {
+const board = createBoard(ui.board);
+const goalPicture = createBoard(ui.goalBoard, { picture: true });
+
+const familyOf = (rules) => (rules === 'length' ? 'rush-hour' : 'blocks');
+
+function goalPieces() {
   const goal = state.rules?.goal;
-  return new Set(goal ? [...goal].filter((glyph) => /[^./#\s]/.test(glyph)) : []);
+  return goal ? piecesOfGrid(goal).map(({ letter, cells }) => ({ letter, cells })) : [];
 }
 
-function drawBoard(grid) {
+// The corners a step turns on its way (a move 'up,left' passes above where it started), as
+// the top-left corners the moved piece's element passes through.
+function corners(move, before) {
+  const parts = move.direction.split(',');
+  if (parts.length < 2) return [];
+  const cells = pieceCells(before).get(move.piece);
+  const top = Math.min(...cells.map(([r]) => r));
+  const left = Math.min(...cells.map(([, c]) => c));
+  return parts.slice(0, -1).map((_, index) => displacement({
+    direction: parts.slice(0, index + 1).join(','), distance: 1,
+  })).map(([dr, dc]) => [top + dr, left + dc]);
+}
+
+// The moved piece may land with a new letter (pieces of one shape are interchangeable): it is
+// the piece whose first cell is where the move takes the first cell of the piece that moved.
+function landedLetter(move, before) {
+  const [dr, dc] = displacement(move);
+  const [r, c] = pieceCells(before).get(move.piece)[0];
+  return rowsOf(move.to)[r + dr]?.[c + dc];
+}
+
+function drawBoard(grid, { duration = 0, move = null, before = null } = {}) {
   const rows = rowsOf(grid);
-  const pieces = pieceCells(grid);
-  const targets = state.rules?.goal ? rowsOf(state.rules.goal) : null;
-  const shapes = goalLetters();
-  const focusedLetter = document.activeElement?.dataset?.piece;
-  ui.board.replaceChildren();
-  ui.board.dataset.grid = grid;
-  ui.board.classList.toggle('rules-length', state.rules?.rules === 'length');
-  ui.board.style.setProperty('--rows', rows.length);
-  ui.board.style.setProperty('--columns', rows[0].length);
-  ui.board.setAttribute('aria-rowcount', String(rows.length));
-  ui.board.setAttribute('aria-colcount', String(rows[0].length));
+  const goal = goalPieces();
+  const shapes = new Set(goal.map((piece) => piece.letter));
+  const landed = move && before ? landedLetter(move, before) : null;
+  const pieces = piecesOfGrid(grid).map((piece) => ({
+    ...piece,
+    label: pieceLabel(piece.letter, piece.cells),
+    colour: colourOf(piece.letter, shapes.has(piece.letter)),
+    via: piece.letter === landed ? corners(move, before) : [],
+  }));
+  ui.board.querySelectorAll('.hinted').forEach((el) => el.classList.remove('hinted'));
+  board.draw({
+    rows: rows.length,
+    columns: rows[0].length,
+    family: familyOf(state.rules?.rules),
+    walls: wallsOfGrid(grid),
+    goal,
+    rules: state.rules?.rules,
+    pieces,
+  }, { duration });
   ui.board.setAttribute('aria-label', `Puzzle board, ${rows.length} rows by `
     + `${rows[0].length} columns`);
-  rows.forEach((row, r) => {
-    const line = document.createElement('div');
-    line.setAttribute('role', 'row');
-    line.className = 'prow';
-    row.forEach((glyph, c) => {
-      const cell = document.createElement('div');
-      cell.setAttribute('role', 'gridcell');
-      cell.className = 'pcell';
-      const aim = targets?.[r]?.[c];
-      if (aim && aim !== '.' && aim !== '#') {
-        // The goal piece's outline where it must end: a side where the goal's cells end.
-        cell.classList.add('goal-cell');
-        for (const [dr, dc, side] of [[-1, 0, 'top'], [1, 0, 'bottom'], [0, -1, 'left'],
-          [0, 1, 'right']]) {
-          if (targets[r + dr]?.[c + dc] !== aim) cell.classList.add(`goal-${side}`);
-        }
-      }
-      if (glyph === '#') {
-        cell.classList.add('wall');
-        cell.setAttribute('aria-label', 'wall');
-      } else if (glyph !== '.') {
-        const cells = pieces.get(glyph);
-        cell.classList.add('filled');
-        cell.dataset.piece = glyph;
-        cell.style.background = colourOf(glyph, shapes.has(glyph));
-        for (const [dr, dc, side] of [[-1, 0, 'top'], [1, 0, 'bottom'], [0, -1, 'left'],
-          [0, 1, 'right']]) {
-          if (rows[r + dr]?.[c + dc] !== glyph) cell.classList.add(`edge-${side}`);
-        }
-        if (cells[0][0] === r && cells[0][1] === c) {
-          const handle = document.createElement('span');
-          handle.className = 'handle';
-          handle.tabIndex = 0;
-          handle.setAttribute('role', 'button');
-          handle.dataset.piece = glyph;
-          handle.setAttribute('aria-label', pieceLabel(glyph, cells));
-          handle.textContent = glyph;
-          cell.append(handle);
-        }
-      }
-      line.append(cell);
-    });
-    ui.board.append(line);
-  });
-  for (const gap of exitGaps(targets, rows.length, rows[0].length)) ui.board.append(gap);
-  if (focusedLetter) focusPiece(focusedLetter);
-}
-
-// Where the goal piece leaves the board, drawn as a gap in the frame: Rush Hour's exit beside
-// the red car's row (a piece that moves only along its length, its goal on an edge), and the
-// Klotski family's exit under a goal centred on the bottom edge.
-function exitGaps(targets, height, width) {
-  if (!targets) return [];
-  const aimed = [];
-  targets.forEach((row, r) => row.forEach((glyph, c) => {
-    if (glyph !== '.' && glyph !== '#') aimed.push([r, c]);
-  }));
-  if (!aimed.length) return [];
-  const rowsAimed = aimed.map(([r]) => r);
-  const columnsAimed = aimed.map(([, c]) => c);
-  const [top, bottom] = [Math.min(...rowsAimed), Math.max(...rowsAimed)];
-  const [left, right] = [Math.min(...columnsAimed), Math.max(...columnsAimed)];
-  const sides = [];
-  if (state.rules?.rules === 'length') {
-    if (right === width - 1) sides.push(['right', top, bottom - top + 1]);
-    if (left === 0) sides.push(['left', top, bottom - top + 1]);
-    if (top === 0) sides.push(['top', left, right - left + 1]);
-    if (bottom === height - 1) sides.push(['bottom', left, right - left + 1]);
-  } else if (bottom === height - 1 && left + right === width - 1) {
-    sides.push(['bottom', left, right - left + 1]);
-  }
-  return sides.map(([side, first, count]) => {
-    const gap = document.createElement('div');
-    gap.className = `exit-gap exit-${side}`;
-    gap.setAttribute('aria-hidden', 'true');
-    gap.style.setProperty('--first', first);
-    gap.style.setProperty('--count', count);
-    return gap;
-  });
 }
 
 function drawGoal() {
   const goal = state.rules?.goal;
-  ui.goalBoard.replaceChildren();
   if (!goal) {
+    goalPicture.draw({ rows: 0, columns: 0 });
     ui.goalBoard.setAttribute('aria-label', 'No goal: every position is free play');
     return;
   }
   const rows = rowsOf(goal);
-  ui.goalBoard.style.setProperty('--rows', rows.length);
-  ui.goalBoard.style.setProperty('--columns', rows[0].length);
-  const described = [...pieceCells(goal)].map(
-    ([letter, cells]) => `a piece shaped as ${letter} at rows ${span(cells.map(([r]) => r))}, `
+  const shapes = piecesOfGrid(goal);
+  goalPicture.draw({
+    rows: rows.length,
+    columns: rows[0].length,
+    family: familyOf(state.rules.rules),
+    walls: wallsOfGrid(goal),
+    pieces: shapes.map(({ letter, cells }) => ({
+      letter, cells, colour: colourOf(letter, true), classes: ['pb-goal-piece'],
+    })),
+  });
+  const described = shapes.map(
+    ({ letter, cells }) => `a piece shaped as ${letter} at rows ${span(cells.map(([r]) => r))}, `
       + `columns ${span(cells.map(([, c]) => c))}`);
   ui.goalBoard.setAttribute('aria-label', `Goal: ${described.join('; ')}`);
-  for (const row of rows) {
-    for (const glyph of row) {
-      const cell = document.createElement('div');
-      cell.className = 'pcell';
-      if (glyph === '#') cell.classList.add('wall');
-      else if (glyph !== '.') cell.style.background = colourOf(glyph, true);
-      ui.goalBoard.append(cell);
-    }
-  }
 }
 
 function focusPiece(letter) {
-  ui.board.querySelector(`.handle[data-piece="${CSS.escape(letter)}"]`)
-    ?.focus({ preventScroll: true });
+  board.piece(letter)?.focus({ preventScroll: true });
 }
 
 function say(text) {
@@ -261,10 +216,11 @@ function progressText(next) {
   return `${made} · ${next.min_steps} to go at best`;
 }
 
-async function refresh() {
+// motion: how the last move is drawn ({duration, move, before}: see drawBoard).
+async function refresh(motion = {}) {
   const grid = current();
   const loading = state.loading;
-  drawBoard(grid);
+  drawBoard(grid, motion);
   ui.graphLink.href = `/explore#/puzzle?${new URLSearchParams(query(grid))}`;
   const card = new URLSearchParams({ ...query(grid), format: 'pdf' });
   ui.printLink.href = `/api/puzzles/card?${card}`;
@@ -298,11 +254,10 @@ function reach(grid, verdict) {
   ui.message.textContent = '';
 }
 
-function play(move, by = 'player') {
+function play(move, by = 'player', { dragged = false } = {}) {
   stopPlaying();
   const before = current();
   const letter = move.piece;
-  const moved = pieceCells(before).get(letter);
   record.note('move', {
     by, piece: letter, direction: move.direction, distance: move.distance, from: before,
     to: move.to, verdict: move.verdict ?? null, moves_left: move.min_steps ?? null,
@@ -310,16 +265,9 @@ function play(move, by = 'player') {
   reach(move.to, move.verdict);
   say(`${letter} moved ${move.direction.replaceAll(',', ' then ')}`
     + `${move.verdict && judging() ? `: ${VERDICT_WORD[move.verdict]}` : ''}.`);
-  // Pieces of one shape are interchangeable, so the moved piece may have a new letter.
-  if (moved && document.activeElement?.classList?.contains('handle')) {
-    const [dr, dc] = displacement(move);
-    const [r, c] = moved[0];
-    const landed = rowsOf(move.to)[r + dr]?.[c + dc];
-    refresh(); // draws the board at once, before it asks the server
-    if (landed) focusPiece(landed);
-  } else {
-    refresh();
-  }
+  // A dragged piece is already where it lands; any other move slides there. The moved
+  // piece keeps its element, and so the focus, whatever letter it lands with.
+  refresh({ duration: dragged ? 0 : MOVE_MS, move, before });
 }
 
 async function keyMove(letter, direction) {
@@ -405,11 +353,14 @@ async function solve() {
       stopPlaying();
       return;
     }
-    record.note('move', { by: 'solution', from: current(), to: solution.moves[index].grid,
+    const before = current();
+    const move = { ...solution.moves[index], to: solution.moves[index].grid };
+    record.note('move', { by: 'solution', from: before, to: move.to,
       verdict: 'better', moves_left: solution.length - index - 1 });
-    reach(solution.moves[index].grid, 'better');
-    refresh();
-    state.playing = setTimeout(() => step(index + 1), BASE_STEP_MS / Number(ui.speed.value));
+    reach(move.to, 'better');
+    const stepMs = BASE_STEP_MS / Number(ui.speed.value);
+    refresh({ duration: stepMs * 0.6, move, before });
+    state.playing = setTimeout(() => step(index + 1), stepMs);
   };
   state.playing = setTimeout(() => step(0), 0);
 }
@@ -602,11 +553,11 @@ ui.redo.addEventListener('click', redo);
 ui.restart.addEventListener('click', restart);
 ui.hint.addEventListener('click', hint);
 ui.speed.addEventListener('input', () => { ui.speedValue.textContent = `${ui.speed.value}×`; });
-draggable(ui.board, {
+draggable(board, {
   landings: async (letter) => (await nextOf(current())).moves
     .filter((move) => move.piece === letter)
     .map((move) => ({ offset: displacement(move), move })),
-  land: (move) => play(move),
+  land: (move) => play(move, 'player', { dragged: true }),
 });
 ui.easier.addEventListener('click', () => climbLadder(ui.easier));
 ui.harder.addEventListener('click', () => climbLadder(ui.harder));

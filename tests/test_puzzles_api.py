@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from huarong.web import puzzles_api
 from huarong.web.app import create_app
 
 from .test_puzzles_cli import HENG_DAO_LI_MA, ROOMY, TINY, TINY_GOAL, reference
@@ -66,14 +67,20 @@ def test_solve_reads_its_answer_from_the_clusters_graph_without_a_second_search(
         return searched(*args, **options)
 
     monkeypatch.setattr(cluster, "_search", counted)
-    fresh = TestClient(create_app(NO_DATABASE))
-    answer = get(fresh, "/api/puzzles/solve", start="rush-hour-hardest")
+    # The server's worker processes run these jobs; here they run in this process, where
+    # the searches are counted.
+    puzzles_api._worker_clusters.cache_clear()
+    named = puzzles_api._Request("rush-hour-hardest", None, None, None)
+    answer = puzzles_api._cluster_job("solve", named, puzzles_api.MAX_STATES)
     assert len(searches) == 1
     assert answer == {"start": expected.path[0], "solvable": True,
                       **dataclasses.asdict(expected)}
-    later = get(fresh, "/api/puzzles/solve", start="rush-hour-hardest",
-                position=expected.path[1])
+    later = puzzles_api._cluster_job("solve", dataclasses.replace(
+        named, position=expected.path[1]), puzzles_api.MAX_STATES)
     assert len(searches) == 1 and later["length"] == expected.length - 1
+    served = get(TestClient(create_app(NO_DATABASE)), "/api/puzzles/solve",
+                 start="rush-hour-hardest")
+    assert served == answer
 
 
 def test_group_counts_the_cluster_as_the_reference_does(client: TestClient) -> None:
@@ -154,8 +161,9 @@ def test_refusals_answer_one_line_of_json(client: TestClient, path: str,
 
 
 def test_a_busy_server_answers_503_with_retry_after() -> None:
-    busy = TestClient(create_app(NO_DATABASE, heavy_slots=0))
-    answer = busy.get("/api/puzzles/solve", params=TINY_QUERY)
+    app = create_app(NO_DATABASE)
+    app.state.answers.max_jobs = -1  # every worker's queue full
+    answer = TestClient(app).get("/api/puzzles/solve", params=TINY_QUERY)
     assert answer.status_code == 503 and "Retry-After" in answer.headers
 
 

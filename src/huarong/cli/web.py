@@ -136,6 +136,18 @@ def _check_free(host: str, port: int) -> None:
               help="Requests that may search whole groups at once; more answer 503.")
 @click.option("--max-group-size", default=300_000, show_default=True, type=click.IntRange(1),
               help="Largest group analysed by /api/analysis and /api/path.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Worker processes for group- and cluster-sized answers (placements, "
+                   "bottlenecks, graph files, puzzle clusters) [default: the cores but one, "
+                   "1 to 4].")
+@click.option("--answer-seconds", default=8.0, show_default=True,
+              type=click.FloatRange(0.5, 3600),
+              help="How long a heavy answer is awaited before the client is answered 202 "
+                   "(ask the same address again; the work goes on).")
+@click.option("--cache-size", "cache_megabytes", default=2048, show_default=True,
+              type=click.IntRange(16), metavar="MB",
+              help="Size of the cache of heavy answers beside the database; the oldest "
+                   "answers are dropped beyond it.")
 @click.option("--db", "database", type=click.Path(dir_okay=False),
               help="Database for the level picker [default: $HUARONG_DB or "
                    "~/.local/share/huarong/huarong.duckdb].")
@@ -143,6 +155,7 @@ def _check_free(host: str, port: int) -> None:
               help="A result file of huarong puzzle search -o (.parquet or .duckdb) to browse, "
                    "hardest first, at /explore#/searches; repeatable.")
 def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size: int,
+          workers: int | None, answer_seconds: float, cache_megabytes: int,
           database: str | None, searches: tuple[str, ...]) -> None:
     """Serve the HTTP API (/api/..., klotski.online's /solution) and the solution viewer
     (/). API documentation at /docs and /redoc (no internet needed) and /openapi.json."""
@@ -153,9 +166,31 @@ def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size
 
     try:
         app = create_app(database, heavy_slots=heavy_slots, max_group_size=max_group_size,
-                         searches=searches)
+                         searches=searches, workers=workers, answer_seconds=answer_seconds,
+                         cache_bytes=cache_megabytes << 20)
     except PuzzleError as error:
         raise InputError(f"--search {error}") from None
     _check_free(host, port)
+    app.state.answers.start()
+    for line in _holdings(app):
+        click.echo(f"huarong: {line}", err=True)
     click.echo(f"huarong: serving on http://{host}:{port}/ (Ctrl+C to stop)", err=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+def _holdings(app: Any) -> list[str]:
+    """What the server holds, as ``/api/health`` tells it, in words."""
+    held = app.state.health()
+    cache = held["cache"]
+    megabytes = 1 << 20
+    return [
+        f"database {held['database']}" if held["database"] else
+        "no database: light answers search (huarong db build makes one)",
+        f"minimum-steps table {held['min_steps_table']}" if held["min_steps_table"] else
+        "no minimum-steps table: solutions are searched",
+        f"answer cache {cache['directory']} ({cache['entries']} answers, "
+        f"{cache['bytes'] / megabytes:,.0f} of {cache['limit'] / megabytes:,.0f} MB)"
+        if cache else f"no answer cache: {held['cache_fault']}",
+        f"{held['workers']} worker process{'es' if held['workers'] > 1 else ''} for heavy "
+        f"answers, awaited {app.state.answers.answer_seconds:g} s before a 202",
+    ]

@@ -14,6 +14,7 @@ server's size limit, 503 (with ``Retry-After``) while every slot for heavy work 
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable
 from importlib import resources
@@ -21,12 +22,22 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from huarong.web.errors import HeavyWork, add_error_handlers
-from huarong.web.schema import contract
+from huarong.web.heavy import (
+    DEFAULT_ANSWER_SECONDS,
+    DEFAULT_CACHE_BYTES,
+    Accepted,
+    ClientGone,
+    HeavyAnswers,
+    accepted,
+    answer_directory,
+    default_workers,
+)
+from huarong.web.schema import Health, answers, contract
 from huarong.web.state import ServerState
 
 HEAVY_SLOTS = 2
@@ -54,14 +65,69 @@ def pages_router() -> APIRouter:
     return router
 
 
+class _LocalDocumentation:
+    """Redoc's "API docs by Redocly" badge is an image from Redocly's site: the browser is told
+    to load images only from here, so the pages contact no other host.  Plain ASGI, not
+    Starlette's ``BaseHTTPMiddleware``, which hides a client's going away from the routes
+    (heavy answers cancel their work then) and costs every light answer."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] not in {"/docs", "/redoc"}:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_policy(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []),
+                                      (b"content-security-policy", b"img-src 'self' data:")]
+            await send(message)
+
+        await self.app(scope, receive, send_with_policy)
+
+
+def health_of(state: ServerState, heavy: HeavyAnswers) -> dict[str, Any]:
+    """``/api/health``'s answer: whether the workers are up, and what the server holds."""
+    from huarong.space.database import default_path
+
+    database = state.database or default_path()
+    table = state.steps_table.get()
+    return Health.model_validate({
+        "ready": heavy.ready, "database": str(database) if database.is_file() else None,
+        "min_steps_table": None if table is None else str(table.path),
+        **heavy.status()}).model_dump()
+
+
+def health_router(state: ServerState, heavy: HeavyAnswers) -> APIRouter:
+    """``/api/health``."""
+    router = APIRouter(prefix="/api")
+
+    @router.get("/health", summary="Whether the server is ready, and what it holds",
+                response_model=None, responses=answers(Health))
+    def health() -> dict[str, Any]:
+        """``ready``: the workers for heavy answers are up; the database and the table of
+        minimum steps the light answers read (null when absent); the workers, the jobs in
+        flight and the answer cache."""
+        return health_of(state, heavy)
+
+    return router
+
+
 def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int = HEAVY_SLOTS,
                max_group_size: int = MAX_GROUP_SIZE,
-               searches: Iterable[str | os.PathLike[str]] = ()) -> FastAPI:
+               searches: Iterable[str | os.PathLike[str]] = (), workers: int | None = None,
+               answer_seconds: float = DEFAULT_ANSWER_SECONDS,
+               cache_bytes: int = DEFAULT_CACHE_BYTES) -> FastAPI:
     """The application: the JSON API, klotski.online's ``/solution`` and the viewer page.
 
     ``database``: where the level picker's database is (default ``$HUARONG_DB`` or the
     standard place); ``heavy_slots`` requests may search groups of at most
-    ``max_group_size`` layouts at once; ``searches``: result files of ``huarong puzzle
+    ``max_group_size`` layouts at once in the server's threads; ``workers`` processes
+    (default: :func:`~huarong.web.heavy.default_workers`) make the group- and cluster-sized
+    answers, kept in an answer cache of ``cache_bytes`` beside the database, each awaited at
+    most ``answer_seconds`` (then 202); ``searches``: result files of ``huarong puzzle
     search`` to browse (:class:`~huarong.puzzles.PuzzleError` for one that is not such a
     file, or two of one name)."""
     from huarong.puzzles.results import open_search_files
@@ -81,23 +147,30 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     )
     heavy = HeavyWork(heavy_slots, max_group_size)
     app.state.heavy = heavy
+    path = Path(database) if database is not None else None
+    answers = HeavyAnswers(workers or default_workers(), answer_directory(path), cache_bytes,
+                           answer_seconds)
+    app.state.answers = answers
 
-    @app.middleware("http")
-    async def documentation_stays_local(request: Request, call_next: Any) -> Any:
-        # Redoc's "API docs by Redocly" badge is an image from Redocly's site: the browser is
-        # told to load images only from here, so the pages contact no other host.
-        response = await call_next(request)
-        if request.url.path in {"/docs", "/redoc"}:
-            response.headers["Content-Security-Policy"] = "img-src 'self' data:"
-        return response
-
+    app.add_middleware(_LocalDocumentation)
     add_error_handlers(app)
-    state = ServerState(Path(database) if database is not None else None, heavy)
+
+    @app.exception_handler(Accepted)
+    def still_working(request: Request, error: Accepted) -> JSONResponse:
+        return accepted(request)
+
+    @app.exception_handler(ClientGone)
+    def client_gone(request: Request, error: ClientGone) -> Response:
+        return Response(status_code=499)  # nginx's "client closed request": nobody reads it
+
+    state = ServerState(path, heavy)
+    app.state.health = functools.partial(health_of, state, answers)
+    app.include_router(health_router(state, answers))
     app.include_router(solve_router(state))
     app.include_router(layout_router(state))
-    app.include_router(explore_router(state.database))
+    app.include_router(explore_router(answers, state.database))
     app.include_router(pages_router())
-    app.include_router(puzzles_router(max_group_size, heavy_slots))
+    app.include_router(puzzles_router(answers, max_group_size))
     app.include_router(searches_router(results))
     app.mount("/static", StaticFiles(directory=_static_directory()), name="static")
     contract(app)

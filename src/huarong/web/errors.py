@@ -30,6 +30,10 @@ class BadQuery(ValueError):
         self.status = status
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process (huarong.web.heavy), answered by the server's.
+        return BadQuery, (str(self), self.value, self.status)
+
 
 class ServerBusy(BadQuery):
     """Every slot for heavy work is taken: 503 with ``Retry-After``."""

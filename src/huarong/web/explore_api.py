@@ -7,6 +7,8 @@ database."""
 
 from __future__ import annotations
 
+import functools
+import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -14,17 +16,18 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParameter
 from fastapi.responses import Response
 
+from huarong.engine.layout import Layout
 from huarong.space.explorer import (
     CLASS_PATTERN,
     ClassKey,
     Explorer,
-    GroupView,
     PageError,
     UnknownClassError,
     parse_class,
 )
 from huarong.web.errors import BadQuery, database_answers, path_layout
 from huarong.web.graph_api import graph_router
+from huarong.web.heavy import HeavyAnswers, database_stamp
 from huarong.web.schema import GroupCode, error_responses
 
 JSON_GRAPH_LIMIT = 50_000
@@ -51,19 +54,51 @@ _DATABASE_FAULTS = {"e404": "The database cannot answer (damaged, partial, or no
                     "e503": "Another program holds the database; try again."}
 
 
-def explore_router(database: Path | None = None, cache_directory: Path | None = None
-                   ) -> APIRouter:
+def json_bytes(content: Any) -> bytes:
+    """JSON as the app's own answers write it (Starlette's ``JSONResponse``)."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
+
+
+@functools.lru_cache(4)
+def worker_explorer(database: Path, placements: Path) -> Explorer:
+    """A worker process's explorer of the database at ``database``: its last groups stay
+    in its memory, their placements in ``placements``."""
+    return Explorer(database, placements)
+
+
+def _summary_job(database: Path, placements: Path, code: int) -> dict[str, Any]:
+    with database_answers(f"{code:09X}"):
+        return worker_explorer(database, placements).summary(Layout(code))
+
+
+def _graph_job(database: Path, placements: Path, code: int, json_limit: int | None
+               ) -> bytes:
+    """The binary graph, or JSON up to ``json_limit`` nodes."""
+    with database_answers(f"{code:09X}"):
+        chosen = worker_explorer(database, placements).view(Layout(code))
+    if json_limit is not None:
+        if chosen.graph.size > json_limit:
+            raise BadQuery(f"the group of {code:09X} holds {chosen.graph.size:,} layouts: "
+                           f"JSON is answered up to {json_limit:,}, ask for "
+                           "format=binary", f"{code:09X}", 413)
+        return json_bytes(chosen.to_json())
+    return chosen.to_binary()
+
+
+def explore_router(heavy: HeavyAnswers, database: Path | None = None,
+                   cache_directory: Path | None = None) -> APIRouter:
     """The router; ``database`` as the app's (default ``$HUARONG_DB``), placements cached in
-    ``cache_directory`` (default beside the database, else the user's cache)."""
+    ``cache_directory`` (default beside the database, else the user's cache); group-sized
+    work in ``heavy``'s workers."""
     explorer = Explorer(database, cache_directory)
     router = APIRouter(prefix="/api", tags=["explore"])
     router.explorer = explorer  # type: ignore[attr-defined]  # for tests and benchmarks
-    router.include_router(graph_router(explorer, lambda: JSON_GRAPH_LIMIT))
+    place = (explorer.catalog.path, explorer.cache.directory)
+    router.include_router(graph_router(explorer, heavy, lambda: JSON_GRAPH_LIMIT))
 
-    def view(request: Request, code: str) -> GroupView:
-        layout = path_layout(code)
-        with request.app.state.heavy.slot(layout, sized=False), database_answers(code):
-            return explorer.view(layout)
+    def key(*parts: Any) -> tuple[Any, ...]:
+        return (*parts, database_stamp(explorer.catalog.path), str(explorer.cache.directory))
 
     @router.get("/classes", summary="The 203 jiang-bing-style classes",
                 responses=error_responses(404, 503, **_DATABASE_FAULTS))
@@ -106,37 +141,36 @@ def explore_router(database: Path | None = None, cache_directory: Path | None = 
             raise BadQuery(str(error), str(page), 404) from None
 
     @router.get("/groups/{code}", summary="A group's summary, seen from one of its layouts",
-                responses=error_responses(400, 404, 503, e400="Not a legal layout.",
+                responses=error_responses(202, 400, 404, 503, e400="Not a legal layout.",
                                           e404=_DATABASE_FAULTS["e404"]))
-    def group_summary(request: Request, code: GroupCode) -> dict[str, Any]:
+    async def group_summary(request: Request, code: GroupCode) -> dict[str, Any]:
         """Class, ``group_num``, size, steps, seed, the layout's node (``start_index``) and
         ``shortest_path``: the nodes of a minimum-step path from it to a goal (empty
         without one)."""
-        layout = path_layout(code)
-        with request.app.state.heavy.slot(layout, sized=False), database_answers(code):
-            return explorer.summary(layout)
+        layout = int(path_layout(code))
+        summary: dict[str, Any] = await heavy.run(request, key("summary", layout),
+                                                  _summary_job, *place, layout)
+        return summary
 
     @router.get("/groups/{code}/graph", summary="A group's placed graph and figures",
                 responses={200: {"content": {"application/octet-stream": {}}},
-                           **error_responses(400, 404, 413, 503, e400="Not a legal layout.",
+                           **error_responses(202, 400, 404, 413, 503,
+                                             e400="Not a legal layout.",
                                              e404=_DATABASE_FAULTS["e404"],
                                              e413="JSON asked for a group of over "
                                                   f"{JSON_GRAPH_LIMIT:,} layouts.")})
-    def group_graph(request: Request, code: GroupCode,
-                    format: Literal["binary", "json"] = "binary") -> Any:
+    async def group_graph(request: Request, code: GroupCode,
+                          format: Literal["binary", "json"] = "binary") -> Response:
         """Every layout a node (in code order), placed in [0, 1]²; every step once.  Binary
         (little-endian): ``HRG1``, uint32 nodes, edges, start node, flags (bit 0: farthest
         steps present); float32 positions; uint32 edge pairs; uint32 codes as (low 32, high
         4 bits); int16 minimum steps (-1 none), farthest steps (-1 unknown), distance from
         the layout; each section padded to 4 bytes."""
-        chosen = view(request, code)
-        if format == "json":
-            if chosen.graph.size > JSON_GRAPH_LIMIT:
-                raise BadQuery(f"the group of {code} holds {chosen.graph.size:,} layouts: JSON "
-                               f"is answered up to {JSON_GRAPH_LIMIT:,}, ask for "
-                               "format=binary", code, 413)
-            return chosen.to_json()
-        return Response(chosen.to_binary(), media_type="application/octet-stream")
+        layout = int(path_layout(code))
+        limit = JSON_GRAPH_LIMIT if format == "json" else None
+        return await heavy.cached(
+            request, key("graph", layout, limit), _graph_job, *place, layout, limit,
+            media_type="application/json" if format == "json" else "application/octet-stream")
 
     @router.get("/records", summary="Records of the space (database)",
                 responses=error_responses(404, 503, **_DATABASE_FAULTS))

@@ -6,8 +6,10 @@ A puzzle is named by the query parameters ``start`` (grid text, ``rush:`` and a 
 board, a Klotski layout or a catalogue name; never a file), ``goal``, ``metric`` and
 ``rules``, as the command ``huarong puzzle`` reads them.  Errors answer the app's JSON shape
 ``{"error", "input"}``: 400 for a puzzle the engine refuses, 413 for a cluster larger than the
-server searches (``max_states``), 503 (with ``Retry-After``) while every slot for cluster
-searches is taken.
+server searches (``max_states``), 503 (with ``Retry-After``) while the server's workers have
+too much to do.  The searches run in the server's worker processes (:mod:`huarong.web.heavy`):
+an answer not ready within the server's wait is answered 202, and the same address answers it
+once done.
 """
 
 from __future__ import annotations
@@ -15,18 +17,18 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
-from huarong.web.errors import BadQuery, ServerBusy
+from huarong.web.errors import BadQuery
+from huarong.web.heavy import HeavyAnswers
 from huarong.web.schema import answers, error_responses
 
 if TYPE_CHECKING:
@@ -36,13 +38,10 @@ if TYPE_CHECKING:
 
 MAX_STATES = 200_000
 """The largest cluster a request searches (Klotski's largest group holds 964,656 layouts)."""
-SLOTS = 2
-"""Requests that may search clusters at once; more answer 503."""
 CACHE_SIZE = 16
 """Clusters kept: a game asks for the moves of position after position of one cluster."""
 LONGEST_TEXT = 400
 """The longest ``start`` or ``goal`` (an 8x8 grid with a space between its cells fits)."""
-RETRY_AFTER_SECONDS = 2
 
 _T = TypeVar("_T")
 
@@ -203,13 +202,12 @@ def _static(name: str) -> str:
 
 
 class _Clusters:
-    """The graphs of the clusters searched last, so that a game's position after position
-    of one cluster is searched once and checked against the size limit once."""
+    """The graphs of the clusters a worker searched last, so that a game's position after
+    position of one cluster is searched once and checked against the size limit once."""
 
     def __init__(self, max_states: int) -> None:
         self._max_states = max_states
         self._graphs: OrderedDict[tuple[_Request, int], StateGraph] = OrderedDict()
-        self._lock = threading.Lock()
 
     def of(self, puzzle: Puzzle, request: _Request) -> StateGraph:
         """The graph of ``puzzle``'s start's cluster; 413 past the size limit."""
@@ -217,22 +215,20 @@ class _Clusters:
 
         # A position is read as a state of the puzzle the other parameters name.
         named = dataclasses.replace(request, position=None)
-        with self._lock:
-            known = next((key for key, graph in self._graphs.items()
-                          if key[0] == named and _holds(graph, puzzle.start)), None)
-            if known is not None:
-                self._graphs.move_to_end(known)
-                return self._graphs[known]
+        known = next((key for key, graph in self._graphs.items()
+                      if key[0] == named and _holds(graph, puzzle.start)), None)
+        if known is not None:
+            self._graphs.move_to_end(known)
+            return self._graphs[known]
         try:
             graph = state_graph(puzzle, limit=self._max_states)
         except ClusterTooLarge:
             raise BadQuery(f"the cluster of {request.position or request.start!r} holds more "
                            f"than {self._max_states:,} positions, the most this server "
                            "searches", request.position or request.start, 413) from None
-        with self._lock:
-            self._graphs[(named, int(graph.codes[0]))] = graph
-            while len(self._graphs) > CACHE_SIZE:
-                self._graphs.popitem(last=False)
+        self._graphs[(named, int(graph.codes[0]))] = graph
+        while len(self._graphs) > CACHE_SIZE:
+            self._graphs.popitem(last=False)
         return graph
 
 
@@ -244,122 +240,129 @@ def _holds(graph: StateGraph, code: int) -> bool:
     return True
 
 
-def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRouter:
-    """The routes: ``/api/puzzles`` and below, and the viewer page ``/puzzles``.
-    ``slots`` requests may search clusters of at most ``max_states`` positions at once."""
+# ----- the jobs, run in the server's worker processes (huarong.web.heavy) -----------------
+
+@functools.lru_cache(2)
+def _worker_clusters(max_states: int) -> _Clusters:
+    return _Clusters(max_states)
+
+
+def _solution(puzzle: Puzzle, graph: StateGraph, request: _Request) -> dict[str, Any]:
+    from huarong.puzzles import format_state
+    from huarong.puzzles.cluster import solution_of_graph
+
+    found = solution_of_graph(puzzle, graph)
+    shown = (dataclasses.asdict(found) if found is not None else
+             {"length": None, "path": [], "moves": []})
+    return {"start": format_state(puzzle, puzzle.start), "solvable": found is not None,
+            **shown}
+
+
+def _cluster(puzzle: Puzzle, graph: StateGraph, request: _Request) -> dict[str, Any]:
+    from huarong.puzzles import cluster_summary
+
+    found = cluster_summary(puzzle, graph=graph)
+    hardest = (Hardest(length=found.hardest_length, start=found.hardest_start)
+               if found.hardest_length is not None and found.hardest_start is not None
+               else None)
+    return ClusterAnswer(states=found.states, solved=found.solved,
+                         hardest=hardest).model_dump()
+
+
+def _moves(puzzle: Puzzle, graph: StateGraph, request: _Request) -> dict[str, Any]:
+    from huarong.puzzles import format_state, next_moves, puzzle_start_node
+
+    node = puzzle_start_node(puzzle, graph)
+    steps = int(graph.min_steps[node])
+    return {"start": format_state(puzzle, puzzle.start), "rows": puzzle.rows,
+            "columns": puzzle.columns, "metric": puzzle.metric, "rules": puzzle.rules,
+            "goal": puzzle.goal, "solved": bool(graph.goal[node]),
+            "min_steps": steps if steps >= 0 else None,
+            "moves": [{"to": move.to, "piece": move.piece, "direction": move.direction,
+                       "distance": move.distance, "verdict": move.verdict,
+                       "min_steps": move.min_steps}
+                      for move in next_moves(puzzle, graph)]}
+
+
+def _placed_graph(puzzle: Puzzle, graph: StateGraph, request: _Request) -> bytes:
+    from huarong.graph.binary import graph_binary
+    from huarong.graph.placement import place
+    from huarong.puzzles import puzzle_start_node
+
+    return graph_binary(graph, place(graph), puzzle_start_node(puzzle, graph))
+
+
+def _card(puzzle: Puzzle, graph: StateGraph, request: _Request, card_format: CardFormat
+          ) -> bytes:
+    from huarong.puzzles.card import draw_card
+    from huarong.puzzles.cluster import solution_of_graph
+
+    found = solution_of_graph(puzzle, graph)
+    if found is None:
+        raise BadQuery("no goal can be reached from this position: a card shows a solution",
+                       request.position or request.start, 409)
+    return draw_card(puzzle, found, card_format, cjk_font=_static("cjk-subset.woff2"))
+
+
+def _random(puzzle: Puzzle, graph: StateGraph, request: _Request, low: int, high: int,
+            seed: int | None) -> dict[str, Any]:
+    import numpy as np
+
+    from huarong.puzzles import format_state
+
+    fitting = np.flatnonzero((graph.min_steps >= low) & (graph.min_steps <= high))
+    if not fitting.shape[0]:
+        raise BadQuery(f"no position of this cluster needs {low} to {high} moves",
+                       f"{low}-{high}", 409)
+    node = int(fitting[np.random.default_rng(seed).integers(fitting.shape[0])])
+    return RandomStart(start=format_state(puzzle, int(graph.codes[node])),
+                       min_steps=int(graph.min_steps[node]),
+                       count=int(fitting.shape[0])).model_dump()
+
+
+_ANSWERS: dict[str, Callable[..., Any]] = {
+    "solve": _solution, "group": _cluster, "next": _moves, "graph": _placed_graph,
+    "card": _card, "random": _random}
+
+
+def _cluster_job(answer: str, request: _Request, max_states: int, *extra: Any) -> Any:
+    """The answer named ``answer`` on the puzzle and its cluster's graph, refused past
+    ``max_states``."""
+    from huarong.puzzles import PuzzleError
+
+    puzzle = _load(request)
+    graph = _worker_clusters(max_states).of(puzzle, request)
+    try:
+        return _ANSWERS[answer](puzzle, graph, request, *extra)
+    except PuzzleError as error:
+        raise BadQuery(str(error), request.start) from None
+
+
+def _ladder_job(family: str, max_states: int) -> list[tuple[int, str, str]]:
+    """(fewest moves, name, title) of the family's solvable puzzles, easiest first (one whose
+    search passes the server's limit is left out)."""
+    from huarong.puzzles import catalogue
+    from huarong.puzzles.cluster import ClusterTooLarge, solution_length
+
+    rungs = []
+    for entry in catalogue():
+        if entry.family != family:
+            continue
+        with contextlib.suppress(ClusterTooLarge):
+            moves = solution_length(entry.puzzle, limit=max_states)
+            if moves is not None:
+                rungs.append((moves, entry.name, entry.title))
+    return sorted(rungs)
+
+
+def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRouter:
+    """The routes: ``/api/puzzles`` and below, and the viewer page ``/puzzles``; clusters of
+    at most ``max_states`` positions are searched in ``heavy``'s workers."""
     router = APIRouter(tags=["puzzles"])
-    free = threading.BoundedSemaphore(slots)
 
-    @contextlib.contextmanager
-    def slot(value: str) -> Iterator[None]:
-        if not free.acquire(blocking=False):
-            raise ServerBusy(f"the server is busy with {slots} cluster searches: try again "
-                             f"in {RETRY_AFTER_SECONDS} s", value)
-        try:
-            yield
-        finally:
-            free.release()
-
-    clusters = _Clusters(max_states)
-
-    def searched(request: _Request, work: Callable[[Puzzle, StateGraph], _T]) -> _T:
-        """``work`` on the puzzle and its cluster's graph, refused past ``max_states``."""
-        from huarong.puzzles import PuzzleError
-
-        puzzle = _load(request)
-        with slot(request.start):
-            graph = clusters.of(puzzle, request)
-            try:
-                return work(puzzle, graph)
-            except PuzzleError as error:
-                raise BadQuery(str(error), request.start) from None
-
-    @functools.lru_cache(CACHE_SIZE)
-    def solution(request: _Request) -> dict[str, Any]:
-        from huarong.puzzles import format_state
-        from huarong.puzzles.cluster import solution_of_graph
-
-        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            found = solution_of_graph(puzzle, graph)
-            shown = (dataclasses.asdict(found) if found is not None else
-                     {"length": None, "path": [], "moves": []})
-            return {"start": format_state(puzzle, puzzle.start),
-                    "solvable": found is not None, **shown}
-
-        return searched(request, answer)
-
-    @functools.lru_cache(CACHE_SIZE)
-    def cluster(request: _Request) -> dict[str, Any]:
-        from huarong.puzzles import cluster_summary
-
-        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            found = cluster_summary(puzzle, graph=graph)
-            hardest = (Hardest(length=found.hardest_length, start=found.hardest_start)
-                       if found.hardest_length is not None and found.hardest_start is not None
-                       else None)
-            return ClusterAnswer(states=found.states, solved=found.solved,
-                                 hardest=hardest).model_dump()
-
-        return searched(request, answer)
-
-    @functools.lru_cache(CACHE_SIZE * 16)
-    def moves_from(request: _Request) -> dict[str, Any]:
-        from huarong.puzzles import format_state, next_moves, puzzle_start_node
-
-        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            node = puzzle_start_node(puzzle, graph)
-            steps = int(graph.min_steps[node])
-            return {"start": format_state(puzzle, puzzle.start), "rows": puzzle.rows,
-                    "columns": puzzle.columns, "metric": puzzle.metric, "rules": puzzle.rules,
-                    "goal": puzzle.goal, "solved": bool(graph.goal[node]),
-                    "min_steps": steps if steps >= 0 else None,
-                    "moves": [{"to": move.to, "piece": move.piece,
-                               "direction": move.direction, "distance": move.distance,
-                               "verdict": move.verdict, "min_steps": move.min_steps}
-                              for move in next_moves(puzzle, graph)]}
-
-        return searched(request, answer)
-
-    @functools.lru_cache(CACHE_SIZE)
-    def graph_bytes(request: _Request) -> bytes:
-        from huarong.graph.binary import graph_binary
-        from huarong.graph.placement import place
-        from huarong.puzzles import puzzle_start_node
-
-        return searched(request, lambda puzzle, graph: graph_binary(
-            graph, place(graph), puzzle_start_node(puzzle, graph)))
-
-    @functools.lru_cache(CACHE_SIZE)
-    def card_bytes(request: _Request, card_format: CardFormat) -> bytes:
-        from huarong.puzzles.card import draw_card
-        from huarong.puzzles.cluster import solution_of_graph
-
-        def answer(puzzle: Puzzle, graph: StateGraph) -> bytes:
-            found = solution_of_graph(puzzle, graph)
-            if found is None:
-                raise BadQuery("no goal can be reached from this position: a card shows a "
-                               "solution", request.position or request.start, 409)
-            return draw_card(puzzle, found, card_format, cjk_font=_static("cjk-subset.woff2"))
-
-        return searched(request, answer)
-
-    @functools.lru_cache(8)
-    def family_ladder(family: str) -> list[tuple[int, str, str]]:
-        """(fewest moves, name, title) of the family's solvable puzzles, easiest first (one
-        whose search passes the server's limit is left out)."""
-        from huarong.puzzles import catalogue
-        from huarong.puzzles.cluster import ClusterTooLarge, solution_length
-
-        rungs = []
-        with slot(family):
-            for entry in catalogue():
-                if entry.family != family:
-                    continue
-                with contextlib.suppress(ClusterTooLarge):
-                    moves = solution_length(entry.puzzle, limit=max_states)
-                    if moves is not None:
-                        rungs.append((moves, entry.name, entry.title))
-        return sorted(rungs)
+    async def searched(http: Request, answer: str, request: _Request, *extra: Any) -> Any:
+        return await heavy.run(http, ("puzzle", answer, request, max_states, *extra),
+                               _cluster_job, answer, request, max_states, *extra)
 
     @functools.lru_cache(1)
     def catalogue_json() -> list[dict[str, Any]]:
@@ -383,70 +386,80 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     @router.get("/api/puzzles/solve", summary="An optimal solution of any puzzle",
                 response_model=None,
-                responses=answers(SolutionAnswer, 400, 413, 503, **refused, **too_large))
-    def solve(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, position: Position = None,
-              distinct: Distinct = None) -> dict[str, Any]:
+                responses=answers(SolutionAnswer, 202, 400, 413, 503, **refused, **too_large))
+    async def solve(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
+                    rules: RulesQuery = None, position: Position = None,
+                    distinct: Distinct = None) -> dict[str, Any]:
         """The length and every position of an optimal solution; ``solvable`` false (and
         ``length`` null) when no goal can be reached."""
-        return solution(_Request(start, goal, metric, rules, position, distinct))
+        found: dict[str, Any] = await searched(
+            http, "solve", _Request(start, goal, metric, rules, position, distinct))
+        return found
 
     @router.get("/api/puzzles/group", summary="A puzzle's cluster: size, goals, hardest start",
                 response_model=None,
-                responses=answers(ClusterAnswer, 400, 413, 503, **refused, **too_large))
-    def group(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, distinct: Distinct = None) -> dict[str, Any]:
+                responses=answers(ClusterAnswer, 202, 400, 413, 503, **refused, **too_large))
+    async def group(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
+                    rules: RulesQuery = None, distinct: Distinct = None) -> dict[str, Any]:
         """How many positions the start reaches, how many are solved, and the one farthest
         from any goal."""
-        return cluster(_Request(start, goal, metric, rules, distinct=distinct))
+        found: dict[str, Any] = await searched(
+            http, "group", _Request(start, goal, metric, rules, distinct=distinct))
+        return found
 
     @router.get("/api/puzzles/next", summary="Every move from a position, with its verdict",
                 response_model=None,
-                responses=answers(NextMoves, 400, 413, 503, **refused, **too_large))
-    def next_(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, position: Position = None,
-              distinct: Distinct = None) -> dict[str, Any]:
+                responses=answers(NextMoves, 202, 400, 413, 503, **refused, **too_large))
+    async def next_(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
+                    rules: RulesQuery = None, position: Position = None,
+                    distinct: Distinct = None) -> dict[str, Any]:
         """The position (its board, goal, rules and metric), its minimum moves to a goal,
         and each legal move: where it leads, and whether it brings a goal closer."""
-        return moves_from(_Request(start, goal, metric, rules, position, distinct))
+        found: dict[str, Any] = await searched(
+            http, "next", _Request(start, goal, metric, rules, position, distinct))
+        return found
 
     @router.get("/api/puzzles/graph", summary="A puzzle's cluster as a placed graph",
                 responses={200: {"content": {"application/octet-stream": {}},
                                  "description": "The graph in the explorer's binary form."},
-                           **error_responses(400, 413, 503, **refused, **too_large)})
-    def graph(start: Start, goal: Goal = None, metric: MetricQuery = None,
-              rules: RulesQuery = None, position: Position = None,
-              distinct: Distinct = None) -> Response:
+                           **error_responses(202, 400, 413, 503, **refused, **too_large)})
+    async def graph(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
+                    rules: RulesQuery = None, position: Position = None,
+                    distinct: Distinct = None) -> Response:
         """Every position a node placed in [0, 1]², every move an edge, with minimum moves
         and distances from the start, in the explorer's binary form (``HRG2``), as the
         explorer's group graphs."""
-        return Response(graph_bytes(_Request(start, goal, metric, rules, position, distinct)),
-                        media_type="application/octet-stream")
+        request = _Request(start, goal, metric, rules, position, distinct)
+        return await heavy.cached(http, ("puzzle-graph", request, max_states), _cluster_job,
+                                  "graph", request, max_states,
+                                  media_type="application/octet-stream")
 
     @router.get("/api/puzzles/card", summary="A printable card: the board and its solution",
                 responses={200: {"content": {media: {} for media in CARD_MEDIA.values()},
                                  "description": "The card, in the format asked for."},
                            **error_responses(
-                               400, 409, 413, 503, **refused, **too_large,
+                               202, 400, 409, 413, 503, **refused, **too_large,
                                e409="No goal can be reached from the position: no solution "
                                     "to print.")})
-    def card(start: Start, goal: Goal = None, metric: MetricQuery = None,
-             rules: RulesQuery = None, position: Position = None, distinct: Distinct = None,
-             format: CardQuery = "svg") -> Response:
+    async def card(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
+                   rules: RulesQuery = None, position: Position = None,
+                   distinct: Distinct = None, format: CardQuery = "svg") -> Response:
         """The puzzle's card for printing, as ``huarong puzzle card`` makes it: on the front
         the position, the puzzle's title and its fewest moves; on the back an optimal
         solution as numbered small boards."""
-        picture = card_bytes(_Request(start, goal, metric, rules, position, distinct), format)
-        return Response(picture, media_type=CARD_MEDIA[format],
-                        headers={"Content-Disposition": f'inline; filename="card.{format}"'})
+        request = _Request(start, goal, metric, rules, position, distinct)
+        return await heavy.cached(
+            http, ("puzzle-card", request, max_states, format), _cluster_job, "card", request,
+            max_states, format, media_type=CARD_MEDIA[format],
+            headers={"Content-Disposition": f'inline; filename="card.{format}"'})
 
     @router.get("/api/puzzles/ladder", summary="The next harder and easier puzzle of a family",
                 response_model=None,
-                responses=answers(LadderAnswer, 400, 404, 413, 503, **refused, **too_large,
-                                  e404="No catalogue puzzle has that name."))
-    def ladder(name: Annotated[str, Query(min_length=1, max_length=LONGEST_TEXT,
-                                          description="A catalogue puzzle's name.",
-                                          examples=["bickford-4x4-7"])]) -> dict[str, Any]:
+                responses=answers(LadderAnswer, 202, 400, 404, 413, 503, **refused,
+                                  **too_large, e404="No catalogue puzzle has that name."))
+    async def ladder(http: Request, name: Annotated[str, Query(
+            min_length=1, max_length=LONGEST_TEXT, description="A catalogue puzzle's name.",
+            examples=["bickford-4x4-7"])]) -> dict[str, Any]:
         """Where a catalogue puzzle stands in its family (the West's classics, Rush Hour,
         Bickford's 4x4 records, the design records, the Klotski classics) ordered by fewest
         moves: the puzzles just below and above it."""
@@ -456,7 +469,8 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
             entry = catalogue_entry(name)
         except PuzzleError:
             raise BadQuery(f"no catalogue puzzle is named {name!r}", name, 404) from None
-        rungs = family_ladder(entry.family)
+        rungs: list[tuple[int, str, str]] = await heavy.run(
+            http, ("ladder", entry.family, max_states), _ladder_job, entry.family, max_states)
         place = next((i for i, (_, rung, _) in enumerate(rungs) if rung == name), None)
 
         def rung(index: int) -> dict[str, Any] | None:
@@ -473,35 +487,23 @@ def puzzles_router(max_states: int = MAX_STATES, slots: int = SLOTS) -> APIRoute
 
     @router.get("/api/puzzles/random", summary="A random position of a cluster, by its length",
                 response_model=None,
-                responses=answers(RandomStart, 400, 409, 413, 503, **refused, **too_large,
-                                  e409="No position of the cluster needs between low and high "
-                                       "moves."))
-    def random_start(start: Start, low: Annotated[int, Query(ge=0, le=100_000)],
-                     high: Annotated[int, Query(ge=0, le=100_000)], goal: Goal = None,
-                     metric: MetricQuery = None, rules: RulesQuery = None,
-                     position: Position = None, distinct: Distinct = None,
-                     seed: Annotated[int | None, Query(ge=0, le=2**32 - 1)] = None
-                     ) -> dict[str, Any]:
+                responses=answers(RandomStart, 202, 400, 409, 413, 503, **refused,
+                                  **too_large, e409="No position of the cluster needs between "
+                                                    "low and high moves."))
+    async def random_start(http: Request, start: Start,
+                           low: Annotated[int, Query(ge=0, le=100_000)],
+                           high: Annotated[int, Query(ge=0, le=100_000)], goal: Goal = None,
+                           metric: MetricQuery = None, rules: RulesQuery = None,
+                           position: Position = None, distinct: Distinct = None,
+                           seed: Annotated[int | None, Query(ge=0, le=2**32 - 1)] = None
+                           ) -> dict[str, Any]:
         """A position of the puzzle's cluster whose fewest moves to a goal lie between ``low``
         and ``high``, drawn at random (the same ``seed``, the same position): a new start
         of the length asked for."""
-        import numpy as np
-
-        from huarong.puzzles import format_state
-
-        request = _Request(start, goal, metric, rules, position, distinct)
-
-        def answer(puzzle: Puzzle, graph: StateGraph) -> dict[str, Any]:
-            fitting = np.flatnonzero((graph.min_steps >= low) & (graph.min_steps <= high))
-            if not fitting.shape[0]:
-                raise BadQuery(f"no position of this cluster needs {low} to {high} moves",
-                               f"{low}-{high}", 409)
-            node = int(fitting[np.random.default_rng(seed).integers(fitting.shape[0])])
-            return RandomStart(start=format_state(puzzle, int(graph.codes[node])),
-                               min_steps=int(graph.min_steps[node]),
-                               count=int(fitting.shape[0])).model_dump()
-
-        return searched(request, answer)
+        found: dict[str, Any] = await searched(
+            http, "random", _Request(start, goal, metric, rules, position, distinct), low, high,
+            seed)
+        return found
 
     @router.get("/puzzles", include_in_schema=False)
     def viewer() -> FileResponse:

@@ -198,6 +198,36 @@ class ErrorBody(BaseModel):
     input: str = Field(description="The value refused (the path for an unknown address).")
 
 
+class Working(BaseModel):
+    """A heavy answer still being made: ask ``location`` again after ``retry_after`` s."""
+
+    status: Literal["working"]
+    location: str = Field(description="Where to ask again: the same address.")
+    retry_after: int = Field(description="Seconds to wait before asking again.")
+
+
+class AnswerCache(BaseModel):
+    directory: str
+    entries: int
+    bytes: int
+    limit: int
+
+
+class Health(BaseModel):
+    """What ``huarong serve`` holds."""
+
+    ready: bool = Field(description="The workers for heavy answers are up.")
+    database: str | None = Field(description="The database the light answers read; null "
+                                             "without one.")
+    min_steps_table: str | None = Field(description="The table of minimum steps beside it.")
+    workers: int = Field(description="Worker processes for group- and cluster-sized work.")
+    jobs: int = Field(description="Heavy answers being made or waiting.")
+    cancelled: int = Field(description="Jobs stopped because their client went away.")
+    cache: AnswerCache | None = Field(description="The answer cache; null when its "
+                                                  "directory cannot be used.")
+    cache_fault: str | None
+
+
 RETRY_AFTER = "Retry-After"
 
 _MEANINGS = {
@@ -208,21 +238,30 @@ _MEANINGS = {
          "--max-group-size).",
     503: "Every slot for heavy work is taken: try again after Retry-After seconds.",
 }
+_WORKING = ("Still working: the answer takes longer than the server waits (huarong serve "
+            "--answer-seconds); the work goes on, and the same address answers it once done.")
+_RETRY_HEADER = {"description": "Seconds to wait before asking again.", "required": True,
+                 "schema": {"type": "string", "pattern": "^[0-9]+$"}}
 
 
 def error_responses(*statuses: int, **meanings: str) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of a route for the error ``statuses`` it can answer, each with the
-    :class:`ErrorBody`; ``meanings`` (``e404="..."``) replace the standard description."""
+    :class:`ErrorBody`; ``meanings`` (``e404="..."``) replace the standard description.
+    Status 202 is a heavy answer's "still working" (:class:`Working`)."""
     responses: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
+        if status == 202:
+            responses[status] = {"model": Working, "description": _WORKING, "headers": {
+                RETRY_AFTER: _RETRY_HEADER,
+                "Location": {"description": "Where to ask again.", "required": True,
+                             "schema": {"type": "string"}}}}
+            continue
         response: dict[str, Any] = {
             "model": ErrorBody,
             "description": meanings.get(f"e{status}", _MEANINGS.get(status, "An error.")),
         }
         if status == 503:
-            response["headers"] = {RETRY_AFTER: {
-                "description": "Seconds to wait before asking again.", "required": True,
-                "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+            response["headers"] = {RETRY_AFTER: _RETRY_HEADER}
         responses[status] = response
     return responses
 

@@ -59,6 +59,8 @@ KEPT_RESULTS = 64
 POLL_SECONDS = 0.1
 """How often a waiting request looks whether its client went away."""
 CHUNK_BYTES = 1 << 20
+SPOOL_NAME = "answer"
+"""The name a job's bytes are spooled under, beside the cache, before the cache takes them."""
 FORMAT = "answers-v1"
 """Part of every key: a change of what an answer holds makes new keys."""
 
@@ -105,7 +107,7 @@ def produce(directory: str, size_limit: int, key: str, job: Callable[..., Any],
 
     digest = hashlib.blake2b(digest_size=16)
     Path(directory).mkdir(parents=True, exist_ok=True)
-    with (temporary_beside(Path(directory) / "answer") as spool_path,
+    with (temporary_beside(Path(directory) / SPOOL_NAME) as spool_path,
           spool_path.open("w+b") as spool):
         for chunk in _chunks_of(job(*args)):
             digest.update(chunk)
@@ -190,6 +192,10 @@ class HeavyAnswers:
     per worker."""
     cancelled: int = 0
     """Jobs cancelled because their client went away."""
+    started: int = 0
+    """Jobs handed to the workers."""
+    hits: int = 0
+    """Answers read from the cache."""
 
     def __post_init__(self) -> None:
         self.max_jobs = self.max_jobs or self.workers * QUEUE_PER_WORKER
@@ -206,9 +212,13 @@ class HeavyAnswers:
         return _shared_pool(self.workers)
 
     def start(self) -> None:
-        """Start the workers now and import the jobs' modules in each (else on first use)."""
+        """Start the workers now and import the jobs' modules in each (else on first use);
+        remove what workers killed before left in the cache's directory."""
+        from huarong.fileio import remove_stale_temporaries
+
         self._warm = [self.pool.schedule(_warm_up) for _ in range(self.workers)]
-        self.cache()
+        if self.cache() is not None and self.cache_directory is not None:
+            remove_stale_temporaries(self.cache_directory / SPOOL_NAME)
 
     @property
     def ready(self) -> bool:
@@ -230,7 +240,8 @@ class HeavyAnswers:
         """The workers, the jobs in flight and the cache, for ``/api/health``."""
         cache = self.cache()
         return {"workers": self.workers, "ready": self.ready,
-                "jobs": len(self._jobs), "cancelled": self.cancelled,
+                "jobs": len(self._jobs), "started": self.started, "hits": self.hits,
+                "cancelled": self.cancelled,
                 "cache": None if cache is None else {
                     "directory": str(self.cache_directory), "entries": len(cache),
                     "bytes": cache.volume(), "limit": self.cache_bytes},
@@ -258,6 +269,7 @@ class HeavyAnswers:
         gzip gets a file kept compressed)."""
         name = _name(key)
         found = await asyncio.to_thread(self._read, name)
+        self.hits += found is not None
         if found is None and self.cache() is not None:
             unkept = await self._wait(request, name, produce,
                                       (str(self.cache_directory), self.cache_bytes, name, job,
@@ -301,6 +313,7 @@ class HeavyAnswers:
                 raise ServerBusy(f"the server is busy with {len(self._jobs)} heavy answers: "
                                  f"try again in {RETRY_AFTER_SECONDS} s", str(request.url))
             future = self.pool.schedule(job, args=args)
+            self.started += 1
             flight = _Job(future, asyncio.wrap_future(future))
             self._jobs[name] = flight
             future.add_done_callback(lambda done: self._finished(name, done, keep))

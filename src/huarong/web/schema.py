@@ -222,6 +222,8 @@ class Health(BaseModel):
     min_steps_table: str | None = Field(description="The table of minimum steps beside it.")
     workers: int = Field(description="Worker processes for group- and cluster-sized work.")
     jobs: int = Field(description="Heavy answers being made or waiting.")
+    started: int = Field(description="Heavy answers handed to the workers since the start.")
+    hits: int = Field(description="Heavy answers read from the cache since the start.")
     cancelled: int = Field(description="Jobs stopped because their client went away.")
     cache: AnswerCache | None = Field(description="The answer cache; null when its "
                                                   "directory cannot be used.")

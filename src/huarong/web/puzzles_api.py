@@ -361,6 +361,7 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
     router = APIRouter(tags=["puzzles"])
 
     async def searched(http: Request, answer: str, request: _Request, *extra: Any) -> Any:
+        _load(request)  # a puzzle the engine refuses is told at once, not by a worker
         return await heavy.run(http, ("puzzle", answer, request, max_states, *extra),
                                _cluster_job, answer, request, max_states, *extra)
 
@@ -430,6 +431,7 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
         and distances from the start, in the explorer's binary form (``HRG2``), as the
         explorer's group graphs."""
         request = _Request(start, goal, metric, rules, position, distinct)
+        _load(request)
         return await heavy.cached(http, ("puzzle-graph", request, max_states), _cluster_job,
                                   "graph", request, max_states,
                                   media_type="application/octet-stream")
@@ -448,6 +450,7 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
         the position, the puzzle's title and its fewest moves; on the back an optimal
         solution as numbered small boards."""
         request = _Request(start, goal, metric, rules, position, distinct)
+        _load(request)
         return await heavy.cached(
             http, ("puzzle-card", request, max_states, format), _cluster_job, "card", request,
             max_states, format, media_type=CARD_MEDIA[format],
@@ -508,5 +511,9 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
     @router.get("/puzzles", include_in_schema=False)
     def viewer() -> FileResponse:
         return FileResponse(_static("puzzle.html"))
+
+    @router.get("/puzzles/editor", include_in_schema=False)
+    def editor() -> FileResponse:
+        return FileResponse(_static("editor.html"))
 
     return router

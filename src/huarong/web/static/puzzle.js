@@ -28,7 +28,7 @@ const ui = {
   start: $('start-input'), goal: $('goal-input'), distinct: $('distinct-input'),
   metric: $('metric-input'),
   rules: $('rules-input'), error: $('error'), catalogue: $('catalogue'),
-  graphLink: $('graph-link'), printLink: $('print-link'),
+  graphLink: $('graph-link'), printLink: $('print-link'), editLink: $('edit-link'),
 };
 
 const BASE_STEP_MS = 2250; // a playback step at speed 1×; 5× (450 ms) by default
@@ -224,6 +224,10 @@ async function refresh(motion = {}) {
   ui.graphLink.href = `/explore#/puzzle?${new URLSearchParams(query(grid))}`;
   const card = new URLSearchParams({ ...query(grid), format: 'pdf' });
   ui.printLink.href = `/api/puzzles/card?${card}`;
+  // The editor draws grid text: the position as the server wrote it, never a catalogue name.
+  const edited = { start: grid, ...state.rules, distinct: state.spec.distinct };
+  ui.editLink.href = `/puzzles/editor#${new URLSearchParams(
+    Object.entries(edited).filter(([, value]) => value))}`;
   ui.movesMade.textContent = String(state.at);
   ui.undo.disabled = state.at === 0;
   ui.redo.disabled = state.at >= state.history.length - 1;

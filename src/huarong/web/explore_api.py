@@ -86,6 +86,20 @@ def _graph_job(database: Path, placements: Path, code: int, json_limit: int | No
     return chosen.to_binary()
 
 
+def _catalog_job(database: Path, placements: Path, question: str, value: str, *args: Any
+                 ) -> dict[str, Any]:
+    """The catalogue's answer to ``question`` (classes, class_summary, groups, records):
+    from the database, or without one from the enumeration of every layout (seconds, and
+    arrays over all of them, kept by the worker)."""
+    catalog = worker_explorer(database, placements).catalog
+    try:
+        with database_answers(value):
+            answer: dict[str, Any] = getattr(catalog, question)(*args)
+            return answer
+    except PageError as error:
+        raise BadQuery(str(error), value, 404) from None
+
+
 def explore_router(heavy: HeavyAnswers, database: Path | None = None,
                    cache_directory: Path | None = None) -> APIRouter:
     """The router; ``database`` as the app's (default ``$HUARONG_DB``), placements cached in
@@ -100,45 +114,44 @@ def explore_router(heavy: HeavyAnswers, database: Path | None = None,
     def key(*parts: Any) -> tuple[Any, ...]:
         return (*parts, database_stamp(explorer.catalog.path), str(explorer.cache.directory))
 
+    async def ask_catalog(request: Request, question: str, value: str, *args: Any
+                          ) -> dict[str, Any]:
+        answer: dict[str, Any] = await heavy.run(request, key("catalog", question, *args),
+                                                 _catalog_job, *place, question, value, *args)
+        return answer
+
     @router.get("/classes", summary="The 203 jiang-bing-style classes",
-                responses=error_responses(404, 503, **_DATABASE_FAULTS))
-    def classes() -> dict[str, Any]:
+                responses=error_responses(202, 404, 503, **_DATABASE_FAULTS))
+    async def classes(request: Request) -> dict[str, Any]:
         """Layouts, groups, solvable layouts, longest minimum and longest farthest steps of
         every class; figures unknown without a database (``database``: false) or not yet
         computed are null, and ``figures_missing`` names the classes whose farthest steps
         ``fill_command`` still has to compute."""
-        with database_answers(""):
-            return explorer.catalog.classes()
+        return await ask_catalog(request, "classes", "")
 
     @router.get("/classes/{name}", summary="One class and its minimum-steps histogram",
-                responses=error_responses(400, 404, 503, e400="A malformed class name.",
+                responses=error_responses(202, 400, 404, 503, e400="A malformed class name.",
                                           e404="No such class, or a database that cannot "
                                                "answer.", e503=_DATABASE_FAULTS["e503"]))
-    def class_summary(name: ClassName) -> dict[str, Any]:
+    async def class_summary(request: Request, name: ClassName) -> dict[str, Any]:
         """The class's counts and ``min_steps_histogram``: [steps, layouts] pairs, steps -1
         for the layouts that have no solution."""
-        key = _class(name)
-        with database_answers(name):
-            return explorer.catalog.class_summary(key)
+        return await ask_catalog(request, "class_summary", name, _class(name))
 
     @router.get("/classes/{name}/groups", summary="A page of a class's groups, largest first",
                 responses=error_responses(
-                    400, 404, 503, e400="A malformed class name or page.",
+                    202, 400, 404, 503, e400="A malformed class name or page.",
                     e404="No such class, a page past the last, or a database that cannot "
                          "answer.", e503=_DATABASE_FAULTS["e503"]))
-    def class_groups(
+    async def class_groups(
+        request: Request,
         name: ClassName,
         page: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
         per_page: Annotated[int, Query(ge=1, le=MAX_PER_PAGE)] = 100,
     ) -> dict[str, Any]:
         """Groups by size descending, then ``group_num``: each with its size, seed (smallest
         code), and smallest and largest minimum steps (null without a database or a goal)."""
-        key = _class(name)
-        try:
-            with database_answers(name):
-                return explorer.catalog.groups(key, page, per_page)
-        except PageError as error:
-            raise BadQuery(str(error), str(page), 404) from None
+        return await ask_catalog(request, "groups", name, _class(name), page, per_page)
 
     @router.get("/groups/{code}", summary="A group's summary, seen from one of its layouts",
                 responses=error_responses(202, 400, 404, 503, e400="Not a legal layout.",
@@ -173,13 +186,12 @@ def explore_router(heavy: HeavyAnswers, database: Path | None = None,
             media_type="application/json" if format == "json" else "application/octet-stream")
 
     @router.get("/records", summary="Records of the space (database)",
-                responses=error_responses(404, 503, **_DATABASE_FAULTS))
-    def records() -> dict[str, Any]:
+                responses=error_responses(202, 404, 503, **_DATABASE_FAULTS))
+    async def records(request: Request) -> dict[str, Any]:
         """The 138-step layouts, the longest farthest steps, the most solutions, the
         largest groups and each class's longest minimum, by queries on the database; without
         one ``database`` is false, ``records`` empty and ``message`` names the command that
         builds it."""
-        with database_answers(""):
-            return explorer.catalog.records()
+        return await ask_catalog(request, "records", "")
 
     return router

@@ -52,7 +52,7 @@ DEFAULT_ANSWER_SECONDS = 8.0
 RETRY_AFTER_SECONDS = 2
 """What a 202 answer's ``Retry-After`` says."""
 DEFAULT_CACHE_BYTES = 2 << 30
-QUEUE_PER_WORKER = 8
+QUEUE_PER_WORKER = 32
 """Jobs waiting or running per worker before a new one is refused (503)."""
 KEPT_RESULTS = 64
 """Results of :meth:`HeavyAnswers.run` kept in memory for clients that ask again."""
@@ -315,6 +315,10 @@ class HeavyAnswers:
             future = self.pool.schedule(job, args=args)
             self.started += 1
             flight = _Job(future, asyncio.wrap_future(future))
+            # A refusal nobody waits for any more (its client left, or was told 202) is
+            # still taken, or asyncio logs it as never retrieved.
+            flight.awaitable.add_done_callback(
+                lambda done: done.cancelled() or done.exception())
             self._jobs[name] = flight
             future.add_done_callback(lambda done: self._finished(name, done, keep))
         flight.waiters += 1

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import huarong
 from huarong.cli import main
+from huarong.engine import ids
 from huarong.engine import layout as layout_module
 from huarong.engine.layout import (
     AmbiguousLayoutError,
@@ -93,6 +94,21 @@ def test_random_ids_both_ways(rank: int) -> None:
     assert Layout.from_code(f"{int(codes[rank]):09X}").id == rank
     assert layout.short_code == base32(rank)
     assert Layout.from_short_code(base32(rank).lower()) == layout
+
+
+def test_the_short_code_kernel_spells_like_the_hand_conversion() -> None:
+    """The kernel (rank and base-32 digits in one call) against repeated division in Python,
+    at both ends of the ids and at random ids between; codes of no layout are refused."""
+    rng = np.random.default_rng(41)
+    ranks = [0, 1, 31, 32, 4_091_296, LAYOUT_COUNT - 1,
+             *rng.integers(0, LAYOUT_COUNT, 1000).tolist()]
+    for rank in ranks:
+        layout = Layout.from_id(rank)
+        assert ids.short_code_of_code(int(layout)) == ids.short_code_of_id(rank) == base32(rank)
+        assert layout.short_code == base32(rank)
+    for code in (0x1A9BF0C01, 0xF00000000, -1, 1 << 36):
+        with pytest.raises(ValueError):
+            ids.short_code_of_code(code)
 
 
 @settings(max_examples=100, deadline=None)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -269,6 +272,55 @@ def test_levels_page_through_the_game_layouts(standard_database: Path) -> None:
         assert layout.is_standard and not layout.is_solved
         assert layout <= layout.mirror()
         assert solve(layout).steps == level["min_steps"] == 81
+
+
+def test_layout_reads_the_database_as_it_is_now(standard_database: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server keeps the database open between requests, yet /api/layout answers as if each
+    request opened it: a database built after the server started, one replaced by another,
+    one damaged, one removed; an idle server lets go of it, so a writer can commit."""
+    import duckdb
+
+    from huarong.space.database import Database
+    from huarong.web import state
+
+    path = tmp_path / "huarong.duckdb"
+    client = TestClient(create_app(path))
+    hengdao = Layout.from_code(HENGDAO)
+
+    def row(layout: Layout) -> Any:
+        return client.get("/api/layout", params={"code": layout.code}).json()["database"]
+
+    assert row(hengdao) is None
+    shutil.copy(standard_database, path)
+    with Database.open(path) as database:
+        assert row(hengdao) == database.info(hengdao).to_dict()
+    assert row(hengdao)["min_steps"] == 81
+    assert row(Layout.from_code("0002ABF00")) is None  # not a standard layout: no row here
+
+    edited = tmp_path / "edited.duckdb"
+    shutil.copy(standard_database, edited)
+    with duckdb.connect(str(edited)) as connection:
+        connection.execute("UPDATE layouts SET min_steps = 7 WHERE code = ?", [int(hengdao)])
+    os.replace(edited, path)
+    assert row(hengdao)["min_steps"] == 7
+
+    path.write_bytes(b"not a database")
+    assert row(hengdao) is None
+    path.unlink()
+    assert row(hengdao) is None
+
+    shutil.copy(standard_database, path)
+    monkeypatch.setattr(state, "RELEASE_WHEN_IDLE_S", 0.01)
+    assert row(hengdao)["min_steps"] == 81
+    deadline = time.monotonic() + 30
+    while True:
+        try:  # a second, writing connection: refused while the server holds its own
+            duckdb.connect(str(path)).close()
+            break
+        except duckdb.Error:
+            assert time.monotonic() < deadline, "the idle server still holds the database"
+            time.sleep(0.05)
 
 
 def assert_levels_agree_with_the_database(path: Path) -> None:

@@ -112,7 +112,9 @@ def _after_item(mask: Int, empties: Int, item: Int, table: np.ndarray
     if mask == FULL:
         return (mask if item == EMPTY else -1), empties, 0
     cell = _first_free(mask, 0)
-    added: Int = 0
+    # int64 as numba types it: the table is int32, and as plain numpy the sum shifted left
+    # by STATE_BITS would wrap.
+    added = np.int64(0)
     child: Int
     child_empties: Int
     for smaller in range(item + 1):
@@ -193,6 +195,27 @@ def rank_of(code: Int, automaton: np.ndarray, heads: np.ndarray) -> Int:
         rank += entry >> STATE_BITS
         state = entry & STATE_MASK
     return rank if state == ACCEPT else -1
+
+
+@kernel
+def short_code_of_rank(rank: Int, digits: np.ndarray, length: Int) -> Int:
+    """``rank`` written with ``length`` of ``digits`` (ASCII bytes), most significant first,
+    packed big-endian into one int (``int.to_bytes(length, "big")`` spells it)."""
+    packed = np.int64(0)
+    base = digits.shape[0]
+    for position in range(length):
+        packed |= np.int64(digits[rank % base]) << (8 * position)
+        rank //= base
+    return packed
+
+
+@kernel
+def short_code_of_code(code: Int, automaton: np.ndarray, heads: np.ndarray,
+                       digits: np.ndarray, length: Int) -> Int:
+    """:func:`short_code_of_rank` of the rank of ``code``, or -1 when it is not a legal code:
+    a layout's short code in one call, where two cost as much again in dispatch."""
+    rank = rank_of(code, automaton, heads)
+    return -1 if rank < 0 else short_code_of_rank(rank, digits, length)
 
 
 @parallel_kernel

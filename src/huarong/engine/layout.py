@@ -47,7 +47,7 @@ from huarong.engine.ids import (
     id_of_code,
     id_of_short_code,
     is_short_code_text,
-    short_code_of_id,
+    short_code_of_code,
 )
 
 if TYPE_CHECKING:
@@ -273,7 +273,7 @@ class Layout:
     @property
     def short_code(self) -> str:
         """The klotski engine's short code: the id in base 32, 5 characters (``4WVE1``)."""
-        return short_code_of_id(self.id)
+        return short_code_of_code(self._code)
 
     def __int__(self) -> int:
         return self._code
@@ -315,7 +315,15 @@ class Layout:
         return self._code >> 32
 
     def count(self, kind: PieceKind) -> int:
-        return sum(1 for piece in self._pieces if piece.kind is kind)
+        if kind is PieceKind.CAO:
+            return 1
+        # Each piece but the 2x2 is one 2-bit item of the code, its kind's value, and empty
+        # cells and the padding are 0: counting items by bit masks costs no decode.
+        items = self._code & _ITEM_BITS
+        low, high = items & _LOW_BITS, (items >> 1) & _LOW_BITS
+        matching = {PieceKind.HORIZONTAL: low & ~high, PieceKind.VERTICAL: high & ~low,
+                    PieceKind.SOLDIER: low & high}[kind]
+        return matching.bit_count()
 
     @property
     def jiang_num(self) -> int:
@@ -348,11 +356,12 @@ class Layout:
 
     def mirror(self) -> Layout:
         """The left-right mirror image."""
-        return Layout(encode(place([
-            Piece(piece.address + (COLS - piece.kind.width) - 2 * (piece.address % COLS),
-                  piece.kind)
-            for piece in self._pieces
-        ])))
+        import numpy as np
+
+        from huarong._kernels import klotski
+
+        # The mirror image of a legal layout is legal: nothing to validate.
+        return Layout._trusted(int(klotski.mirror_code(np.int64(self._code))))
 
     # ----- steps (a numba kernel, imported on first use) -----------------------------------
     def children(self) -> list[Layout]:
@@ -399,6 +408,8 @@ class Layout:
 
 
 EMPTY_DIGIT: Final = "0"
+_ITEM_BITS: Final = (1 << 32) - 1
+_LOW_BITS: Final = 0x5555_5555
 
 
 def children_codes(layout: Layout) -> np.ndarray:

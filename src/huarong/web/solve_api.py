@@ -8,7 +8,7 @@ import functools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from fastapi.responses import RedirectResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 
 from huarong.engine import notation
 from huarong.engine.classics import CLASSICS
@@ -55,7 +55,9 @@ def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
 
 
 def solve_router(state: ServerState) -> APIRouter:
-    """The solving routes of a server sharing ``state``."""
+    """The solving routes of a server sharing ``state``.  The answers asked on every move
+    are returned as responses: FastAPI then skips ``jsonable_encoder``, which took longer to
+    walk an answer that is JSON already (0.15 ms a layout's) than the answer took to make."""
     router = APIRouter()
     heavy = state.heavy
 
@@ -110,13 +112,13 @@ def solve_router(state: ServerState) -> APIRouter:
         if t != "json":
             return RedirectResponse(f"/#{layout.code}")
         stored, mirrored = canonical(layout)
-        return {"id": layout.online_id, "mirror": "1" if mirrored else "0",
-                "solution": solution_string(int(stored))}
+        return JSONResponse({"id": layout.online_id, "mirror": "1" if mirrored else "0",
+                             "solution": solution_string(int(stored))})
 
     @router.get("/api/solve", summary="A minimum-step solution", response_model=None,
                 responses=answers(schema.SolveAnswer, 400))
-    def solve_layout(code: LayoutQuery) -> dict[str, Any]:
-        return solve_json(int(parse_layout(code, "code")))
+    def solve_layout(code: LayoutQuery) -> JSONResponse:
+        return JSONResponse(solve_json(int(parse_layout(code, "code"))))
 
     @router.get("/api/analysis", summary="The layer model of a layout's group",
                 response_model=None, responses=answers(schema.Analysis, 400, 422, 503))
@@ -139,7 +141,7 @@ def solve_router(state: ServerState) -> APIRouter:
 
     @router.get("/api/next", summary="Every step from a layout, judged", response_model=None,
                 responses=answers(schema.NextSteps, 400, 503))
-    def next_steps(code: LayoutQuery) -> dict[str, Any]:
+    def next_steps(code: LayoutQuery) -> JSONResponse:
         """Every step from the layout with the minimum steps left after it and its verdict:
         ``better`` one step closer to a goal, ``same``, ``worse`` one step farther; null in a
         group without a goal."""
@@ -153,8 +155,8 @@ def solve_router(state: ServerState) -> APIRouter:
                              "min_steps": after, "verdict": verdict(here, after),
                              "move": _move_json(notation.step_move(layout, child))})
         best = [child["code"] for child in children if child["verdict"] == "better"]
-        return {"code": layout.code, "short_code": layout.short_code, "min_steps": here,
-                "children": children, "best": best}
+        return JSONResponse({"code": layout.code, "short_code": layout.short_code,
+                             "min_steps": here, "children": children, "best": best})
 
     @router.get("/api/classics", summary="The named classic layouts", response_model=None,
                 responses=answers(list[schema.Classic]))

@@ -6,9 +6,11 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from huarong.engine.layout import Layout
 from huarong.engine.solver import Solution
@@ -17,8 +19,14 @@ from huarong.space.table import MinStepsTable
 from huarong.space.table import solve as walk_or_search
 from huarong.web.errors import HeavyWork
 
+if TYPE_CHECKING:
+    from huarong.space.database import Database
+
 SOLUTION_CACHE_SIZE = 4096
 GROUP_CACHE_SIZE = 8
+RELEASE_WHEN_IDLE_S = 2.0
+"""Seconds without a request after which the shared database is closed: an open reader keeps
+``huarong db layers`` from committing (it retries for two minutes), so an idle server lets go."""
 
 
 class _GroupTables:
@@ -75,6 +83,80 @@ class _StepsTable:
             return None
 
 
+class _SharedDatabase:
+    """The database, opened once and shared by the light answers: opening it took 25 ms a
+    request, reading a row takes 1 ms.  The file is looked at on every use, so a database
+    built, replaced or removed since answers as if each request opened it; one that cannot
+    be opened is tried again on the next request, as before."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._path = path
+        self._database: Database | None = None
+        self._opened_as: tuple[object, ...] = ()
+        self._last_use = 0.0
+        self._release_timer: threading.Timer | None = None
+        # One DuckDB connection serves one thread at a time.
+        self._lock = threading.Lock()
+
+    def row(self, layout: Layout) -> dict[str, Any] | None:
+        """The layout's row of the database (``LayoutRecord.to_dict``), or None without a
+        database that can be read."""
+        from huarong.space.database import DatabaseError
+
+        with self._lock:
+            self._last_use = time.monotonic()
+            try:
+                database = self._current()
+                return None if database is None else database.info(layout).to_dict()
+            except DatabaseError:
+                return None
+            except Exception:
+                # A failing disk may leave the connection unusable: the next request opens
+                # the file anew, as every request did before.
+                self._close()
+                raise
+
+    def _current(self) -> Database | None:
+        from huarong.space.database import Database, default_path
+
+        target = self._path or default_path()
+        try:
+            status = target.stat()
+        except OSError:
+            self._close()
+            return None
+        signature = (target, status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+        if self._database is None or signature != self._opened_as:
+            self._close()
+            self._database = Database.open(target)
+            self._opened_as = signature
+            # A row is one row group's scan: DuckDB's threads only add their scheduling to it
+            # (1.1 ms a row on one, 2.2 ms on two), and requests already run side by side.
+            self._database.query("SET threads = 1")
+            if self._release_timer is None:
+                self._release_later(RELEASE_WHEN_IDLE_S)
+        return self._database
+
+    def _release_later(self, delay: float) -> None:
+        self._release_timer = threading.Timer(delay, self._release_if_idle)
+        self._release_timer.daemon = True
+        self._release_timer.start()
+
+    def _release_if_idle(self) -> None:
+        with self._lock:
+            idle = time.monotonic() - self._last_use
+            if self._database is None or idle >= RELEASE_WHEN_IDLE_S:
+                self._close()
+                self._release_timer = None
+            else:
+                self._release_later(RELEASE_WHEN_IDLE_S - idle)
+
+    def _close(self) -> None:
+        if self._database is not None:
+            self._database.close()
+            self._database = None
+
+
 class ServerState:
     """One server's shared parts; ``database`` None: ``$HUARONG_DB`` or the standard place."""
 
@@ -82,6 +164,7 @@ class ServerState:
         self.database = database
         self.heavy = heavy
         self.steps_table = _StepsTable(database)
+        self.shared_database = _SharedDatabase(database)
         self._groups = _GroupTables(GROUP_CACHE_SIZE, heavy)
         self.solved: Callable[[int], Solution] = functools.lru_cache(SOLUTION_CACHE_SIZE)(
             self._solve)

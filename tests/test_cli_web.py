@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from fastapi.testclient import TestClient
 
 from huarong.cli import main
 
@@ -86,18 +87,21 @@ def test_serve_passes_the_limits_and_database_to_the_app(
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     missing = tmp_path / "none.duckdb"
-    result = CliRunner().invoke(main, ["serve", "--port", str(port), "--heavy-slots", "3",
+    result = CliRunner().invoke(main, ["serve", "--port", str(port), "--workers", "3",
+                                       "--answer-seconds", "2.5", "--cache-size", "64",
                                        "--max-group-size", "1000", "--db", str(missing)])
     assert result.exit_code == 0, result.output
-    heavy = started["app"].state.heavy
-    assert (heavy.slots, heavy.max_group_size) == (3, 1000)
-    from fastapi.testclient import TestClient
-
+    answers = started["app"].state.answers
+    assert (answers.workers, answers.answer_seconds, answers.cache_bytes) == (3, 2.5, 64 << 20)
+    for held in ("no database", "answer cache", "3 worker processes"):
+        assert held in result.output
+    big = TestClient(started["app"]).get("/api/analysis", params={"code": "1A9BF0C00"})
+    assert big.status_code == 422 and "1,000" in big.json()["error"]
     answer = TestClient(started["app"]).get("/api/levels")
     assert answer.status_code == 404 and str(missing) in answer.json()["error"]
 
 
-@pytest.mark.parametrize("option", ["--heavy-slots", "--max-group-size"])
+@pytest.mark.parametrize("option", ["--workers", "--max-group-size"])
 def test_serve_refuses_limits_below_one(option: str) -> None:
     result = CliRunner().invoke(main, ["serve", option, "0"])
     assert result.exit_code == 2 and option in result.output

@@ -132,10 +132,9 @@ def _check_free(host: str, port: int) -> None:
               help="TCP port.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
-@click.option("--heavy-slots", default=2, show_default=True, type=click.IntRange(1),
-              help="Requests that may search whole groups at once; more answer 503.")
 @click.option("--max-group-size", default=300_000, show_default=True, type=click.IntRange(1),
-              help="Largest group analysed by /api/analysis and /api/path.")
+              help="Largest group or puzzle cluster searched (/api/analysis, /api/path, "
+                   "/api/puzzles/...).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Worker processes for group- and cluster-sized answers (placements, "
                    "bottlenecks, graph files, puzzle clusters) [default: the cores but one, "
@@ -154,7 +153,7 @@ def _check_free(host: str, port: int) -> None:
 @click.option("--search", "searches", multiple=True, metavar="FILE",
               help="A result file of huarong puzzle search -o (.parquet or .duckdb) to browse, "
                    "hardest first, at /explore#/searches; repeatable.")
-def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size: int,
+def serve(host: str, port: int, log_level: str, max_group_size: int,
           workers: int | None, answer_seconds: float, cache_megabytes: int,
           database: str | None, searches: tuple[str, ...]) -> None:
     """Serve the HTTP API (/api/..., klotski.online's /solution) and the solution viewer
@@ -165,7 +164,7 @@ def serve(host: str, port: int, log_level: str, heavy_slots: int, max_group_size
     from huarong.web.app import create_app
 
     try:
-        app = create_app(database, heavy_slots=heavy_slots, max_group_size=max_group_size,
+        app = create_app(database, max_group_size=max_group_size,
                          searches=searches, workers=workers, answer_seconds=answer_seconds,
                          cache_bytes=cache_megabytes << 20)
     except PuzzleError as error:

@@ -9,7 +9,9 @@ smaller common code, stores the solution; the other answers ``"mirror": "1"`` wi
 solution written for its mirror image.  Every error answers one JSON shape,
 ``{"error": "<one line>", "input": "<the bad value>"}`` (:mod:`huarong.web.errors`): 400 for a
 bad query, 404 for an unknown address or a missing database, 422 for a group larger than the
-server's size limit, 503 (with ``Retry-After``) while every slot for heavy work is taken.
+server's size limit, 503 (with ``Retry-After``) while the workers have too much waiting.
+Group- and cluster-sized answers are made in worker processes (:mod:`huarong.web.heavy`): one
+not ready within the server's wait answers 202, and the same address answers it once done.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from huarong.web.errors import HeavyWork, add_error_handlers
+from huarong.web.errors import add_error_handlers
 from huarong.web.heavy import (
     DEFAULT_ANSWER_SECONDS,
     DEFAULT_CACHE_BYTES,
@@ -40,8 +42,6 @@ from huarong.web.heavy import (
 from huarong.web.schema import Health, answers, contract
 from huarong.web.state import ServerState
 
-HEAVY_SLOTS = 2
-"""Requests that may search whole groups at once; more answer 503."""
 MAX_GROUP_SIZE = 300_000
 """The largest group the server searches (the largest of all holds 964,656 layouts)."""
 
@@ -115,7 +115,7 @@ def health_router(state: ServerState, heavy: HeavyAnswers) -> APIRouter:
     return router
 
 
-def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int = HEAVY_SLOTS,
+def create_app(database: str | os.PathLike[str] | None = None,
                max_group_size: int = MAX_GROUP_SIZE,
                searches: Iterable[str | os.PathLike[str]] = (), workers: int | None = None,
                answer_seconds: float = DEFAULT_ANSWER_SECONDS,
@@ -123,10 +123,9 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     """The application: the JSON API, klotski.online's ``/solution`` and the viewer page.
 
     ``database``: where the level picker's database is (default ``$HUARONG_DB`` or the
-    standard place); ``heavy_slots`` requests may search groups of at most
-    ``max_group_size`` layouts at once in the server's threads; ``workers`` processes
-    (default: :func:`~huarong.web.heavy.default_workers`) make the group- and cluster-sized
-    answers, kept in an answer cache of ``cache_bytes`` beside the database, each awaited at
+    standard place); groups and clusters of at most ``max_group_size`` layouts are searched
+    by ``workers`` processes (default: :func:`~huarong.web.heavy.default_workers`), their
+    answers kept in an answer cache of ``cache_bytes`` beside the database, each awaited at
     most ``answer_seconds`` (then 202); ``searches``: result files of ``huarong puzzle
     search`` to browse (:class:`~huarong.puzzles.PuzzleError` for one that is not such a
     file, or two of one name)."""
@@ -145,8 +144,6 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
         static_url="/static-docs",
         favicon_url="/static/favicon.svg",
     )
-    heavy = HeavyWork(heavy_slots, max_group_size)
-    app.state.heavy = heavy
     path = Path(database) if database is not None else None
     answers = HeavyAnswers(workers or default_workers(), answer_directory(path), cache_bytes,
                            answer_seconds)
@@ -163,10 +160,10 @@ def create_app(database: str | os.PathLike[str] | None = None, heavy_slots: int 
     def client_gone(request: Request, error: ClientGone) -> Response:
         return Response(status_code=499)  # nginx's "client closed request": nobody reads it
 
-    state = ServerState(path, heavy)
+    state = ServerState(path)
     app.state.health = functools.partial(health_of, state, answers)
     app.include_router(health_router(state, answers))
-    app.include_router(solve_router(state))
+    app.include_router(solve_router(state, answers, max_group_size))
     app.include_router(layout_router(state))
     app.include_router(explore_router(answers, state.database))
     app.include_router(pages_router())

@@ -1,12 +1,10 @@
 """The errors every router of the API shares and the one JSON shape they answer,
 ``{"error": "<one line>", "input": "<the bad value>"}``, with the handlers that turn them
-(and FastAPI's own refusals) into it; and the slots for heavy work, whose refusals are such
-errors too."""
+(and FastAPI's own refusals) into it."""
 
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,33 +78,14 @@ def parse_layout(value: str, name: str) -> Layout:
         raise BadQuery(f"parameter {name!r}: {error}", value) from None
 
 
-class HeavyWork:
-    """A fixed number of slots for work that searches whole groups: a request that finds them
-    all taken is answered 503 at once instead of queueing, and a group larger than
-    ``max_group_size`` is refused (422) before it is analysed."""
+def refuse_large_group(layout: Layout, max_group_size: int) -> None:
+    """422 before searching a group larger than ``max_group_size`` layouts."""
+    from huarong.engine.solver import group_size
 
-    def __init__(self, slots: int, max_group_size: int) -> None:
-        self.slots = slots
-        self.max_group_size = max_group_size
-        self._free = threading.BoundedSemaphore(slots)
-
-    @contextlib.contextmanager
-    def slot(self, layout: Layout, sized: bool = True) -> Iterator[None]:
-        """Holds a slot while searching ``layout``'s group; ``sized``: refuse a group over the
-        size limit (hints while playing search any group: a player never sees a refusal)."""
-        from huarong.engine.solver import group_size
-
-        if not self._free.acquire(blocking=False):
-            raise ServerBusy(f"the server is busy with {self.slots} group searches: "
-                             f"try again in {RETRY_AFTER_SECONDS} s", layout.code)
-        try:
-            if sized and group_size(layout, self.max_group_size) is None:
-                raise BadQuery(f"layout {layout.code}: its group holds more than "
-                               f"{self.max_group_size:,} layouts, the largest this server "
-                               "searches (huarong serve --max-group-size)", layout.code, 422)
-            yield
-        finally:
-            self._free.release()
+    if group_size(layout, max_group_size) is None:
+        raise BadQuery(f"layout {layout.code}: its group holds more than {max_group_size:,} "
+                       "layouts, the largest this server searches (huarong serve "
+                       "--max-group-size)", layout.code, 422)
 
 
 def _problem(problem: Any) -> str:

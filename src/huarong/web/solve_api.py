@@ -5,9 +5,10 @@ the named classic layouts."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from huarong.engine import notation
@@ -16,12 +17,15 @@ from huarong.engine.layout import Layout
 from huarong.engine.solver import NotInGroupError, shortest_path
 from huarong.graph.verdicts import verdict
 from huarong.web import schema
-from huarong.web.errors import BadQuery, parse_layout
+from huarong.web.errors import BadQuery, parse_layout, refuse_large_group
+from huarong.web.heavy import HeavyAnswers
 from huarong.web.schema import LayoutQuery, answers, error_responses
 from huarong.web.state import SOLUTION_CACHE_SIZE, ServerState
 
-ANALYSIS_CACHE_SIZE = 4
 FARTHEST_SAMPLE_SIZE = 20
+GROUP_TABLES_KEPT = 8
+"""Groups whose minimum steps a worker keeps: a game asks for hints on layout after layout of
+one group, so each group is searched once."""
 
 SOLUTION_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"description": "With t=json the solution (JSON); otherwise, once the redirect is "
@@ -54,12 +58,75 @@ def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
             "moves": [_move_json(move) for move in notation.moves(path)]}
 
 
-def solve_router(state: ServerState) -> APIRouter:
-    """The solving routes of a server sharing ``state``.  The answers asked on every move
+# ----- the jobs, run in the server's worker processes (huarong.web.heavy) -----------------
+
+def _analysis_job(code: int, max_group_size: int) -> dict[str, Any]:
+    from huarong.engine.analysis import analyze
+
+    refuse_large_group(Layout(code), max_group_size)
+    analysis = analyze(Layout(code))
+    farthest = analysis.farthest_layouts
+    return {
+        "code": analysis.start.code,
+        "group_size": analysis.size,
+        "min_steps": analysis.min_steps,
+        "farthest_steps": analysis.farthest_steps,
+        "farthest_count": len(farthest),
+        "farthest_sample": _codes(farthest[:FARTHEST_SAMPLE_SIZE]),
+        "layer_sizes": analysis.layer_sizes,
+        "solution_count": len(analysis.solutions),
+        "min_step_solutions": _codes(analysis.min_step_solutions),
+    }
+
+
+def _path_job(start: int, target: int, max_group_size: int, target_text: str
+              ) -> dict[str, Any]:
+    source, destination = Layout(start), Layout(target)
+    refuse_large_group(source, max_group_size)
+    try:
+        layouts = shortest_path(source, destination)
+    except NotInGroupError as error:
+        raise BadQuery(f"parameter 'target': {error}", target_text) from None
+    return {"start": source.code, "target": destination.code, "steps": len(layouts) - 1,
+            **_path_json(layouts)}
+
+
+@functools.lru_cache(GROUP_TABLES_KEPT)
+def _group_table(seed: int) -> Any:
+    from huarong.space.stats import group_min_steps
+
+    return group_min_steps(Layout(seed))
+
+
+def _next_job(code: int) -> dict[str, Any]:
+    """The next steps judged from a search of the layout's whole group (its smallest code
+    names it, so a worker searches each group once)."""
+    from huarong.engine.solver import group_codes
+
+    layout = Layout(code)
+    table = _group_table(int(min(group_codes(layout))))
+    return _next_json(layout, table.of)
+
+
+def _next_json(layout: Layout, steps_of: Callable[[Layout], int | None]) -> dict[str, Any]:
+    here = steps_of(layout)
+    children = []
+    for child in layout.children():
+        after = steps_of(child)
+        children.append({"code": child.code, "short_code": child.short_code,
+                         "min_steps": after, "verdict": verdict(here, after),
+                         "move": _move_json(notation.step_move(layout, child))})
+    best = [child["code"] for child in children if child["verdict"] == "better"]
+    return {"code": layout.code, "short_code": layout.short_code, "min_steps": here,
+            "children": children, "best": best}
+
+
+def solve_router(state: ServerState, heavy: HeavyAnswers, max_group_size: int) -> APIRouter:
+    """The solving routes of a server sharing ``state``, searching groups of at most
+    ``max_group_size`` layouts in ``heavy``'s workers.  The answers asked on every move
     are returned as responses: FastAPI then skips ``jsonable_encoder``, which took longer to
     walk an answer that is JSON already (0.15 ms a layout's) than the answer took to make."""
     router = APIRouter()
-    heavy = state.heavy
 
     @functools.lru_cache(SOLUTION_CACHE_SIZE)
     def solution_string(code: int) -> str:
@@ -71,25 +138,6 @@ def solve_router(state: ServerState) -> APIRouter:
         return {"code": solution.start.code, "solvable": solution.solvable,
                 "steps": solution.steps, **_path_json(solution.path),
                 "solution": solution_string(code)}
-
-    @functools.lru_cache(ANALYSIS_CACHE_SIZE)
-    def analysis_json(code: int) -> dict[str, Any]:
-        from huarong.engine.analysis import analyze
-
-        with heavy.slot(Layout(code)):
-            analysis = analyze(Layout(code))
-        farthest = analysis.farthest_layouts
-        return {
-            "code": analysis.start.code,
-            "group_size": analysis.size,
-            "min_steps": analysis.min_steps,
-            "farthest_steps": analysis.farthest_steps,
-            "farthest_count": len(farthest),
-            "farthest_sample": _codes(farthest[:FARTHEST_SAMPLE_SIZE]),
-            "layer_sizes": analysis.layer_sizes,
-            "solution_count": len(analysis.solutions),
-            "min_step_solutions": _codes(analysis.min_step_solutions),
-        }
 
     @functools.lru_cache(1)
     def classics_json() -> list[dict[str, Any]]:
@@ -121,42 +169,42 @@ def solve_router(state: ServerState) -> APIRouter:
         return JSONResponse(solve_json(int(parse_layout(code, "code"))))
 
     @router.get("/api/analysis", summary="The layer model of a layout's group",
-                response_model=None, responses=answers(schema.Analysis, 400, 422, 503))
-    def analysis(code: LayoutQuery) -> dict[str, Any]:
-        return analysis_json(int(parse_layout(code, "code")))
+                response_model=None,
+                responses=answers(schema.Analysis, 202, 400, 422, 503))
+    async def analysis(request: Request, code: LayoutQuery) -> dict[str, Any]:
+        layout = int(parse_layout(code, "code"))
+        found: dict[str, Any] = await heavy.run(
+            request, ("analysis", layout, max_group_size), _analysis_job, layout,
+            max_group_size)
+        return found
 
     @router.get("/api/path", summary="A shortest path between two layouts",
-                response_model=None, responses=answers(schema.PathBetween, 400, 422, 503, e400=(
+                response_model=None,
+                responses=answers(schema.PathBetween, 202, 400, 422, 503, e400=(
                     "A bad query: a parameter is missing, malformed or names no legal layout, "
                     "or the target is not in the start's group.")))
-    def path(start: LayoutQuery, target: LayoutQuery) -> dict[str, Any]:
-        source, destination = parse_layout(start, "start"), parse_layout(target, "target")
-        with heavy.slot(source):
-            try:
-                layouts = shortest_path(source, destination)
-            except NotInGroupError as error:
-                raise BadQuery(f"parameter 'target': {error}", target) from None
-        return {"start": source.code, "target": destination.code, "steps": len(layouts) - 1,
-                **_path_json(layouts)}
+    async def path(request: Request, start: LayoutQuery, target: LayoutQuery
+                   ) -> dict[str, Any]:
+        source = int(parse_layout(start, "start"))
+        destination = int(parse_layout(target, "target"))
+        found: dict[str, Any] = await heavy.run(
+            request, ("path", source, destination, max_group_size), _path_job, source,
+            destination, max_group_size, target)
+        return found
 
     @router.get("/api/next", summary="Every step from a layout, judged", response_model=None,
-                responses=answers(schema.NextSteps, 400, 503))
-    def next_steps(code: LayoutQuery) -> JSONResponse:
+                responses=answers(schema.NextSteps, 202, 400, 503))
+    async def next_steps(request: Request, code: LayoutQuery) -> JSONResponse:
         """Every step from the layout with the minimum steps left after it and its verdict:
         ``better`` one step closer to a goal, ``same``, ``worse`` one step farther; null in a
-        group without a goal."""
+        group without a goal.  From the table of minimum steps when it holds the group, else
+        from a search of the group in a worker."""
         layout = parse_layout(code, "code")
-        steps_of = state.min_steps_of(layout)
-        here = steps_of(layout)
-        children = []
-        for child in layout.children():
-            after = steps_of(child)
-            children.append({"code": child.code, "short_code": child.short_code,
-                             "min_steps": after, "verdict": verdict(here, after),
-                             "move": _move_json(notation.step_move(layout, child))})
-        best = [child["code"] for child in children if child["verdict"] == "better"]
-        return JSONResponse({"code": layout.code, "short_code": layout.short_code,
-                             "min_steps": here, "children": children, "best": best})
+        steps_of = state.table_min_steps(layout)
+        if steps_of is not None:
+            return JSONResponse(_next_json(layout, steps_of))
+        return JSONResponse(await heavy.run(request, ("next", int(layout)), _next_job,
+                                            int(layout)))
 
     @router.get("/api/classics", summary="The named classic layouts", response_model=None,
                 responses=answers(list[schema.Classic]))

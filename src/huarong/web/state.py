@@ -1,5 +1,5 @@
-"""What the routers of one server share: its database, its slots for heavy work, the table
-of minimum steps beside the database, the groups searched last and the solutions found last."""
+"""What the routers of one server share: its database, the table of minimum steps beside it
+and the solutions found last."""
 
 from __future__ import annotations
 
@@ -7,51 +7,22 @@ import functools
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from huarong.engine.layout import Layout
 from huarong.engine.solver import Solution
-from huarong.space.stats import GroupMinSteps, group_min_steps
 from huarong.space.table import MinStepsTable
 from huarong.space.table import solve as walk_or_search
-from huarong.web.errors import HeavyWork
 
 if TYPE_CHECKING:
     from huarong.space.database import Database
 
 SOLUTION_CACHE_SIZE = 4096
-GROUP_CACHE_SIZE = 8
 RELEASE_WHEN_IDLE_S = 2.0
 """Seconds without a request after which the shared database is closed: an open reader keeps
 ``huarong db layers`` from committing (it retries for two minutes), so an idle server lets go."""
-
-
-class _GroupTables:
-    """The minimum steps of every layout of the few groups used last: playing a game asks
-    for hints on layout after layout of one group, so each group is searched once."""
-
-    def __init__(self, size: int, heavy: HeavyWork) -> None:
-        self._size = size
-        self._heavy = heavy
-        self._tables: OrderedDict[int, GroupMinSteps] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def of(self, layout: Layout) -> GroupMinSteps:
-        with self._lock:
-            for key, table in self._tables.items():
-                if layout in table:
-                    self._tables.move_to_end(key)
-                    return table
-        with self._heavy.slot(layout, sized=False):
-            table = group_min_steps(layout)
-        with self._lock:
-            self._tables[int(table.codes[0])] = table
-            while len(self._tables) > self._size:
-                self._tables.popitem(last=False)
-        return table
 
 
 class _StepsTable:
@@ -160,22 +131,20 @@ class _SharedDatabase:
 class ServerState:
     """One server's shared parts; ``database`` None: ``$HUARONG_DB`` or the standard place."""
 
-    def __init__(self, database: Path | None, heavy: HeavyWork) -> None:
+    def __init__(self, database: Path | None) -> None:
         self.database = database
-        self.heavy = heavy
         self.steps_table = _StepsTable(database)
         self.shared_database = _SharedDatabase(database)
-        self._groups = _GroupTables(GROUP_CACHE_SIZE, heavy)
         self.solved: Callable[[int], Solution] = functools.lru_cache(SOLUTION_CACHE_SIZE)(
             self._solve)
 
     def _solve(self, code: int) -> Solution:
         return walk_or_search(Layout(code), self.steps_table.get())
 
-    def min_steps_of(self, layout: Layout) -> Callable[[Layout], int | None]:
-        """The minimum steps of the layouts of ``layout``'s group: from the table when it
-        holds them, else from a search of the whole group (a few groups are kept)."""
+    def table_min_steps(self, layout: Layout) -> Callable[[Layout], int | None] | None:
+        """The minimum steps of the layouts of ``layout``'s group from the table, or None
+        when it does not hold them (a search of the group is then a heavy answer's)."""
         table = self.steps_table.get()
         if table is not None and table.holds(layout):
             return table.min_steps
-        return self._groups.of(layout).of
+        return None

@@ -111,6 +111,17 @@ def test_info_of_random_layouts_matches_the_solver(db: Database) -> None:
 
 
 @pytest.mark.slow
+def test_info_is_the_stored_row(db: Database) -> None:
+    """``info`` reads the figures only the database knows and takes the rest (id, class,
+    symmetry, mirror) from the layout: together they are the row ``db build`` stored."""
+    columns = ", ".join(f'"{name}"' for name in database.LAYOUT_COLUMNS if name != "code")
+    for rank in random.Random(7).sample(range(cases.LAYOUT_COUNT), 40):
+        stored = db.query(f"SELECT {columns} FROM layouts WHERE id = {rank}").rows[0]
+        layout = Layout.from_code(int(cases.all_codes()[rank]))
+        assert db.info(layout) == database.LayoutRecord(layout, *stored)
+
+
+@pytest.mark.slow
 def test_hex_macro_and_bad_sql(db: Database) -> None:
     assert db.query("SELECT hex(code), hex FROM layouts WHERE id = 0").rows == [
         ("000000000", "000000000")]

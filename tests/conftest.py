@@ -11,10 +11,14 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from huarong.fileio import process_alive
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 _OWN_BASETEMP = "_huarong_own_basetemp"
 _RUN_PREFIX = "run-"
@@ -116,3 +120,22 @@ def standard_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "group_size, min_steps, min_step_solutions, \"symmetric\", mirror_id) "
             "SELECT id, code, 5, 4, 0, 0, 0, 0, NULLIF(min_steps, -1), 0, false, 0 FROM rows")
     return path
+
+
+# The browser tests' two fixtures (tests/test_browser*.py; a file may define its own).
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium through Playwright (the test skips without it)."""
+    from tests.test_browser import launch_chromium
+
+    with launch_chromium() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """The app without a database (whatever $HUARONG_DB says): the classics only."""
+    from tests.test_browser import _serve
+
+    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
+        yield url

@@ -96,13 +96,6 @@ def _serve(database: Path, **options: Any) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    """The app without a database (whatever $HUARONG_DB says): the classics only."""
-    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
-        yield url
-
-
 @contextlib.contextmanager
 def launch_chromium() -> Iterator[Browser]:
     """Debian's chromium, headless, through Playwright (skips the test without chromium, a
@@ -116,12 +109,6 @@ def launch_chromium() -> Iterator[Browser]:
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @contextlib.contextmanager

@@ -24,7 +24,7 @@ import pytest
 
 from huarong.puzzles import cluster_summary, load_puzzle, solve
 
-from .test_browser import TIMEOUT_MS, _serve, launch_chromium
+from .test_browser import TIMEOUT_MS
 from .test_browser_explore import _serious_accessibility_problems
 from .test_browser_puzzles import TOO_LARGE
 
@@ -40,18 +40,6 @@ DRAWN = "AA.C/AA../BB../#..."
 DRAWN_GOAL = "..../..../..AA/..AA"
 DITHER = 2
 """The most a colour channel of one picture drawn twice may differ by."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
-        yield url
 
 
 @contextlib.contextmanager

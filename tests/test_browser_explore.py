@@ -21,7 +21,7 @@ import pytest
 from huarong.engine.layout import Layout
 
 from . import klotski_reference as reference
-from .test_browser import TIMEOUT_MS, _screenshot, _serve, _wait_ready, launch_chromium
+from .test_browser import TIMEOUT_MS, _screenshot, _serve, _wait_ready
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, FloatRect, Page
@@ -34,12 +34,6 @@ LAYOUTS = 29_334_498  # docs §4
 LONGEST_MIN_STEPS = 138  # docs §7: the most steps any layout needs
 DESKTOP = {"width": 1240, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,6 @@ import pytest
 
 from huarong.engine.layout import Layout
 
-from .test_browser import _serve, launch_chromium
-
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
@@ -44,18 +42,6 @@ HENG_DAO_LI_MA = "1A9BF0C00"
 WALLED = "AB.#/AB../C..#/DD.."
 """A pasted grid with walls: its goal is the 2x1 piece A in the third column, at the bottom."""
 WALLED_GOAL = "..../..../..A./..A."
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
-        yield url
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import pytest
 
 from .puzzle_reference import Puzzle, reference
-from .test_browser import TIMEOUT_MS, _screenshot, _serve, launch_chromium
+from .test_browser import TIMEOUT_MS, _screenshot
 from .test_browser_explore import (
     Graph,
     _card_code,
@@ -37,18 +37,6 @@ TINY_HASH = urlencode({"start": TINY, "goal": TINY_GOAL, "metric": "slide"})
 HENG_DAO_LI_MA_STEPS = 81  # the task's figure for 横刀立马, as in test_browser
 TOO_LARGE = "AB..../CC..../D...../DEE.../FFF.../......"
 """A 6x6 puzzle whose cluster holds more states than the server searches."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch_chromium() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    with _serve(Path(__file__).parent / "no-such-database.duckdb") as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 from huarong.puzzles.exhaustive import search
 
 from .puzzle_reference import reference
-from .test_browser import _serve, launch_chromium
+from .test_browser import _serve
 from .test_browser_explore import _serious_accessibility_problems
 from .test_browser_puzzles import _viewer
 
@@ -22,12 +22,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with launch_chromium() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -173,13 +173,14 @@ def test_the_command_line_answers_the_same_with_the_table(database: Path, tmp_pa
 def test_with_the_table_nothing_is_searched(database: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     from huarong.engine import solver
-    from huarong.web import state as app
+    from huarong.web.heavy import HeavyAnswers
 
     def no_search(*args: object) -> None:
         raise AssertionError("searched although the table holds the layout")
 
     monkeypatch.setattr(solver, "solve", no_search)
-    monkeypatch.setattr(app, "group_min_steps", no_search)
+    # A group search would be a worker's job.
+    monkeypatch.setattr(HeavyAnswers, "run", no_search)
     assert _run("solve", HARDEST, "-c", database=database)[0] == 0
     assert _run("hint", HARDEST, database=database)[0] == 0
     client = TestClient(create_app(database))

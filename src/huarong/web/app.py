@@ -16,9 +16,10 @@ not ready within the server's wait answers 202, and the same address answers it 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -137,16 +138,22 @@ def create_app(database: str | os.PathLike[str] | None = None,
     from huarong.web.solve_api import solve_router
 
     results = open_search_files(searches)
+    path = Path(database) if database is not None else None
+    answers = HeavyAnswers(workers or default_workers(), answer_directory(path), cache_bytes,
+                           answer_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        answers.start()  # the workers start with the server, not on the first heavy answer
+        yield
 
     app = FastAPIOffline(
         title="huarong",
+        lifespan=lifespan,
         summary="Klotski (华容道): optimal solutions, analysis, klotski.online's API.",
         static_url="/static-docs",
         favicon_url="/static/favicon.svg",
     )
-    path = Path(database) if database is not None else None
-    answers = HeavyAnswers(workers or default_workers(), answer_directory(path), cache_bytes,
-                           answer_seconds)
     app.state.answers = answers
 
     app.add_middleware(_LocalDocumentation)

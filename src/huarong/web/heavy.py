@@ -216,6 +216,8 @@ class HeavyAnswers:
         remove what workers killed before left in the cache's directory."""
         from huarong.fileio import remove_stale_temporaries
 
+        if self._warm:
+            return
         self._warm = [self.pool.schedule(_warm_up) for _ in range(self.workers)]
         if self.cache() is not None and self.cache_directory is not None:
             remove_stale_temporaries(self.cache_directory / SPOOL_NAME)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -93,20 +94,22 @@ def _path_job(start: int, target: int, max_group_size: int, target_text: str
             **_path_json(layouts)}
 
 
-@functools.lru_cache(GROUP_TABLES_KEPT)
-def _group_table(seed: int) -> Any:
-    from huarong.space.stats import group_min_steps
-
-    return group_min_steps(Layout(seed))
+_group_tables: OrderedDict[int, Any] = OrderedDict()
+"""The minimum steps of the groups a worker searched last, by their smallest code."""
 
 
 def _next_job(code: int) -> dict[str, Any]:
-    """The next steps judged from a search of the layout's whole group (its smallest code
-    names it, so a worker searches each group once)."""
-    from huarong.engine.solver import group_codes
+    """The next steps judged from a search of the layout's whole group (a worker keeps the
+    groups it searched last)."""
+    from huarong.space.stats import group_min_steps
 
     layout = Layout(code)
-    table = _group_table(int(min(group_codes(layout))))
+    table = next((known for known in _group_tables.values() if layout in known), None)
+    if table is None:
+        table = group_min_steps(layout)
+        _group_tables[int(table.codes[0])] = table
+        while len(_group_tables) > GROUP_TABLES_KEPT:
+            _group_tables.popitem(last=False)
     return _next_json(layout, table.of)
 
 

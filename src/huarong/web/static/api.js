@@ -16,19 +16,31 @@ function sentence(text) {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
-export async function api(path, params) {
-  let response;
-  try {
-    response = await fetch(`${path}?${new URLSearchParams(params)}`);
-  } catch {
-    throw new ApiError('The server cannot be reached: is huarong serve still running?');
+export const pause = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
+
+// A heavy answer not made yet comes back 202 "working" (the server goes on making it): asked
+// again after the wait the server names; onWorking is told of each such answer.
+export async function api(path, params, { onWorking } = {}) {
+  for (;;) {
+    let response;
+    try {
+      response = await fetch(`${path}?${new URLSearchParams(params)}`);
+    } catch {
+      throw new ApiError('The server cannot be reached: is huarong serve still running?');
+    }
+    const body = await response.json().catch(() => null);
+    if (response.status === 202 && body?.status === 'working') {
+      onWorking?.(body);
+      await pause(body.retry_after ?? 1);
+      continue;
+    }
+    if (!response.ok) {
+      const reason = body?.error
+        ?? `the server answered ${response.status} ${response.statusText}`;
+      throw new ApiError(sentence(reason), response.status);
+    }
+    return body;
   }
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const reason = body?.error ?? `the server answered ${response.status} ${response.statusText}`;
-    throw new ApiError(sentence(reason), response.status);
-  }
-  return body;
 }
 
 const nextInfo = new Map(); // code -> promise of /api/next

@@ -181,18 +181,16 @@ function cancel(event) {
 // ---- the server's answer ------------------------------------------------------------------
 
 const Stale = Symbol('a newer drawing was asked about');
-const pause = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
-
-// A heavy answer comes back 202 "working": asked again after the wait the server names.
+// A heavy answer comes back 202 "working" (api.js asks again): said as such while it lasts.
 async function settled(path, params, current) {
-  for (;;) {
-    const body = await api(path, params);
-    if (body?.status !== 'working') return body;
-    if (!current()) throw Stale;
-    ui.answer.textContent = 'working…';
-    await pause(body.retry_after ?? 1);
-    if (!current()) throw Stale;
-  }
+  const body = await api(path, params, {
+    onWorking: () => {
+      if (!current()) throw Stale;
+      ui.answer.textContent = 'working…';
+    },
+  });
+  if (!current()) throw Stale;
+  return body;
 }
 
 function puzzleParams() {

@@ -4,7 +4,7 @@
 // Any puzzle's cluster (/api/puzzles/graph) is drawn on the same page, without Klotski's
 // board, class and database figures.
 
-import { ApiError, api } from './api.js';
+import { ApiError, api, pause } from './api.js';
 import {
   $, classHref, count, el, groupHref, playHref,
 } from './explore-common.js';
@@ -251,12 +251,19 @@ function showFarthest(graph, missing) {
 }
 
 // A cluster the server refuses to search (413) is told with the commands that take any size.
+// A graph not placed yet (202) is asked for again after the wait the server names.
 async function fetchGraph(url) {
   let response;
-  try {
-    response = await fetch(url);
-  } catch {
-    throw new ApiError('The server cannot be reached: is huarong serve still running?');
+  for (;;) {
+    try {
+      response = await fetch(url);
+    } catch {
+      throw new ApiError('The server cannot be reached: is huarong serve still running?');
+    }
+    if (response.status !== 202) break;
+    const working = await response.json().catch(() => null);
+    loading('The server is still placing this graph…');
+    await pause(working?.retry_after ?? 1);
   }
   if (!response.ok) {
     const body = await response.json().catch(() => null);

@@ -229,6 +229,9 @@ def test_each_fault_of_a_file_is_one_line_with_what_to_do(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int, words: str,
         advice: str) -> None:
     monkeypatch.chdir(tmp_path)
+    # A first run compiles the kernels and writes numba's cache (temporary files renamed,
+    # write points too), so that the fault below meets the output file.
+    assert invoke("solve", "1A9BF0C00").exit_code == 0
     with monkeypatch.context() as patch:
         install(WritePoints(1, raising(number), phases=BEFORE), patch.setattr)
         result = invoke("solve", "1A9BF0C00", "-o", "solution.txt")

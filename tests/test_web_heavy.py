@@ -5,6 +5,8 @@ survives a restart and refuses a damaged entry."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
 import struct
 import time
@@ -120,3 +122,27 @@ def test_the_answer_cache_survives_a_restart_and_refuses_a_damaged_entry(
     assert made_again.content == first.content
     counts = restarted.state.answers.status()
     assert (counts["hits"], counts["started"]) == (1, 1)
+
+
+def test_a_worker_that_dies_is_told_as_503_and_its_job_runs_again_when_asked(
+        answer_cache: Path) -> None:
+    from huarong.web.errors import ServerBusy
+    from huarong.web.heavy import HeavyAnswers
+
+    heavy = HeavyAnswers(1, answer_cache, answer_seconds=60)
+
+    class Asking:
+        """What the pool reads of a request: its address, and whether its client left."""
+
+        url = "/a-job-that-ends-its-worker"
+
+        async def is_disconnected(self) -> bool:
+            return False
+
+    async def ask() -> None:
+        with pytest.raises(ServerBusy, match="worker process ended"):
+            await heavy.run(Asking(), ("exit",), os._exit, 3)  # type: ignore[arg-type]
+
+    asyncio.run(ask())
+    asyncio.run(ask())
+    assert heavy.started == 2, "a dead worker's failure must not be kept as the answer"

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from huarong.web.errors import ServerBusy
+from huarong.web.errors import BadQuery, ServerBusy
 
 if TYPE_CHECKING:
     import diskcache
@@ -345,7 +345,9 @@ class HeavyAnswers:
                   ) -> None:
         # Called on the pool's thread.
         self._jobs.pop(name, None)
-        if keep and not future.cancelled():
+        # A refusal is kept like an answer; a worker that died is not (asked again, it runs).
+        if keep and not future.cancelled() and (
+                future.exception() is None or isinstance(future.exception(), BadQuery)):
             with self._kept_lock:
                 self._kept[name] = future
                 while len(self._kept) > KEPT_RESULTS:

@@ -310,6 +310,8 @@ class HeavyAnswers:
     async def _wait(self, request: Request, name: str, job: Callable[..., Any],
                     args: tuple[Any, ...], keep: bool = False) -> Any:
         flight = self._jobs.get(name)
+        if flight is not None and flight.future.done():
+            flight = None  # its answer is kept (or its worker died: asked again, it runs)
         if flight is None:
             if len(self._jobs) >= self.max_jobs:
                 raise ServerBusy(f"the server is busy with {len(self._jobs)} heavy answers: "
@@ -343,8 +345,9 @@ class HeavyAnswers:
 
     def _finished(self, name: str, future: concurrent.futures.Future[Any], keep: bool
                   ) -> None:
-        # Called on the pool's thread.
-        self._jobs.pop(name, None)
+        # Called on the pool's thread; a later job of the name may have taken the place.
+        if (flight := self._jobs.get(name)) is not None and flight.future is future:
+            self._jobs.pop(name, None)
         # A refusal is kept like an answer; a worker that died is not (asked again, it runs).
         if keep and not future.cancelled() and (
                 future.exception() is None or isinstance(future.exception(), BadQuery)):

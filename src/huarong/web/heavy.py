@@ -127,6 +127,17 @@ _JOB_MODULES = ("huarong.space.explorer", "huarong.space.graph_files", "huarong.
                 "huarong.puzzles", "huarong.web.explore_api", "huarong.web.puzzles_api")
 
 
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the server's."""
+
+
+def _yield_to_light_answers() -> None:
+    """A worker gives way to the server's own process on a busy machine: a light answer
+    waits for no heavy one's share of the cores."""
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice
+        os.nice(WORKER_NICENESS)
+
+
 def _warm_up() -> int:
     """Import what the jobs use before the first one (a worker is then ready)."""
     for module in _JOB_MODULES:
@@ -147,7 +158,7 @@ def _shared_pool(workers: int) -> pebble.ProcessPool:
         pool = _pools.get(workers)
         if pool is None or not pool.active:
             # spawn: the server's threads hold locks a forked child would inherit taken.
-            pool = pebble.ProcessPool(max_workers=workers,
+            pool = pebble.ProcessPool(max_workers=workers, initializer=_yield_to_light_answers,
                                       context=multiprocessing.get_context("spawn"))
             _pools[workers] = pool
         return pool

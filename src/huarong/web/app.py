@@ -96,7 +96,7 @@ def health_of(state: ServerState, heavy: HeavyAnswers) -> dict[str, Any]:
     database = state.database or default_path()
     table = state.steps_table.get()
     return Health.model_validate({
-        "ready": heavy.ready, "database": str(database) if database.is_file() else None,
+        "database": str(database) if database.is_file() else None,
         "min_steps_table": None if table is None else str(table.path),
         **heavy.status()}).model_dump()
 

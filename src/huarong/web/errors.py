@@ -34,7 +34,7 @@ class BadQuery(ValueError):
 
 
 class ServerBusy(BadQuery):
-    """Every slot for heavy work is taken: 503 with ``Retry-After``."""
+    """The server cannot take the work now: 503 with ``Retry-After``."""
 
     def __init__(self, message: str, value: str) -> None:
         super().__init__(message, value, 503)

@@ -238,7 +238,8 @@ _MEANINGS = {
     405: "The method is not allowed on this address.",
     422: "The layout's group is larger than the server searches (huarong serve "
          "--max-group-size).",
-    503: "Every slot for heavy work is taken: try again after Retry-After seconds.",
+    503: "The server is busy (its workers have too much waiting, or another program holds the "
+         "database): try again after Retry-After seconds.",
 }
 _WORKING = ("Still working: the answer takes longer than the server waits (huarong serve "
             "--answer-seconds); the work goes on, and the same address answers it once done.")

@@ -302,7 +302,7 @@ def small_disk(free: int) -> Callable[[Any], Any]:
 
 
 @pytest.mark.parametrize(("command", "needed"), [
-    (["db", "build", "--force"], "0.6 GB"),
+    (["db", "build", "--force"], "0.9 GB"),
     (["db", "layers", "7-0"], "MB"),
     (["db", "export", "-o", "{tmp}/x.csv"], "MB"),
     (["all", "--dir", "{tmp}/all"], "1.6 GB"),

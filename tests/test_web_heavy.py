@@ -124,6 +124,17 @@ def test_the_answer_cache_survives_a_restart_and_refuses_a_damaged_entry(
     assert (counts["hits"], counts["started"]) == (1, 1)
 
 
+def test_the_layer_model_of_a_group_is_kept_across_a_restart(answer_cache: Path) -> None:
+    params = {"code": HENG_DAO_LI_MA.layout.code}
+    first = TestClient(create_app(NO_DATABASE)).get("/api/analysis", params=params)
+    assert first.status_code == 200 and first.json()["min_steps"] == 81  # docs §3
+    restarted = create_app(NO_DATABASE)
+    again = TestClient(restarted).get("/api/analysis", params=params)
+    assert again.content == first.content
+    counts = restarted.state.answers.status()
+    assert (counts["hits"], counts["started"]) == (1, 0)
+
+
 def test_a_worker_that_dies_is_told_as_503_and_its_job_runs_again_when_asked(
         answer_cache: Path) -> None:
     from huarong.web.errors import ServerBusy

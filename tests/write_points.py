@@ -222,9 +222,9 @@ COLUMNS_SEED_VARIABLE = "TEST_SYNTHETIC_COLUMNS"
 
 def use_synthetic_columns(layouts: int, seed: int, setattr_: Callable[[Any, str, Any], None],
                           groups: int = 12) -> None:
-    """Make ``db build`` and ``all`` write :func:`synthetic_columns` (and the table of minimum
-    steps beside the database a table of that many layouts)."""
-    from huarong.space import all_files, database, table
+    """Make ``db build`` and ``all`` write :func:`synthetic_columns` (and the tables beside
+    the database tables of that many layouts)."""
+    from huarong.space import all_files, database, figures, table
 
     def columns(*args: Any, **kwargs: Any) -> dict[str, np.ndarray]:
         return synthetic_columns(layouts, seed, groups)
@@ -232,6 +232,7 @@ def use_synthetic_columns(layouts: int, seed: int, setattr_: Callable[[Any, str,
     setattr_(database, "layout_columns", columns)
     setattr_(all_files, "layout_columns", columns)
     setattr_(table, "LAYOUT_COUNT", layouts)
+    setattr_(figures, "LAYOUT_COUNT", layouts)
 
 
 def _stop_at(plan: str, args: list[str]) -> None:

@@ -124,21 +124,28 @@ def info(layout: Layout, db_path: str | None, as_json: bool) -> None:
 @db_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
 def write_table(db_path: str | None, quiet: bool) -> None:
-    """Write the table of minimum steps beside a database built without one (db build
-    writes it too): with it, solve, hint and the web server walk instead of searching."""
+    """Write the tables beside a database built without them (db build writes them too):
+    the minimum steps, with which solve, hint and the web server walk instead of searching,
+    and the figures, from which the web server answers a layout's row."""
     from huarong.space.database import DatabaseError
+    from huarong.space.figures import figures_path, write_figures
     from huarong.space.table import table_path
     from huarong.space.table import write_table as write
 
     with _open(db_path) as database:
-        target = table_path(database.path)
+        steps_target = table_path(database.path)
+        figures_target = figures_path(database.path)
         try:
-            with machine_faults(target, DB_PLACE), progress_bar(not quiet) as progress:
-                written = write(target, database.min_steps_by_id(
-                    lambda done, total: progress("reading minimum steps", done, total)))
-        except DatabaseError as error:
+            with progress_bar(not quiet) as progress:
+                with machine_faults(steps_target, DB_PLACE):
+                    write(steps_target, database.min_steps_by_id(
+                        lambda done, total: progress("reading minimum steps", done, total)))
+                with machine_faults(figures_target, DB_PLACE):
+                    write_figures(figures_target, database, lambda done, total: progress(
+                        "reading the figures", done, total))
+        except (DatabaseError, ValueError) as error:
             raise InputError(str(error)) from None
-    click.echo(f"table written to {written}", err=True)
+    click.echo(f"tables written to {steps_target} and {figures_target}", err=True)
 
 
 TERMINAL_ROWS = 50

@@ -17,11 +17,12 @@ target and renames it into place, so a database is either complete or absent.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,6 +38,9 @@ from huarong.fileio import (
     writer_lock,
 )
 
+if TYPE_CHECKING:
+    from huarong.space.figures import GroupFigures
+
 PhaseProgress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: one bar per phase of a long computation."""
 
@@ -49,6 +53,10 @@ _STORED_FIGURES = ("group_num", "group_index", "group_size", "min_steps", "min_s
                    "farthest_steps", "farthest_count", "solution_count")
 """The columns of a layout's row that depend on its group, in :class:`LayoutRecord`'s order
 (the others follow from the layout)."""
+_LAYER_FIGURES = _STORED_FIGURES[-3:]
+"""Those of them ``huarong db layers`` adds."""
+ClassKey = tuple[int, int, int]
+"""A jiang-bing-style class."""
 
 
 def _quoted_columns(exclude: str = "") -> str:
@@ -233,26 +241,52 @@ class Database:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def info(self, layout: Layout | str | int) -> LayoutRecord:
-        """The row of one layout (found by its id, computed from the code)."""
+    def info(self, layout: Layout | str | int, figures: GroupFigures | None = None,
+             layer_classes: Collection[ClassKey] = ()) -> LayoutRecord:
+        """The row of one layout (found by its id, computed from the code).  With
+        ``figures`` (the file of this database: :mod:`huarong.space.figures`), the figures
+        fixed at build are read from it, and the database is asked only for the layer figures
+        of a layout of ``layer_classes`` (:meth:`layer_classes`): the others have none."""
         from huarong.space.cases import layout_id
 
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
+        rank = int(layout_id(layout))
+        built = figures.of(layout) if figures is not None else None
+        if built is None:
+            stored = dict(zip(_STORED_FIGURES, self._stored_row(layout, rank, _STORED_FIGURES),
+                              strict=True))
+        else:
+            layers: tuple[Any, ...] = (None,) * len(_LAYER_FIGURES)
+            if (layout.jiang_num, layout.bing_num, layout.style_num) in layer_classes:
+                layers = self._stored_row(layout, rank, _LAYER_FIGURES)
+            stored = {**asdict(built), **dict(zip(_LAYER_FIGURES, layers, strict=True))}
+        mirrored = layout.mirror()
+        return LayoutRecord(layout=layout, id=rank, jiang=layout.jiang_num,
+                            bing=layout.bing_num, style=layout.style_num, **stored,
+                            symmetric=mirrored == layout, mirror_id=int(layout_id(mirrored)))
+
+    def _stored_row(self, layout: Layout, rank: int, columns: tuple[str, ...]
+                    ) -> tuple[Any, ...]:
         # Only the figures the layout cannot tell are read, with the id written into the
         # statement: DuckDB prepares a bound statement anew each time, and unpacks each
         # column of the row's block: 1.35 ms a row as it was, 0.6 ms so.
-        rank = int(layout_id(layout))
         row = self._connection.execute(
-            f"SELECT {', '.join(_STORED_FIGURES)} FROM layouts WHERE id = {rank}").fetchone()
+            f"SELECT {', '.join(columns)} FROM layouts WHERE id = {rank}").fetchone()
         if row is None:
             raise DatabaseError(f"layout {layout.code} is missing from the database "
                                 f"{self.path}: rebuild it with `huarong db build --force`")
-        figures = dict(zip(_STORED_FIGURES, row, strict=True))
-        mirrored = layout.mirror()
-        return LayoutRecord(layout=layout, id=rank, jiang=layout.jiang_num,
-                            bing=layout.bing_num, style=layout.style_num, **figures,
-                            symmetric=mirrored == layout, mirror_id=int(layout_id(mirrored)))
+        return tuple(row)
+
+    def layer_classes(self) -> frozenset[ClassKey]:
+        """The classes whose layer figures are computed (``db layers`` commits a class at
+        once); a scan of the whole column, a tenth of a second."""
+        return frozenset(self._connection.execute(
+            "SELECT DISTINCT jiang, bing, style FROM layouts "
+            "WHERE farthest_steps IS NOT NULL").fetchall())
+
+    def row_count(self) -> int:
+        return int(self._connection.execute("SELECT count(*) FROM layouts").fetchone()[0])
 
     def min_steps_by_id(self, progress: Callable[[int, int], None] | None = None
                         ) -> np.ndarray:
@@ -281,6 +315,8 @@ class Database:
             cursor = self._connection.execute(sql)
             rows = cursor.fetchall() if cursor.description else []
         except duckdb.Error as error:
+            if is_io_fault(error):
+                raise  # the disk's fault, not the query's
             raise DatabaseError(f"bad query {sql!r}: {_first_line(error)}") from None
         columns = [d[0] for d in cursor.description or []]
         return QueryResult(columns, rows)
@@ -406,9 +442,10 @@ def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
                for name in ("farthest_steps", "farthest_count", "solution_count")}}
 
 
-DATABASE_BYTES = 600_000_000
+DATABASE_BYTES = 900_000_000
 """Room ``build`` needs beside its target: the new file (309 MB measured) while the old one is
-kept until the rename, and DuckDB's write-ahead log and spills while it writes."""
+kept until the rename, DuckDB's write-ahead log and spills while it writes, and the tables
+beside it (the figures 264 MB, the minimum steps 29 MB)."""
 
 
 def _build_target(path: Path) -> Path:
@@ -434,6 +471,7 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
     import duckdb
     import pyarrow as pa
 
+    from huarong.space.figures import figures_path, write_figures
     from huarong.space.table import table_path, write_table
 
     target = _build_target(Path(path) if path is not None else default_path())
@@ -477,6 +515,9 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
         # database, so that a fault in writing it leaves the old database (its minimum steps,
         # the same facts, need no matching table).
         write_table(table_path(target), min_steps)
+        with Database.open(temporary) as written:
+            write_figures(figures_path(target), written, progress and functools.partial(
+                progress, "writing the figures table"))
         os.replace(temporary, target)
     if progress:
         progress("writing the database", 1, 1)

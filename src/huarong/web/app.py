@@ -16,6 +16,7 @@ not ready within the server's wait answers 202, and the same address answers it 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import os
@@ -89,6 +90,10 @@ class _LocalDocumentation:
         await self.app(scope, receive, send_with_policy)
 
 
+def _optional_text(path: Path | None) -> str | None:
+    return None if path is None else str(path)
+
+
 def health_of(state: ServerState, heavy: HeavyAnswers) -> dict[str, Any]:
     """``/api/health``'s answer: whether the workers are up, and what the server holds."""
     from huarong.space.database import default_path
@@ -98,6 +103,7 @@ def health_of(state: ServerState, heavy: HeavyAnswers) -> dict[str, Any]:
     return Health.model_validate({
         "database": str(database) if database.is_file() else None,
         "min_steps_table": None if table is None else str(table.path),
+        "figures_table": _optional_text(state.shared_database.figures_path()),
         **heavy.status()}).model_dump()
 
 
@@ -108,9 +114,9 @@ def health_router(state: ServerState, heavy: HeavyAnswers) -> APIRouter:
     @router.get("/health", summary="Whether the server is ready, and what it holds",
                 response_model=None, responses=answers(Health))
     def health() -> dict[str, Any]:
-        """``ready``: the workers for heavy answers are up; the database and the table of
-        minimum steps the light answers read (null when absent); the workers, the jobs in
-        flight and the answer cache."""
+        """``ready``: the workers for heavy answers are up; the database, the table of
+        minimum steps and the figures file the light answers read (null when absent); the
+        workers, the jobs in flight and the answer cache."""
         return health_of(state, heavy)
 
     return router
@@ -145,6 +151,8 @@ def create_app(database: str | os.PathLike[str] | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         answers.start()  # the workers start with the server, not on the first heavy answer
+        # The figures file's checksum takes a tenth of a second: not the first request's.
+        await asyncio.to_thread(state.shared_database.figures_path)
         yield
 
     app = FastAPIOffline(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from huarong.engine import notation
 from huarong.engine.classics import CLASSICS
@@ -63,13 +63,14 @@ def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
 
 # ----- the jobs, run in the server's worker processes (huarong.web.heavy) -----------------
 
-def _analysis_job(code: int, max_group_size: int) -> dict[str, Any]:
+def _analysis_job(code: int, max_group_size: int) -> bytes:
     from huarong.engine.analysis import analyze
+    from huarong.web.explore_api import json_bytes
 
     refuse_large_group(Layout(code), max_group_size)
     analysis = analyze(Layout(code))
     farthest = analysis.farthest_layouts
-    return {
+    return json_bytes({
         "code": analysis.start.code,
         "group_size": analysis.size,
         "min_steps": analysis.min_steps,
@@ -79,7 +80,7 @@ def _analysis_job(code: int, max_group_size: int) -> dict[str, Any]:
         "layer_sizes": analysis.layer_sizes,
         "solution_count": len(analysis.solutions),
         "min_step_solutions": _codes(analysis.min_step_solutions),
-    }
+    })
 
 
 def _path_job(start: int, target: int, max_group_size: int, target_text: str
@@ -184,12 +185,13 @@ def solve_router(state: ServerState, heavy: HeavyAnswers, max_group_size: int) -
     @router.get("/api/analysis", summary="The layer model of a layout's group",
                 response_model=None,
                 responses=answers(schema.Analysis, 202, 400, 422, 503))
-    async def analysis(request: Request, code: LayoutQuery) -> dict[str, Any]:
+    async def analysis(request: Request, code: LayoutQuery) -> Response:
+        """The layer model of the layout's group, kept in the answer cache (by the layout
+        and the largest group the server searches, which refuses the others)."""
         layout = int(parse_layout(code, "code"))
-        found: dict[str, Any] = await heavy.run(
-            request, ("analysis", layout, max_group_size), _analysis_job, layout,
-            max_group_size)
-        return found
+        return await heavy.cached(request, ("analysis", layout, max_group_size),
+                                  _analysis_job, layout, max_group_size,
+                                  media_type="application/json")
 
     @router.get("/api/path", summary="A shortest path between two layouts",
                 response_model=None,

@@ -17,7 +17,8 @@ from huarong.space.table import MinStepsTable
 from huarong.space.table import solve as walk_or_search
 
 if TYPE_CHECKING:
-    from huarong.space.database import Database
+    from huarong.space.database import ClassKey, Database
+    from huarong.space.figures import GroupFigures
 
 SOLUTION_CACHE_SIZE = 4096
 RELEASE_WHEN_IDLE_S = 2.0
@@ -56,7 +57,8 @@ class _StepsTable:
 
 class _SharedDatabase:
     """The database, opened once and shared by the light answers: opening it took 25 ms a
-    request, reading a row takes 1 ms.  The file is looked at on every use, so a database
+    request, reading a row takes 1 ms, and 10 microseconds from the figures file beside it
+    (:mod:`huarong.space.figures`).  The file is looked at on every use, so a database
     built, replaced or removed since answers as if each request opened it; one that cannot
     be opened is tried again on the next request, as before."""
 
@@ -64,6 +66,8 @@ class _SharedDatabase:
         self._path = path
         self._database: Database | None = None
         self._opened_as: tuple[object, ...] = ()
+        self._figures: GroupFigures | None = None
+        self._layer_classes: frozenset[ClassKey] = frozenset()
         self._last_use = 0.0
         self._release_timer: threading.Timer | None = None
         # One DuckDB connection serves one thread at a time.
@@ -78,7 +82,9 @@ class _SharedDatabase:
             self._last_use = time.monotonic()
             try:
                 database = self._current()
-                return None if database is None else database.info(layout).to_dict()
+                if database is None:
+                    return None
+                return database.info(layout, self._figures, self._layer_classes).to_dict()
             except DatabaseError:
                 return None
             except Exception:
@@ -86,6 +92,18 @@ class _SharedDatabase:
                 # the file anew, as every request did before.
                 self._close()
                 raise
+
+    def figures_path(self) -> Path | None:
+        """The figures file the rows are read from (opening the database, if it can be
+        opened, as a first request would); None when they are read from the database."""
+        from huarong.space.database import DatabaseError
+
+        with self._lock:
+            try:
+                self._current()
+            except (DatabaseError, OSError):
+                return None
+            return None if self._figures is None else self._figures.path
 
     def _current(self) -> Database | None:
         from huarong.space.database import Database, default_path
@@ -95,18 +113,51 @@ class _SharedDatabase:
             status = target.stat()
         except OSError:
             self._close()
+            self._forget_figures()
             return None
         signature = (target, status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
         if self._database is None or signature != self._opened_as:
             self._close()
             self._database = Database.open(target)
-            self._opened_as = signature
             # A row is one row group's scan: DuckDB's threads only add their scheduling to it
             # (1.1 ms a row on one, 2.2 ms on two), and requests already run side by side.
             self._database.query("SET threads = 1")
+            if signature != self._opened_as:
+                self._read_figures(self._database)
+            self._opened_as = signature
             if self._release_timer is None:
                 self._release_later(RELEASE_WHEN_IDLE_S)
         return self._database
+
+    def _read_figures(self, database: Database) -> None:
+        """The figures file of a database opened first or changed since, if it matches the
+        database, and the classes whose layer figures are still read from the database.
+        They are kept while the database is closed when idle."""
+        from huarong.space.figures import FiguresError, open_beside
+
+        self._forget_figures()
+        log = logging.getLogger(__name__)
+        try:
+            figures = open_beside(database.path)
+        except FiguresError as error:
+            log.warning("ignoring the %s", error)
+            return
+        if figures is None:
+            return
+        if figures.rows != database.row_count():
+            log.warning("ignoring the figures %s: written from another database (%s rows, the "
+                        "database has %s); write them again with `huarong db table`",
+                        figures.path, f"{figures.rows:,}", f"{database.row_count():,}")
+            figures.close()
+            return
+        self._figures = figures
+        self._layer_classes = database.layer_classes()
+
+    def _forget_figures(self) -> None:
+        if self._figures is not None:
+            self._figures.close()
+            self._figures = None
+        self._layer_classes = frozenset()
 
     def _release_later(self, delay: float) -> None:
         self._release_timer = threading.Timer(delay, self._release_if_idle)

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout, Piece, PieceKind
 from huarong.engine.notation import (
     NotAStepError,
     NotationError,
+    child_moves,
     encode_path,
     encode_step,
     parse_pairs,
@@ -171,3 +173,20 @@ def test_layouts_more_than_one_step_apart_are_refused() -> None:
     two_away = solve(start).path[2]
     with pytest.raises(NotAStepError, match="not one step"):
         encode_step(start, two_away)
+
+
+def test_the_moves_to_a_layouts_children_are_the_pieces_that_differ() -> None:
+    """The kernel's move to each child against the pieces that differ (step_move's sets),
+    on random layouts of every class."""
+    rng = random.Random(41)
+    for _ in range(200):
+        layout = Layout.from_id(rng.randrange(LAYOUT_COUNT))
+        found = child_moves(layout)
+        assert [child for child, _ in found] == layout.children()
+        for child, move in found:
+            gone = set(layout.pieces) - set(child.pieces)
+            came = set(child.pieces) - set(layout.pieces)
+            assert (len(gone), len(came)) == (1, 1)
+            (source,), (target,) = gone, came
+            assert (move.kind, move.source, move.target) == (source.kind, source.address,
+                                                             target.address), child.code

@@ -206,7 +206,9 @@ def test_unknown_addresses_answer_the_error_shape(client: TestClient) -> None:
     assert client.post("/api/solve").json()["input"] == "/api/solve"
 
 
-def test_heavy_work_is_refused_with_503_while_the_workers_have_too_much_waiting() -> None:
+def test_heavy_work_is_refused_with_503_while_the_workers_have_too_much_waiting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HUARONG_EXPLORER_CACHE", str(tmp_path))  # an empty answer cache
     app = create_app(NO_DATABASE)
     client = TestClient(app)
     allowed = app.state.answers.max_jobs

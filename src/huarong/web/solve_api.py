@@ -117,11 +117,11 @@ def _next_job(code: int) -> dict[str, Any]:
 def _next_json(layout: Layout, steps_of: Callable[[Layout], int | None]) -> dict[str, Any]:
     here = steps_of(layout)
     children = []
-    for child in layout.children():
+    for child, move in notation.child_moves(layout):
         after = steps_of(child)
         children.append({"code": child.code, "short_code": child.short_code,
                          "min_steps": after, "verdict": verdict(here, after),
-                         "move": _move_json(notation.step_move(layout, child))})
+                         "move": _move_json(move)})
     best = [child["code"] for child in children if child["verdict"] == "better"]
     return {"code": layout.code, "short_code": layout.short_code, "min_steps": here,
             "children": children, "best": best}

@@ -33,6 +33,7 @@ import numpy as np
 
 from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout
+from huarong.space.mapped import MappedFile, map_checked
 
 if TYPE_CHECKING:
     from huarong.space.database import Database
@@ -120,17 +121,16 @@ def write_figures(path: str | os.PathLike[str], database: Database,
     return target
 
 
-class GroupFigures:
+class GroupFigures(MappedFile):
     """An open figures file: read-only and memory-mapped, so a process (or the pages the
     system shares between processes) holds only the records it reads, after the checksum is
     checked."""
 
     def __init__(self, path: Path, buffer: mmap.mmap, rows: int, group_count: int) -> None:
-        self.path = path
+        super().__init__(path, buffer)
         self.rows = rows
         """The rows of the database the file was written from."""
         self.group_count = group_count
-        self._buffer = buffer
         self._records = np.frombuffer(buffer, dtype=RECORD, count=LAYOUT_COUNT,
                                       offset=HEADER_SIZE)
         groups = np.frombuffer(buffer, dtype=GROUP, count=group_count,
@@ -143,39 +143,14 @@ class GroupFigures:
         """Open and check the file at ``path``: :class:`FiguresError` when it is missing,
         unreadable, of the wrong size or kind, or its checksum does not match."""
         target = Path(path)
-        try:
-            with target.open("rb") as stream:
-                size = os.fstat(stream.fileno()).st_size
-                if size < HEADER_SIZE:
-                    raise FiguresError(target, f"{size:,} bytes, shorter than its header")
-                buffer = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-        except OSError as error:
-            raise FiguresError(target, f"cannot read it: {error.strerror or error}") from None
-        magic, count, rows, group_count, checksum = _HEADER.unpack_from(buffer)
-        if magic != MAGIC or count != LAYOUT_COUNT:
-            buffer.close()
-            raise FiguresError(target, "not a huarong figures file")
-        expected = HEADER_SIZE + LAYOUT_COUNT * RECORD.itemsize + group_count * GROUP.itemsize
-        if size != expected:
-            buffer.close()
-            raise FiguresError(target, f"{size:,} bytes, its header says {expected:,} "
-                                       "(truncated?)")
-        with memoryview(buffer) as whole:
-            matches = zlib.crc32(whole[HEADER_SIZE:]) == checksum
-        if not matches:
-            buffer.close()
-            raise FiguresError(target, "its checksum does not match (the file is damaged)")
+        buffer, (_, _, rows, group_count, _) = map_checked(
+            target, _HEADER, MAGIC, LAYOUT_COUNT,
+            lambda fields: HEADER_SIZE + LAYOUT_COUNT * RECORD.itemsize
+            + fields[3] * GROUP.itemsize, "figures file", FiguresError)
         return cls(target, buffer, rows, group_count)
 
-    def close(self) -> None:
+    def _forget_views(self) -> None:
         del self._records
-        self._buffer.close()
-
-    def __enter__(self) -> GroupFigures:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def of(self, layout: Layout) -> BuildFigures | None:
         """``layout``'s figures, or None when the database has no row of it (or, in a

@@ -29,6 +29,7 @@ import numpy as np
 from huarong.engine.ids import LAYOUT_COUNT, rank_index
 from huarong.engine.layout import Layout, layouts_of_codes
 from huarong.engine.solver import Solution
+from huarong.space.mapped import MappedFile, map_checked
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -93,13 +94,12 @@ def write_table(path: str | os.PathLike[str], min_steps: np.ndarray) -> Path:
     return target
 
 
-class MinStepsTable:
+class MinStepsTable(MappedFile):
     """An open table: read-only and memory-mapped, so a process (or the pages the system
     shares between processes) holds only the parts it reads after the checksum is checked."""
 
     def __init__(self, path: Path, buffer: mmap.mmap) -> None:
-        self.path = path
-        self._buffer = buffer
+        super().__init__(path, buffer)
         self._entries = np.frombuffer(buffer, dtype=np.uint8, count=LAYOUT_COUNT,
                                       offset=HEADER_SIZE)
 
@@ -108,35 +108,13 @@ class MinStepsTable:
         """Open and check the table at ``path``: :class:`TableError` when it is missing,
         unreadable, of the wrong size or kind, or its checksum does not match."""
         target = Path(path)
-        try:
-            with target.open("rb") as stream:
-                size = os.fstat(stream.fileno()).st_size
-                if size != HEADER_SIZE + LAYOUT_COUNT:
-                    raise TableError(target, f"{size:,} bytes, a table has "
-                                             f"{HEADER_SIZE + LAYOUT_COUNT:,} (truncated?)")
-                buffer = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-        except OSError as error:
-            raise TableError(target, f"cannot read it: {error.strerror or error}") from None
-        magic, count, checksum = _HEADER.unpack_from(buffer)
-        if magic != MAGIC or count != LAYOUT_COUNT:
-            buffer.close()
-            raise TableError(target, "not a huarong table of minimum steps")
-        with memoryview(buffer) as whole:
-            matches = zlib.crc32(whole[HEADER_SIZE:]) == checksum
-        if not matches:
-            buffer.close()
-            raise TableError(target, "its checksum does not match (the file is damaged)")
+        buffer, _ = map_checked(target, _HEADER, MAGIC, LAYOUT_COUNT,
+                                lambda fields: HEADER_SIZE + LAYOUT_COUNT,
+                                "table of minimum steps", TableError)
         return cls(target, buffer)
 
-    def close(self) -> None:
+    def _forget_views(self) -> None:
         del self._entries
-        self._buffer.close()
-
-    def __enter__(self) -> MinStepsTable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def holds(self, layout: Layout) -> bool:
         """Whether the table knows ``layout``'s minimum steps."""

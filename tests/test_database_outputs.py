@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from huarong.cli import main
-from huarong.space import database, table
+from huarong.space import database, figures, table
 from huarong.space.database import Database
 
 BAR_SETTING = "SELECT current_setting('enable_progress_bar') AS bar"
@@ -92,6 +92,8 @@ def cheap_build(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     monkeypatch.setattr(database, "check_free_space", lambda path, needed: None)
     monkeypatch.setattr(table, "write_table",
                         lambda path, min_steps: written.append(Path(path)) or Path(path))
+    monkeypatch.setattr(figures, "write_figures", lambda path, opened, progress=None:
+                        written.append(Path(path)) or Path(path))
     return written
 
 
@@ -110,7 +112,7 @@ def test_build_through_a_link_replaces_the_file_it_names(
     with Database.open(link) as built:
         assert built.query("SELECT hex FROM layouts ORDER BY id").rows == [
             ("1A9BF0C00",), ("4FEA13400",)]
-    assert cheap_build == [table.table_path(real)]
+    assert cheap_build == [table.table_path(real), figures.figures_path(real)]
     assert sorted(path.name for path in real.parent.iterdir()) == ["huarong.duckdb"]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import random
 import shutil
+from dataclasses import astuple
 from pathlib import Path
 
 import duckdb
@@ -19,7 +20,7 @@ from huarong.cli import main
 from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout
 from huarong.space import figures as figures_file
-from huarong.space.database import Database
+from huarong.space.database import HAS_LAYER_FIGURES, Database
 from huarong.space.figures import FiguresError, GroupFigures, figures_path
 
 from .small_database import class_database
@@ -29,10 +30,22 @@ pytestmark = pytest.mark.big_memory  # the class database labels all 29 M layout
 CLASS = (7, 0)  # 3,508 layouts of 7 styles in 382 groups, 3,200 without a goal
 
 
+LAYER_FIGURES = ("UPDATE layouts SET farthest_steps = group_index % 97, "
+                 "farthest_count = id % 13 + 1, "
+                 "solution_count = CASE WHEN id % 5 = 0 THEN NULL ELSE group_size END "
+                 "WHERE style = {style}")
+"""Made-up layer figures for one class-style, some of them NULL: the point is where they are
+read (``db layers`` computes real ones, a test below)."""
+
+
 @pytest.fixture(scope="module")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database of one class with its tables written by ``huarong db table``."""
+    """A database of one class, two of its styles with layer figures, and its tables
+    written by ``huarong db table``."""
     path = class_database(tmp_path_factory.mktemp("figures") / "class.duckdb", CLASS)
+    with duckdb.connect(str(path)) as connection:
+        for style in (1, 2):
+            connection.execute(LAYER_FIGURES.format(style=style))
     result = CliRunner().invoke(main, ["db", "table", "-q", "--db", str(path)])
     assert result.exit_code == 0, result.output
     assert str(figures_path(path)) in result.output
@@ -46,14 +59,12 @@ def codes(database: Path) -> list[int]:
 
 
 def _with_layer_figures(source: Path, target: Path, style: int) -> Path:
-    """A copy of ``source`` (its tables too) whose class-style ``style`` has layer figures,
-    as ``db layers`` commits a class: made-up values, the point is where they are read."""
+    """A copy of ``source`` (its tables too) where class-style ``style`` gains layer figures
+    after the figures file was written, as when ``db layers`` is stopped before its end."""
     for suffix in ("", figures_file.SUFFIX, ".minsteps"):
         shutil.copyfile(f"{source}{suffix}", f"{target}{suffix}")
     with duckdb.connect(str(target)) as connection:
-        connection.execute("UPDATE layouts SET farthest_steps = group_index % 97, "
-                           "farthest_count = id % 13 + 1, solution_count = group_size "
-                           f"WHERE style = {style}")
+        connection.execute(LAYER_FIGURES.format(style=style))
     return target
 
 
@@ -63,35 +74,54 @@ def test_the_figures_are_the_database_rows(database: Path, codes: list[int]) -> 
         assert held.rows == len(codes) == 3_508
         assert held.group_count == opened.query("SELECT count(*) FROM groups").rows[0][0]
         stored = opened.query("SELECT code, group_num, group_index, group_size, min_steps, "
-                              "min_step_solutions FROM layouts ORDER BY id").rows
+                              "min_step_solutions, farthest_steps, farthest_count, "
+                              "solution_count FROM layouts ORDER BY id").rows
+        assert held.layer_rows == sum(row[6] is not None for row in stored) > 0
         for code, *figures in stored:
             built = held.of(Layout(code))
-            assert built is not None
-            assert [built.group_num, built.group_index, built.group_size, built.min_steps,
-                    built.min_step_solutions] == figures, f"{code:09X}"
-        assert 0 < sum(row[4] is None for row in stored) < len(stored)  # goals and none
+            assert built is not None and list(astuple(built)) == figures, f"{code:09X}"
+        # Goals and none; layer figures and none; a NULL among layer figures.
+        assert 0 < sum(row[4] is None for row in stored) < len(stored)
+        assert sum(row[8] is None and row[6] is not None for row in stored) > 0
         for code in random.Random(3).sample(codes, 300):
             layout = Layout(code)
-            assert opened.info(layout, held, opened.layer_classes()) == opened.info(layout)
+            assert opened.info(layout, held) == opened.info(layout)
         # A layout of another class: the database has no row of it.
         assert held.of(Layout.from_code("1A9BF0C00")) is None
 
 
-def test_layer_figures_are_read_from_the_database_for_their_classes(
+def test_layer_figures_newer_than_the_file_are_read_from_the_database(
         database: Path, codes: list[int], tmp_path: Path) -> None:
-    copy = _with_layer_figures(database, tmp_path / "layers.duckdb", style=1)
+    copy = _with_layer_figures(database, tmp_path / "layers.duckdb", style=3)
     with Database.open(copy) as opened, GroupFigures.open(figures_path(copy)) as held:
+        assert held.layer_rows < opened.row_count(HAS_LAYER_FIGURES)
         layer_classes = opened.layer_classes()
-        assert layer_classes == {(CLASS[0], CLASS[1], 1)}
+        assert layer_classes == {(CLASS[0], CLASS[1], style) for style in (1, 2, 3)}
         picked = random.Random(5).sample(codes, 600)
         for code in picked:
             layout = Layout(code)
             assert opened.info(layout, held, layer_classes) == opened.info(layout)
-        # Told no class has them, the figures file answers alone, and the layer figures of
-        # style 1 are missing: the database was asked only for the classes named.
-        styles = {Layout(code).style_num: Layout(code) for code in picked}
-        assert opened.info(styles[1], held, ()).farthest_steps is None
-        assert opened.info(styles[1]).farthest_steps is not None
+        # Told no class is newer, the file answers alone, and style 3 has no layer figures
+        # in it: the database was asked for the classes named.
+        style_3 = next(Layout(code) for code in picked if Layout(code).style_num == 3)
+        assert opened.info(style_3, held).farthest_steps is None
+        assert opened.info(style_3).farthest_steps is not None
+
+
+def test_db_layers_writes_the_figures_again(database: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "layers.duckdb"
+    for suffix in ("", figures_file.SUFFIX):
+        shutil.copyfile(f"{database}{suffix}", f"{copy}{suffix}")
+    result = CliRunner().invoke(main, ["db", "layers", "7-0", "--db", str(copy)])
+    assert result.exit_code == 0, result.output
+    with Database.open(copy) as opened, GroupFigures.open(figures_path(copy)) as held:
+        stored = opened.query("SELECT code, farthest_steps, farthest_count, solution_count "
+                              "FROM layouts").rows
+        assert held.layer_rows == len(stored) == 3_508
+        for code, *layers in stored:
+            built = held.of(Layout(code))
+            assert built is not None
+            assert [built.farthest_steps, built.farthest_count, built.solution_count] == layers
 
 
 def _damaged(source: Path, target: Path, how: str) -> Path:
@@ -146,18 +176,22 @@ def _rows(database: Path, codes: list[int]) -> tuple[list[object], dict[str, obj
 def test_the_server_answers_the_same_rows_from_the_figures(
         database: Path, codes: list[int], tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
-    with_layers = _with_layer_figures(database, tmp_path / "layers.duckdb", style=2)
+    """With the figures file, as written and with layer figures newer than it, against the
+    same database without the file; then with a damaged file."""
     picked = random.Random(8).sample(codes, 100)
-    bare = tmp_path / "bare.duckdb"
-    shutil.copyfile(with_layers, bare)
-    expected, health = _rows(bare, picked)
-    assert health["figures_table"] is None and health["database"] == str(bare)
-    assert any(row["farthest_steps"] is not None for row in expected)  # type: ignore[index]
-    answered, health = _rows(with_layers, picked)
-    assert health["figures_table"] == str(figures_path(with_layers))
-    assert answered == expected
+    newer = _with_layer_figures(database, tmp_path / "newer.duckdb", style=3)
+    for source in (database, newer):
+        bare = tmp_path / f"bare-{source.name}"
+        shutil.copyfile(source, bare)
+        expected, health = _rows(bare, picked)
+        assert health["figures_table"] is None and health["database"] == str(bare)
+        answered, health = _rows(source, picked)
+        assert health["figures_table"] == str(figures_path(source))
+        assert answered == expected
+    styles = {row["label"].split("-")[2]: row["farthest_steps"] for row in expected}  # type: ignore[index]
+    assert styles["3"] is not None and styles["4"] is None
     # A damaged file is said once in the log and the rows come from the database.
-    _damaged(figures_path(with_layers), figures_path(bare), "flipped")
+    _damaged(figures_path(database), figures_path(bare), "flipped")
     with caplog.at_level(logging.WARNING, logger="huarong.web.state"):
         answered, health = _rows(bare, picked)
     assert answered == expected and health["figures_table"] is None

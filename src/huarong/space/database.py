@@ -55,6 +55,8 @@ _STORED_FIGURES = ("group_num", "group_index", "group_size", "min_steps", "min_s
 (the others follow from the layout)."""
 _LAYER_FIGURES = _STORED_FIGURES[-3:]
 """Those of them ``huarong db layers`` adds."""
+HAS_LAYER_FIGURES = " OR ".join(f"{name} IS NOT NULL" for name in _LAYER_FIGURES)
+"""SQL: the row has layer figures."""
 ClassKey = tuple[int, int, int]
 """A jiang-bing-style class."""
 
@@ -242,25 +244,25 @@ class Database:
         self.close()
 
     def info(self, layout: Layout | str | int, figures: GroupFigures | None = None,
-             layer_classes: Collection[ClassKey] = ()) -> LayoutRecord:
+             layers_from_database: Collection[ClassKey] = ()) -> LayoutRecord:
         """The row of one layout (found by its id, computed from the code).  With
-        ``figures`` (the file of this database: :mod:`huarong.space.figures`), the figures
-        fixed at build are read from it, and the database is asked only for the layer figures
-        of a layout of ``layer_classes`` (:meth:`layer_classes`): the others have none."""
+        ``figures`` (the file of this database: :mod:`huarong.space.figures`), its figures
+        are read from the file, but the layer figures of a layout of a class in
+        ``layers_from_database`` from the database (the file was written before them)."""
         from huarong.space.cases import layout_id
 
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
         rank = int(layout_id(layout))
-        built = figures.of(layout) if figures is not None else None
-        if built is None:
+        held = figures.of(layout) if figures is not None else None
+        if held is None:
             stored = dict(zip(_STORED_FIGURES, self._stored_row(layout, rank, _STORED_FIGURES),
                               strict=True))
         else:
-            layers: tuple[Any, ...] = (None,) * len(_LAYER_FIGURES)
-            if (layout.jiang_num, layout.bing_num, layout.style_num) in layer_classes:
-                layers = self._stored_row(layout, rank, _LAYER_FIGURES)
-            stored = {**asdict(built), **dict(zip(_LAYER_FIGURES, layers, strict=True))}
+            stored = asdict(held)
+            if (layout.jiang_num, layout.bing_num, layout.style_num) in layers_from_database:
+                stored.update(zip(_LAYER_FIGURES, self._stored_row(layout, rank, _LAYER_FIGURES),
+                                  strict=True))
         mirrored = layout.mirror()
         return LayoutRecord(layout=layout, id=rank, jiang=layout.jiang_num,
                             bing=layout.bing_num, style=layout.style_num, **stored,
@@ -282,11 +284,13 @@ class Database:
         """The classes whose layer figures are computed (``db layers`` commits a class at
         once); a scan of the whole column, a tenth of a second."""
         return frozenset(self._connection.execute(
-            "SELECT DISTINCT jiang, bing, style FROM layouts "
-            "WHERE farthest_steps IS NOT NULL").fetchall())
+            f"SELECT DISTINCT jiang, bing, style FROM layouts WHERE {HAS_LAYER_FIGURES}"
+        ).fetchall())
 
-    def row_count(self) -> int:
-        return int(self._connection.execute("SELECT count(*) FROM layouts").fetchone()[0])
+    def row_count(self, condition: str = "true") -> int:
+        """The rows of ``layouts``, or those of ``condition`` (SQL)."""
+        return int(self._connection.execute(
+            f"SELECT count(*) FROM layouts WHERE {condition}").fetchone()[0])
 
     def min_steps_by_id(self, progress: Callable[[int, int], None] | None = None
                         ) -> np.ndarray:

@@ -1,21 +1,23 @@
-"""The table of group figures: what the database stores of each layout at build, by id,
-memory-mapped, so a server answers a layout's row without a query.
+"""The figures file: every figure the database stores of each layout, by id, memory-mapped,
+so a server answers a layout's row without a query.
 
 ``huarong db build`` writes it beside the database (``huarong.duckdb.figures`` beside
-``huarong.duckdb``, 264 MB) and ``huarong db table`` writes it from a database built before it
-existed.  A DuckDB query of one row costs about a millisecond, most of a light answer's time;
-a record here costs microseconds.  It holds the figures that never change after the build:
-``group_num``, ``group_index``, ``group_size``, ``min_steps`` and ``min_step_solutions``; the
-layer figures, which ``huarong db layers`` adds class by class, stay in the database.
+``huarong.duckdb``: 264 MB, and 14 bytes a layout with layer figures), ``huarong db layers``
+writes it again when it has finished (if there is one), and ``huarong db table`` writes it for
+a database built before it existed.  A DuckDB query of one row costs about a millisecond, most
+of a light answer's time; a record here costs microseconds.
 
-The file: a 32-byte header (the magic ``HUARONG-FIGURES\\0``, the number of ids, the rows of
-the database it was written from, the number of groups and the CRC-32 of everything after
-the header, little-endian), then a 9-byte record per id (``group_index`` u32, ``group_num``
-u16, ``min_step_solutions`` u16, ``min_steps`` u8; ``group_num`` 65535 for an id the database
-has no row of, ``min_steps`` 255 for a group without a goal), then a 9-byte record per group
-(``jiang``, ``bing``, ``style`` u8, ``group_num`` u16, ``size`` u32).  A file of the wrong
-size, magic or checksum is refused with :class:`FiguresError`, in one line that says how to
-write it again.
+The file: a 40-byte header (the magic ``HUARONG-FIGURES\\0``, the number of ids, the rows of
+the database it was written from, the number of groups, the number of layouts with layer
+figures and the CRC-32 of everything after the header, little-endian); a 9-byte record per id
+(``group_index`` u32, ``group_num`` u16, ``min_step_solutions`` u16, ``min_steps`` u8;
+``group_num`` 65535 for an id the database has no row of, ``min_steps`` 255 for a group
+without a goal); a 9-byte record per group (``jiang``, ``bing``, ``style`` u8, ``group_num``
+u16, ``size`` u32); the ids of the layouts with layer figures, ascending (u32 each); and their
+layer figures, 10 bytes each (``farthest_steps`` u16, ``farthest_count`` u32,
+``solution_count`` u32; the largest value of each for a NULL).  A file of the wrong size, magic
+or checksum is refused with :class:`FiguresError`, in one line that says how to write it
+again.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     from huarong.space.database import Database
 
 MAGIC: Final = b"HUARONG-FIGURES\0"
-_HEADER: Final = struct.Struct("<16sQIII")
+_HEADER: Final = struct.Struct("<16sQIIII")
 HEADER_SIZE: Final = _HEADER.size
 SUFFIX: Final = ".figures"
 NOT_HELD: Final = 0xFFFF
@@ -52,6 +54,10 @@ _RECORD_FIELDS: Final = (("group_index", "<u4"), ("group_num", "<u2"),
 RECORD: Final = np.dtype(list(_RECORD_FIELDS))
 GROUP: Final = np.dtype([("jiang", "u1"), ("bing", "u1"), ("style", "u1"),
                          ("group_num", "<u2"), ("size", "<u4")])
+_LAYER_FIELDS: Final = (("farthest_steps", "<u2"), ("farthest_count", "<u4"),
+                        ("solution_count", "<u4"))
+LAYERS: Final = np.dtype(list(_LAYER_FIELDS))
+LAYER_ID: Final = np.dtype("<u4")
 _BATCH_ROWS: Final = 1 << 22
 
 
@@ -64,14 +70,18 @@ class FiguresError(ValueError):
 
 
 @dataclass(frozen=True)
-class BuildFigures:
-    """A layout's figures fixed at build, as the database stores them."""
+class StoredFigures:
+    """A layout's figures as the database stores them (the layer figures None until
+    computed, or when the file was written before they were)."""
 
     group_num: int
     group_index: int
     group_size: int
     min_steps: int | None
     min_step_solutions: int
+    farthest_steps: int | None
+    farthest_count: int | None
+    solution_count: int | None
 
 
 def figures_path(database: str | os.PathLike[str]) -> Path:
@@ -88,36 +98,70 @@ def _fitting(values: np.ndarray, column: str, most: int) -> np.ndarray:
     return values
 
 
+def _null_as_largest(column: str, dtype: np.dtype) -> str:
+    return f"coalesce({column}, {np.iinfo(dtype).max})"
+
+
 def write_figures(path: str | os.PathLike[str], database: Database,
                   progress: Callable[[int, int], None] | None = None) -> Path:
     """Write the figures of ``database`` to ``path``, atomically, reading the rows in
     batches (``progress(done, total)`` after each); ValueError for a figure the file cannot
     hold.  Returns the path."""
     from huarong.fileio import atomic_writer
+    from huarong.space.database import HAS_LAYER_FIGURES
+
+    rows = database.row_count()
+    layer_rows = database.row_count(HAS_LAYER_FIGURES)
+    done = 0
+
+    def read(sql: str, fields: tuple[tuple[str, str], ...], columns: np.ndarray,
+             at: Callable[[np.ndarray, int], np.ndarray | slice]) -> None:
+        """Each batch's columns after the first (the id) into ``columns`` at ``at(ids, start)``."""
+        nonlocal done
+        start = 0
+        for batch in database.stream(sql, batch_rows=_BATCH_ROWS).batches:
+            where = at(batch.column(0).to_numpy(), start)
+            for position, (column, kind) in enumerate(fields, start=1):
+                most = np.iinfo(kind).max - (column == "group_num")
+                columns[column][where] = _fitting(batch.column(position).to_numpy(), column,
+                                                  most)
+            start += batch.num_rows
+            done += batch.num_rows
+            if progress:
+                progress(done, rows + layer_rows)
 
     records = np.zeros(LAYOUT_COUNT, dtype=RECORD)
     records["group_num"] = NOT_HELD
-    rows = database.query("SELECT count(*) FROM layouts").rows[0][0]
-    done = 0
-    for batch in database.stream(
-            f"SELECT id, group_index, group_num, min_step_solutions, "
-            f"coalesce(min_steps, {NO_GOAL}) FROM layouts", batch_rows=_BATCH_ROWS).batches:
-        ids = batch.column(0).to_numpy()
-        for position, (column, _) in enumerate(_RECORD_FIELDS, start=1):
-            most = np.iinfo(RECORD[column]).max - (column == "group_num")
-            records[column][ids] = _fitting(batch.column(position).to_numpy(), column, most)
-        done += batch.num_rows
-        if progress:
-            progress(done, rows)
+    read(f"SELECT id, group_index, group_num, min_step_solutions, "
+         f"{_null_as_largest('min_steps', RECORD['min_steps'])} FROM layouts",
+         _RECORD_FIELDS, records, lambda ids, start: ids)
+    layer_ids = np.empty(layer_rows, dtype=LAYER_ID)
+    layers = np.empty(layer_rows, dtype=LAYERS)
+
+    def in_order(ids: np.ndarray, start: int) -> slice:
+        layer_ids[start:start + ids.shape[0]] = ids
+        return slice(start, start + ids.shape[0])
+
+    nullable = ", ".join(_null_as_largest(name, LAYERS[name]) for name, _ in _LAYER_FIELDS)
+    read(f"SELECT id, {nullable} FROM layouts WHERE {HAS_LAYER_FIGURES}", _LAYER_FIELDS,
+         layers, in_order)
+    # DuckDB keeps a table's insertion order, which is the id order: a sort only if not.
+    if not bool((layer_ids[1:] > layer_ids[:-1]).all()):
+        order = np.argsort(layer_ids)
+        layer_ids, layers = layer_ids[order], layers[order]
     found = database.query("SELECT jiang, bing, style, group_num, size FROM groups "
                            "ORDER BY jiang, bing, style, group_num").rows
     groups = np.array(found, dtype=GROUP) if found else np.zeros(0, dtype=GROUP)
-    checksum = zlib.crc32(groups.data, zlib.crc32(records.data))
+    parts = (records, groups, layer_ids, layers)
+    checksum = 0
+    for part in parts:
+        checksum = zlib.crc32(part.data, checksum)
     target = Path(path)
     with atomic_writer(target, "wb") as stream:
-        stream.write(_HEADER.pack(MAGIC, LAYOUT_COUNT, rows, len(groups), checksum))
-        stream.write(records.data)
-        stream.write(groups.data)
+        stream.write(_HEADER.pack(MAGIC, LAYOUT_COUNT, rows, len(groups), layer_rows,
+                                  checksum))
+        for part in parts:
+            stream.write(part.data)
     return target
 
 
@@ -126,15 +170,19 @@ class GroupFigures(MappedFile):
     system shares between processes) holds only the records it reads, after the checksum is
     checked."""
 
-    def __init__(self, path: Path, buffer: mmap.mmap, rows: int, group_count: int) -> None:
+    def __init__(self, path: Path, buffer: mmap.mmap, fields: tuple[int, ...]) -> None:
         super().__init__(path, buffer)
-        self.rows = rows
-        """The rows of the database the file was written from."""
-        self.group_count = group_count
+        # The rows of the database it was written from, its groups, its rows with layer
+        # figures.
+        self.rows, self.group_count, self.layer_rows = fields
+        offsets = _section_offsets(fields)
         self._records = np.frombuffer(buffer, dtype=RECORD, count=LAYOUT_COUNT,
-                                      offset=HEADER_SIZE)
-        groups = np.frombuffer(buffer, dtype=GROUP, count=group_count,
-                               offset=HEADER_SIZE + LAYOUT_COUNT * RECORD.itemsize)
+                                      offset=offsets[0])
+        groups = np.frombuffer(buffer, dtype=GROUP, count=self.group_count, offset=offsets[1])
+        self._layer_ids = np.frombuffer(buffer, dtype=LAYER_ID, count=self.layer_rows,
+                                        offset=offsets[2])
+        self._layers = np.frombuffer(buffer, dtype=LAYERS, count=self.layer_rows,
+                                     offset=offsets[3])
         self._sizes = {(int(g["jiang"]), int(g["bing"]), int(g["style"]), int(g["group_num"])):
                        int(g["size"]) for g in groups}
 
@@ -143,25 +191,42 @@ class GroupFigures(MappedFile):
         """Open and check the file at ``path``: :class:`FiguresError` when it is missing,
         unreadable, of the wrong size or kind, or its checksum does not match."""
         target = Path(path)
-        buffer, (_, _, rows, group_count, _) = map_checked(
-            target, _HEADER, MAGIC, LAYOUT_COUNT,
-            lambda fields: HEADER_SIZE + LAYOUT_COUNT * RECORD.itemsize
-            + fields[3] * GROUP.itemsize, "figures file", FiguresError)
-        return cls(target, buffer, rows, group_count)
+        buffer, fields = map_checked(target, _HEADER, MAGIC, LAYOUT_COUNT,
+                                     lambda fields: _section_offsets(fields[2:5])[-1],
+                                     "figures file", FiguresError)
+        return cls(target, buffer, fields[2:5])
 
     def _forget_views(self) -> None:
-        del self._records
+        del self._records, self._layer_ids, self._layers
 
-    def of(self, layout: Layout) -> BuildFigures | None:
+    def of(self, layout: Layout) -> StoredFigures | None:
         """``layout``'s figures, or None when the database has no row of it (or, in a
         database not made by ``db build``, no row of its group)."""
-        group_index, group_num, min_step_solutions, min_steps = self._records[layout.id].item()
+        rank = layout.id
+        group_index, group_num, min_step_solutions, min_steps = self._records[rank].item()
         size = self._sizes.get((layout.jiang_num, layout.bing_num, layout.style_num, group_num))
         if group_num == NOT_HELD or size is None:
             return None
-        return BuildFigures(group_num=group_num, group_index=group_index, group_size=size,
-                            min_steps=None if min_steps == NO_GOAL else min_steps,
-                            min_step_solutions=min_step_solutions)
+        layers: tuple[int | None, ...] = (None, None, None)
+        # A key of the array's own type: a Python int would have the whole array cast.
+        position = int(np.searchsorted(self._layer_ids, LAYER_ID.type(rank)))
+        if position < self.layer_rows and int(self._layer_ids[position]) == rank:
+            layers = tuple(None if value == np.iinfo(kind).max else value for value, (_, kind)
+                           in zip(self._layers[position].item(), _LAYER_FIELDS, strict=True))
+        return StoredFigures(group_num, group_index, size,
+                             None if min_steps == NO_GOAL else min_steps, min_step_solutions,
+                             *layers)
+
+
+def _section_offsets(fields: tuple[int, ...]) -> tuple[int, ...]:
+    """Where the records, the groups, the layer ids and the layer figures begin, and where
+    the file ends, for the header's ``(rows, groups, layer rows)``."""
+    _, group_count, layer_rows = fields
+    offsets = [HEADER_SIZE]
+    for size in (LAYOUT_COUNT * RECORD.itemsize, group_count * GROUP.itemsize,
+                 layer_rows * LAYER_ID.itemsize, layer_rows * LAYERS.itemsize):
+        offsets.append(offsets[-1] + size)
+    return tuple(offsets)
 
 
 def open_beside(database: str | os.PathLike[str]) -> GroupFigures | None:
@@ -171,3 +236,15 @@ def open_beside(database: str | os.PathLike[str]) -> GroupFigures | None:
     if not path.exists():
         return None
     return GroupFigures.open(path)
+
+
+def write_again_beside(database: Path) -> Path | None:
+    """Write the figures file beside the database at ``database`` again from it, when there
+    is one (``db layers`` has changed the layer figures); None when there is none."""
+    from huarong.space.database import Database
+
+    path = figures_path(database)
+    if not path.exists():
+        return None
+    with Database.open(database) as opened:
+        return write_figures(path, opened)

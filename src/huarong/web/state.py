@@ -67,7 +67,7 @@ class _SharedDatabase:
         self._database: Database | None = None
         self._opened_as: tuple[object, ...] = ()
         self._figures: GroupFigures | None = None
-        self._layer_classes: frozenset[ClassKey] = frozenset()
+        self._layers_from_database: frozenset[ClassKey] = frozenset()
         self._last_use = 0.0
         self._release_timer: threading.Timer | None = None
         # One DuckDB connection serves one thread at a time.
@@ -84,7 +84,8 @@ class _SharedDatabase:
                 database = self._current()
                 if database is None:
                     return None
-                return database.info(layout, self._figures, self._layer_classes).to_dict()
+                return database.info(layout, self._figures,
+                                     self._layers_from_database).to_dict()
             except DatabaseError:
                 return None
             except Exception:
@@ -131,8 +132,10 @@ class _SharedDatabase:
 
     def _read_figures(self, database: Database) -> None:
         """The figures file of a database opened first or changed since, if it matches the
-        database, and the classes whose layer figures are still read from the database.
-        They are kept while the database is closed when idle."""
+        database, and the classes whose layer figures are read from the database instead (all
+        that have them, when the file was written before the last ``db layers``).  They are
+        kept while the database is closed when idle."""
+        from huarong.space.database import HAS_LAYER_FIGURES
         from huarong.space.figures import FiguresError, open_beside
 
         self._forget_figures()
@@ -151,13 +154,17 @@ class _SharedDatabase:
             figures.close()
             return
         self._figures = figures
-        self._layer_classes = database.layer_classes()
+        if figures.layer_rows != database.row_count(HAS_LAYER_FIGURES):
+            log.info("the figures %s were written before the last `huarong db layers`: the "
+                     "layer figures are read from the database until they are written again",
+                     figures.path)
+            self._layers_from_database = database.layer_classes()
 
     def _forget_figures(self) -> None:
         if self._figures is not None:
             self._figures.close()
             self._figures = None
-        self._layer_classes = frozenset()
+        self._layers_from_database = frozenset()
 
     def _release_later(self, delay: float) -> None:
         self._release_timer = threading.Timer(delay, self._release_if_idle)

@@ -66,9 +66,13 @@ def run(database: Path, plans: list[ClassPlan], *, threads: int = 1,
     on this process's CUDA GPU (``threads`` build the graphs meanwhile), or on a cluster the
     units of the biggest groups on workers with the ``GPU`` resource
     (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.  Holds the database's
-    writer lock (:func:`huarong.fileio.writer_lock`) throughout."""
+    writer lock (:func:`huarong.fileio.writer_lock`) throughout; at the end writes the
+    figures file beside the database again, if there is one (:mod:`huarong.space.figures`)."""
+    from huarong.space.figures import write_again_beside
+
     with writer_lock(database):
         _run(database, plans, threads, progress, client, gpu)
+        write_again_beside(database)
 
 
 def _run(database: Path, plans: list[ClassPlan], threads: int, progress: JobProgress | None,

@@ -198,6 +198,19 @@ def test_the_server_answers_the_same_rows_from_the_figures(
     assert [record.message.count("checksum") for record in caplog.records] == [1]
 
 
+def test_figures_written_while_the_server_runs_are_read(database: Path,
+                                                        tmp_path: Path) -> None:
+    """As ``db layers`` writes them after its last commit: the database does not change."""
+    from huarong.web.app import create_app
+
+    copy = tmp_path / "later.duckdb"
+    shutil.copyfile(database, copy)
+    client = TestClient(create_app(copy, workers=1))
+    assert client.get("/api/health").json()["figures_table"] is None
+    shutil.copyfile(figures_path(database), figures_path(copy))
+    assert client.get("/api/health").json()["figures_table"] == str(figures_path(copy))
+
+
 def test_figures_of_another_database_are_not_used(database: Path, tmp_path: Path,
                                                   caplog: pytest.LogCaptureFixture) -> None:
     other = tmp_path / "other.duckdb"

@@ -106,8 +106,8 @@ def test_build_running_refuses_layers_and_finishes(db: Path) -> None:
     assert holder.returncode == 0, holder.stderr
     codes = synthetic_columns(*SYNTHETIC)["code"].tolist()
     assert [code for (code,) in rows(db, "SELECT code FROM layouts ORDER BY id")] == codes
-    assert sorted(p.name for p in db.parent.iterdir()) == ["small.duckdb",
-                                                           "small.duckdb.minsteps"]
+    assert sorted(p.name for p in db.parent.iterdir()) == [
+        "small.duckdb", "small.duckdb.figures", "small.duckdb.minsteps"]
 
 
 def test_a_second_writer_waits_with_wait(db: Path, clean: list[object]) -> None:

@@ -3,10 +3,12 @@ and the solutions found last."""
 
 from __future__ import annotations
 
+import atexit
 import functools
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,23 +57,44 @@ class _StepsTable:
             return None
 
 
+_shared_databases: weakref.WeakSet[_SharedDatabase] = weakref.WeakSet()
+
+
+@atexit.register
+def _release_at_exit() -> None:
+    """A DuckDB close in the release timer's thread while the interpreter ends aborts the
+    process (its C++ unwinds through a thread being stopped): close them all before."""
+    for shared in list(_shared_databases):
+        shared.release()
+
+
+def _signature(path: Path) -> tuple[object, ...]:
+    """What changes when the file at ``path`` is written or replaced; OSError when it cannot
+    be looked at."""
+    status = path.stat()
+    return (path, status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
 class _SharedDatabase:
     """The database, opened once and shared by the light answers: opening it took 25 ms a
     request, reading a row takes 1 ms, and 10 microseconds from the figures file beside it
-    (:mod:`huarong.space.figures`).  The file is looked at on every use, so a database
-    built, replaced or removed since answers as if each request opened it; one that cannot
-    be opened is tried again on the next request, as before."""
+    (:mod:`huarong.space.figures`).  Both files are looked at on every use, so a database or
+    figures written, replaced or removed since answer as if each request opened them; a
+    database that cannot be opened is tried again on the next request, as before."""
 
     def __init__(self, path: Path | None) -> None:
         self._path = path
         self._database: Database | None = None
         self._opened_as: tuple[object, ...] = ()
         self._figures: GroupFigures | None = None
+        self._figures_at = Path()
+        self._figures_read_as: tuple[object, ...] = ()
         self._layers_from_database: frozenset[ClassKey] = frozenset()
         self._last_use = 0.0
         self._release_timer: threading.Timer | None = None
         # One DuckDB connection serves one thread at a time.
         self._lock = threading.Lock()
+        _shared_databases.add(self)
 
     def row(self, layout: Layout) -> dict[str, Any] | None:
         """The layout's row of the database (``LayoutRecord.to_dict``), or None without a
@@ -108,15 +131,16 @@ class _SharedDatabase:
 
     def _current(self) -> Database | None:
         from huarong.space.database import Database, default_path
+        from huarong.space.figures import figures_path
 
         target = self._path or default_path()
         try:
-            status = target.stat()
+            signature = _signature(target)
         except OSError:
             self._close()
             self._forget_figures()
+            self._figures_read_as = ()
             return None
-        signature = (target, status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
         if self._database is None or signature != self._opened_as:
             self._close()
             self._database = Database.open(target)
@@ -124,10 +148,19 @@ class _SharedDatabase:
             # (1.1 ms a row on one, 2.2 ms on two), and requests already run side by side.
             self._database.query("SET threads = 1")
             if signature != self._opened_as:
-                self._read_figures(self._database)
+                self._figures_at = figures_path(target)
             self._opened_as = signature
             if self._release_timer is None:
                 self._release_later(RELEASE_WHEN_IDLE_S)
+        # The figures file is looked at too: `db layers` writes it again after its last
+        # commit, when the database no longer changes.
+        try:
+            figures_signature: tuple[object, ...] = (signature, _signature(self._figures_at))
+        except OSError:
+            figures_signature = (signature, None)
+        if figures_signature != self._figures_read_as:
+            self._read_figures(self._database)
+            self._figures_read_as = figures_signature
         return self._database
 
     def _read_figures(self, database: Database) -> None:
@@ -165,6 +198,14 @@ class _SharedDatabase:
             self._figures.close()
             self._figures = None
         self._layers_from_database = frozenset()
+
+    def release(self) -> None:
+        """Close the database now, and its release timer."""
+        with self._lock:
+            if self._release_timer is not None:
+                self._release_timer.cancel()
+                self._release_timer = None
+            self._close()
 
     def _release_later(self, delay: float) -> None:
         self._release_timer = threading.Timer(delay, self._release_if_idle)

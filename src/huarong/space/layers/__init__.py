@@ -6,6 +6,7 @@
 checkpoints, commits); :mod:`~huarong.space.layers.runner` runs a plan here or on Dask."""
 
 from huarong.graph.sweeps import FIGURE_COLUMNS, SOURCES_PER_SWEEP
+from huarong.space.database import ClassKey
 from huarong.space.layers.graph import (
     NOT_COMPUTED,
     STANDARD_CLASS,
@@ -20,7 +21,6 @@ from huarong.space.layers.graph import (
     sweep_pieces,
 )
 from huarong.space.layers.job import (
-    ClassKey,
     ClassPlan,
     JobError,
     Unit,

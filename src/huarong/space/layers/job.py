@@ -16,6 +16,7 @@ import numpy as np
 
 from huarong.fileio import FILE_IN_USE, file_written_by_others, is_io_fault
 from huarong.graph.sweeps import FIGURE_COLUMNS, SOURCES_PER_SWEEP, sweep_graphs
+from huarong.space.database import ClassKey
 from huarong.space.layers.graph import (
     Piece,
     UnitProgress,
@@ -28,8 +29,6 @@ PAIRS_PER_UNIT = 1 << 31
 PIECES_PER_UNIT = 512
 
 # ----- the resumable job: plan, units, checkpoints, commits ------------------------------------
-ClassKey = tuple[int, int, int]
-"""A jiang-bing-style class."""
 
 
 class JobError(ValueError):

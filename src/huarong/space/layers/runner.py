@@ -13,8 +13,8 @@ import numpy as np
 
 from huarong.fileio import writer_lock
 from huarong.graph import StateGraph
+from huarong.space.database import ClassKey
 from huarong.space.layers.job import (
-    ClassKey,
     ClassPlan,
     JobError,
     Unit,

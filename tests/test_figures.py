@@ -184,9 +184,9 @@ def test_the_server_answers_the_same_rows_from_the_figures(
         bare = tmp_path / f"bare-{source.name}"
         shutil.copyfile(source, bare)
         expected, health = _rows(bare, picked)
-        assert health["figures_table"] is None and health["database"] == str(bare)
+        assert health["figures_file"] is None and health["database"] == str(bare)
         answered, health = _rows(source, picked)
-        assert health["figures_table"] == str(figures_path(source))
+        assert health["figures_file"] == str(figures_path(source))
         assert answered == expected
     styles = {row["label"].split("-")[2]: row["farthest_steps"] for row in expected}  # type: ignore[index]
     assert styles["3"] is not None and styles["4"] is None
@@ -194,7 +194,7 @@ def test_the_server_answers_the_same_rows_from_the_figures(
     _damaged(figures_path(database), figures_path(bare), "flipped")
     with caplog.at_level(logging.WARNING, logger="huarong.web.state"):
         answered, health = _rows(bare, picked)
-    assert answered == expected and health["figures_table"] is None
+    assert answered == expected and health["figures_file"] is None
     assert [record.message.count("checksum") for record in caplog.records] == [1]
 
 
@@ -206,9 +206,9 @@ def test_figures_written_while_the_server_runs_are_read(database: Path,
     copy = tmp_path / "later.duckdb"
     shutil.copyfile(database, copy)
     client = TestClient(create_app(copy, workers=1))
-    assert client.get("/api/health").json()["figures_table"] is None
+    assert client.get("/api/health").json()["figures_file"] is None
     shutil.copyfile(figures_path(database), figures_path(copy))
-    assert client.get("/api/health").json()["figures_table"] == str(figures_path(copy))
+    assert client.get("/api/health").json()["figures_file"] == str(figures_path(copy))
 
 
 def test_figures_of_another_database_are_not_used(database: Path, tmp_path: Path,
@@ -220,7 +220,7 @@ def test_figures_of_another_database_are_not_used(database: Path, tmp_path: Path
         connection.execute("DELETE FROM layouts WHERE id = (SELECT min(id) FROM layouts)")
     with caplog.at_level(logging.WARNING, logger="huarong.web.state"):
         _, health = _rows(other, [])
-    assert health["figures_table"] is None
+    assert health["figures_file"] is None
     assert any("written from another database" in record.message for record in caplog.records)
 
 

@@ -187,9 +187,9 @@ def _holdings(app: Any) -> list[str]:
         "no database: light answers search (huarong db build makes one)",
         f"minimum-steps table {held['min_steps_table']}" if held["min_steps_table"] else
         "no minimum-steps table: solutions are searched",
-        f"figures table {held['figures_table']}" if held["figures_table"] else
-        "no figures table: a layout's row is read from the database (huarong db table "
-        "writes it)" if held["database"] else "no figures table",
+        f"figures file {held['figures_file']}" if held["figures_file"] else
+        "no figures file: a layout's row is read from the database (huarong db table "
+        "writes it)" if held["database"] else "no figures file",
         f"answer cache {cache['directory']} ({cache['entries']} answers, "
         f"{cache['bytes'] / megabytes:,.0f} of {cache['limit'] / megabytes:,.0f} MB)"
         if cache else f"no answer cache: {held['cache_fault']}",

@@ -521,7 +521,7 @@ def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | 
         write_table(table_path(target), min_steps)
         with Database.open(temporary) as written:
             write_figures(figures_path(target), written, progress and functools.partial(
-                progress, "writing the figures table"))
+                progress, "writing the figures file"))
         os.replace(temporary, target)
     if progress:
         progress("writing the database", 1, 1)

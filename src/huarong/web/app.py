@@ -103,7 +103,7 @@ def health_of(state: ServerState, heavy: HeavyAnswers) -> dict[str, Any]:
     return Health.model_validate({
         "database": str(database) if database.is_file() else None,
         "min_steps_table": None if table is None else str(table.path),
-        "figures_table": _optional_text(state.shared_database.figures_path()),
+        "figures_file": _optional_text(state.shared_database.figures_path()),
         **heavy.status()}).model_dump()
 
 

@@ -220,7 +220,7 @@ class Health(BaseModel):
     database: str | None = Field(description="The database the light answers read; null "
                                              "without one.")
     min_steps_table: str | None = Field(description="The table of minimum steps beside it.")
-    figures_table: str | None = Field(description="The figures file beside it, from which a "
+    figures_file: str | None = Field(description="The figures file beside it, from which a "
                                                   "layout's row is read; null: from the "
                                                   "database.")
     workers: int = Field(description="Worker processes for group- and cluster-sized work.")

@@ -254,15 +254,14 @@ class Database:
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
         rank = int(layout_id(layout))
-        held = figures.of(layout) if figures is not None else None
+        held: tuple[Any, ...] | None = None
+        if figures is not None:
+            held = figures.of(layout, rank)
         if held is None:
-            stored = dict(zip(_STORED_FIGURES, self._stored_row(layout, rank, _STORED_FIGURES),
-                              strict=True))
-        else:
-            stored = asdict(held)
-            if (layout.jiang_num, layout.bing_num, layout.style_num) in layers_from_database:
-                stored.update(zip(_LAYER_FIGURES, self._stored_row(layout, rank, _LAYER_FIGURES),
-                                  strict=True))
+            held = self._stored_row(layout, rank, _STORED_FIGURES)
+        elif (layout.jiang_num, layout.bing_num, layout.style_num) in layers_from_database:
+            held = held[:-len(_LAYER_FIGURES)] + self._stored_row(layout, rank, _LAYER_FIGURES)
+        stored = dict(zip(_STORED_FIGURES, held, strict=True))
         mirrored = layout.mirror()
         return LayoutRecord(layout=layout, id=rank, jiang=layout.jiang_num,
                             bing=layout.bing_num, style=layout.style_num, **stored,

@@ -26,16 +26,15 @@ import mmap
 import os
 import struct
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout
-from huarong.space.mapped import MappedFile, map_checked
+from huarong.space.mapped import MappedFile, map_checked, path_beside
 
 if TYPE_CHECKING:
     from huarong.space.database import Database
@@ -58,6 +57,8 @@ _LAYER_FIELDS: Final = (("farthest_steps", "<u2"), ("farthest_count", "<u4"),
                         ("solution_count", "<u4"))
 LAYERS: Final = np.dtype(list(_LAYER_FIELDS))
 LAYER_ID: Final = np.dtype("<u4")
+_LAYER_NULLS: Final = tuple(int(np.iinfo(kind).max) for _, kind in _LAYER_FIELDS)
+"""What each layer figure is written as when NULL."""
 _BATCH_ROWS: Final = 1 << 22
 
 
@@ -69,26 +70,9 @@ class FiguresError(ValueError):
         super().__init__(f"figures {path}: {reason}; write it again with `huarong db table`")
 
 
-@dataclass(frozen=True)
-class StoredFigures:
-    """A layout's figures as the database stores them (the layer figures None until
-    computed, or when the file was written before they were)."""
-
-    group_num: int
-    group_index: int
-    group_size: int
-    min_steps: int | None
-    min_step_solutions: int
-    farthest_steps: int | None
-    farthest_count: int | None
-    solution_count: int | None
-
-
 def figures_path(database: str | os.PathLike[str]) -> Path:
-    """Where the figures of the database at ``database`` are: beside it, ``SUFFIX`` added
-    (beside the file a symbolic link points to, which is the one ``db build`` replaces)."""
-    database = Path(os.path.realpath(database))
-    return database.with_name(database.name + SUFFIX)
+    """Where the figures of the database at ``database`` are: beside it, ``SUFFIX`` added."""
+    return path_beside(database, SUFFIX)
 
 
 def _fitting(values: np.ndarray, column: str, most: int) -> np.ndarray:
@@ -114,37 +98,35 @@ def write_figures(path: str | os.PathLike[str], database: Database,
     layer_rows = database.row_count(HAS_LAYER_FIGURES)
     done = 0
 
-    def read(sql: str, fields: tuple[tuple[str, str], ...], columns: np.ndarray,
-             at: Callable[[np.ndarray, int], np.ndarray | slice]) -> None:
-        """Each batch's columns after the first (the id) into ``columns`` at ``at(ids, start)``."""
+    def batches(sql: str) -> Iterator[Any]:
         nonlocal done
-        start = 0
         for batch in database.stream(sql, batch_rows=_BATCH_ROWS).batches:
-            where = at(batch.column(0).to_numpy(), start)
-            for position, (column, kind) in enumerate(fields, start=1):
-                most = np.iinfo(kind).max - (column == "group_num")
-                columns[column][where] = _fitting(batch.column(position).to_numpy(), column,
-                                                  most)
-            start += batch.num_rows
+            yield batch
             done += batch.num_rows
             if progress:
                 progress(done, rows + layer_rows)
 
+    def fill(columns: np.ndarray, where: np.ndarray | slice, batch: Any,
+             fields: tuple[tuple[str, str], ...]) -> None:
+        """The batch's columns after the first (the id) into ``columns[where]``."""
+        for position, (column, kind) in enumerate(fields, start=1):
+            most = np.iinfo(kind).max - (column == "group_num")
+            columns[column][where] = _fitting(batch.column(position).to_numpy(), column, most)
+
     records = np.zeros(LAYOUT_COUNT, dtype=RECORD)
     records["group_num"] = NOT_HELD
-    read(f"SELECT id, group_index, group_num, min_step_solutions, "
-         f"{_null_as_largest('min_steps', RECORD['min_steps'])} FROM layouts",
-         _RECORD_FIELDS, records, lambda ids, start: ids)
+    for batch in batches(f"SELECT id, group_index, group_num, min_step_solutions, "
+                         f"{_null_as_largest('min_steps', RECORD['min_steps'])} FROM layouts"):
+        fill(records, batch.column(0).to_numpy(), batch, _RECORD_FIELDS)
     layer_ids = np.empty(layer_rows, dtype=LAYER_ID)
     layers = np.empty(layer_rows, dtype=LAYERS)
-
-    def in_order(ids: np.ndarray, start: int) -> slice:
-        layer_ids[start:start + ids.shape[0]] = ids
-        return slice(start, start + ids.shape[0])
-
     nullable = ", ".join(_null_as_largest(name, LAYERS[name]) for name, _ in _LAYER_FIELDS)
-    read(f"SELECT id, {nullable} FROM layouts WHERE {HAS_LAYER_FIGURES}", _LAYER_FIELDS,
-         layers, in_order)
+    start = 0
+    for batch in batches(f"SELECT id, {nullable} FROM layouts WHERE {HAS_LAYER_FIGURES}"):
+        where = slice(start, start + batch.num_rows)
+        layer_ids[where] = batch.column(0).to_numpy()
+        fill(layers, where, batch, _LAYER_FIELDS)
+        start = where.stop
     # DuckDB keeps a table's insertion order, which is the id order: a sort only if not.
     if not bool((layer_ids[1:] > layer_ids[:-1]).all()):
         order = np.argsort(layer_ids)
@@ -199,10 +181,13 @@ class GroupFigures(MappedFile):
     def _forget_views(self) -> None:
         del self._records, self._layer_ids, self._layers
 
-    def of(self, layout: Layout) -> StoredFigures | None:
-        """``layout``'s figures, or None when the database has no row of it (or, in a
-        database not made by ``db build``, no row of its group)."""
-        rank = layout.id
+    def of(self, layout: Layout, rank: int | None = None) -> tuple[int | None, ...] | None:
+        """``layout``'s figures in the order the database stores them (``group_num``,
+        ``group_index``, ``group_size``, ``min_steps``, ``min_step_solutions`` and the layer
+        figures, None when NULL), or None when the database has no row of it (or, in a
+        database not made by ``db build``, no row of its group).  ``rank``: its id, if
+        known."""
+        rank = layout.id if rank is None else rank
         group_index, group_num, min_step_solutions, min_steps = self._records[rank].item()
         size = self._sizes.get((layout.jiang_num, layout.bing_num, layout.style_num, group_num))
         if group_num == NOT_HELD or size is None:
@@ -211,11 +196,10 @@ class GroupFigures(MappedFile):
         # A key of the array's own type: a Python int would have the whole array cast.
         position = int(np.searchsorted(self._layer_ids, LAYER_ID.type(rank)))
         if position < self.layer_rows and int(self._layer_ids[position]) == rank:
-            layers = tuple(None if value == np.iinfo(kind).max else value for value, (_, kind)
-                           in zip(self._layers[position].item(), _LAYER_FIELDS, strict=True))
-        return StoredFigures(group_num, group_index, size,
-                             None if min_steps == NO_GOAL else min_steps, min_step_solutions,
-                             *layers)
+            layers = tuple(None if value == null else value for value, null
+                           in zip(self._layers[position].item(), _LAYER_NULLS, strict=True))
+        return (group_num, group_index, size, None if min_steps == NO_GOAL else min_steps,
+                min_step_solutions, *layers)
 
 
 def _section_offsets(fields: tuple[int, ...]) -> tuple[int, ...]:

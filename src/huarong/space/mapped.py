@@ -13,6 +13,13 @@ from pathlib import Path
 from typing import Any, Self
 
 
+def path_beside(database: str | os.PathLike[str], suffix: str) -> Path:
+    """The file ``suffix`` names beside the database at ``database`` (beside the file a
+    symbolic link points to, which is the one ``db build`` replaces)."""
+    real = Path(os.path.realpath(database))
+    return real.with_name(real.name + suffix)
+
+
 def map_checked(path: Path, header: struct.Struct, magic: bytes, count: int,
                 size_of: Callable[[tuple[Any, ...]], int], what: str,
                 fault: Callable[[Path, str], Exception]) -> tuple[mmap.mmap, tuple[Any, ...]]:

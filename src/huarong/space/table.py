@@ -29,7 +29,7 @@ import numpy as np
 from huarong.engine.ids import LAYOUT_COUNT, rank_index
 from huarong.engine.layout import Layout, layouts_of_codes
 from huarong.engine.solver import Solution
-from huarong.space.mapped import MappedFile, map_checked
+from huarong.space.mapped import MappedFile, map_checked, path_beside
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -58,10 +58,8 @@ class TableError(ValueError):
 
 
 def table_path(database: str | os.PathLike[str]) -> Path:
-    """Where the table of the database at ``database`` is: beside it, ``SUFFIX`` added (beside
-    the file a symbolic link points to, which is the one ``db build`` replaces)."""
-    database = Path(os.path.realpath(database))
-    return database.with_name(database.name + SUFFIX)
+    """Where the table of the database at ``database`` is: beside it, ``SUFFIX`` added."""
+    return path_beside(database, SUFFIX)
 
 
 def entries_of(min_steps: np.ndarray) -> np.ndarray:

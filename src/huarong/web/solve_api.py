@@ -8,7 +8,7 @@ import asyncio
 import functools
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -23,6 +23,9 @@ from huarong.web.errors import BadQuery, parse_layout, refuse_large_group
 from huarong.web.heavy import HeavyAnswers
 from huarong.web.schema import LayoutQuery, answers, error_responses
 from huarong.web.state import SOLUTION_CACHE_SIZE, ServerState
+
+if TYPE_CHECKING:
+    from huarong.space.stats import GroupMinSteps
 
 FARTHEST_SAMPLE_SIZE = 20
 _Answer = TypeVar("_Answer")
@@ -95,23 +98,25 @@ def _path_job(start: int, target: int, max_group_size: int, target_text: str
             **_path_json(layouts)}
 
 
-_group_tables: OrderedDict[int, Any] = OrderedDict()
-"""The minimum steps of the groups a worker searched last, by their smallest code."""
+_group_tables: OrderedDict[int, GroupMinSteps] = OrderedDict()
+"""The minimum steps of the groups a worker used last, by their smallest code."""
 
 
 def _next_job(code: int) -> dict[str, Any]:
     """The next steps judged from a search of the layout's whole group (a worker keeps the
-    groups it searched last)."""
+    groups it used last)."""
     from huarong.space.stats import group_min_steps
 
     layout = Layout(code)
-    table = next((known for known in _group_tables.values() if layout in known), None)
-    if table is None:
+    key = next((key for key, known in _group_tables.items() if layout in known), None)
+    if key is None:
         table = group_min_steps(layout)
-        _group_tables[int(table.codes[0])] = table
+        key = int(table.codes[0])
+        _group_tables[key] = table
         while len(_group_tables) > GROUP_TABLES_KEPT:
             _group_tables.popitem(last=False)
-    return _next_json(layout, table.of)
+    _group_tables.move_to_end(key)
+    return _next_json(layout, _group_tables[key].of)
 
 
 def _next_json(layout: Layout, steps_of: Callable[[Layout], int | None]) -> dict[str, Any]:

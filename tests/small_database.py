@@ -37,13 +37,10 @@ def class_database(path: Path, jiang_bing: tuple[int, int]) -> Path:
         "group_num": groups.group_nums[chosen], "size": groups.sizes[chosen],
         "seed": codes[firsts], "has_solution": np.zeros(chosen.shape[0], dtype=bool)})
     connection = duckdb.connect(str(path))
-    connection.execute(database._SCHEMA)
+    database.create_tables(connection)
     connection.register("layout_rows", rows)
     connection.register("group_rows", group_rows)
-    columns = ", ".join(f'"{name}"' for name in database.LAYOUT_COLUMNS)
-    values = ", ".join(f"NULLIF({name}, -1)" if name in database._NULL_WHEN_NEGATIVE
-                       else f'"{name}"' for name in database.LAYOUT_COLUMNS)
-    connection.execute(f"INSERT INTO layouts ({columns}) SELECT {values} FROM layout_rows")
+    database.insert_layouts(connection, "layout_rows")
     connection.execute("INSERT INTO groups SELECT * FROM group_rows")
     connection.close()
     return path

@@ -13,7 +13,7 @@ import pytest
 
 from huarong.engine.layout import Layout
 from huarong.engine.solver import group_codes, solve
-from huarong.space import cases, database
+from huarong.space import build, cases, database
 from huarong.space.database import Database, DatabaseError, DatabaseMissingError
 
 from .test_cases import SEED_JIANG_BING
@@ -44,9 +44,9 @@ def test_failed_build_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch,
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(database, "layout_columns", interrupted)
+    monkeypatch.setattr(build, "layout_columns", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        database.build(tmp_path / "huarong.duckdb")
+        build.build(tmp_path / "huarong.duckdb")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -54,7 +54,7 @@ def test_existing_database_is_kept_without_force(tmp_path: Path) -> None:
     target = tmp_path / "huarong.duckdb"
     target.write_bytes(b"old")
     with pytest.raises(DatabaseError, match="--force"):
-        database.build(target)
+        build.build(target)
     assert target.read_bytes() == b"old"
 
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from huarong.cli import main
-from huarong.space import database, figures, table
+from huarong.space import build, database, figures, table
 from huarong.space.database import Database
 
 BAR_SETTING = "SELECT current_setting('enable_progress_bar') AS bar"
@@ -88,8 +88,8 @@ def _two_layouts(progress: Any = None, min_steps: bool = True) -> dict[str, np.n
 def cheap_build(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """``db build`` without its hour of work; the tables it writes are listed."""
     written: list[Path] = []
-    monkeypatch.setattr(database, "layout_columns", _two_layouts)
-    monkeypatch.setattr(database, "check_free_space", lambda path, needed: None)
+    monkeypatch.setattr(build, "layout_columns", _two_layouts)
+    monkeypatch.setattr(build, "check_free_space", lambda path, needed: None)
     monkeypatch.setattr(table, "write_table",
                         lambda path, min_steps: written.append(Path(path)) or Path(path))
     monkeypatch.setattr(figures, "write_figures", lambda path, opened, progress=None:

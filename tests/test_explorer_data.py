@@ -280,7 +280,7 @@ def make_small_database(path: Path) -> Path:
         "size": labels.sizes[np.unique(group)], "seed": seeds,
         "has_solution": steps[np.searchsorted(codes, seeds)] >= 0})
     with duckdb.connect(str(path)) as connection:
-        connection.execute(database._SCHEMA)
+        database.create_tables(connection)
         connection.register("rows", rows)
         connection.register("group_rows", group_rows)
         connection.execute(

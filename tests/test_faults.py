@@ -312,13 +312,13 @@ def test_a_disk_too_small_is_refused_at_once(
         pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str],
         needed: str) -> None:
     from huarong import npuzzle
-    from huarong.space import all_files, database, layers
+    from huarong.space import all_files, build, layers
 
     db = tmp_path / "small.duckdb"
     shutil.copy(pristine, db)
     monkeypatch.setenv("HUARONG_DB", str(db))
     monkeypatch.setenv("HUARONG_CACHE_DIR", str(tmp_path / "cache"))
-    for module, name in ((database, "layout_columns"), (all_files, "layout_columns"),
+    for module, name in ((build, "layout_columns"), (all_files, "layout_columns"),
                          (layers, "run"), (npuzzle, "compact_pattern_database")):
         monkeypatch.setattr(module, name, must_not_run)
     monkeypatch.setattr(shutil, "disk_usage", small_disk(1000))

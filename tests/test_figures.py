@@ -21,6 +21,7 @@ from huarong.engine.layout import Layout
 from huarong.space import figures as figures_file
 from huarong.space.database import HAS_LAYER_FIGURES, Database
 from huarong.space.figures import FiguresError, GroupFigures, figures_path
+from huarong.space.rows import layer_classes_not_stamped, read_record
 
 from .small_database import class_database
 
@@ -82,9 +83,11 @@ def test_the_figures_are_the_database_rows(database: Path, codes: list[int]) -> 
         # Goals and none; layer figures and none; a NULL among layer figures.
         assert 0 < sum(row[4] is None for row in stored) < len(stored)
         assert sum(row[8] is None and row[6] is not None for row in stored) > 0
+        assert held.layer_classes == opened.layer_classes() == {
+            (CLASS[0], CLASS[1], style) for style in (1, 2)}
         for code in random.Random(3).sample(codes, 300):
             layout = Layout(code)
-            assert opened.info(layout, held) == opened.info(layout)
+            assert read_record(opened, layout, held) == opened.info(layout)
         # A layout of another class: the database has no row of it.
         assert held.of(Layout.from_code("1A9BF0C00")) is None
 
@@ -94,16 +97,19 @@ def test_layer_figures_newer_than_the_file_are_read_from_the_database(
     copy = _with_layer_figures(database, tmp_path / "layers.duckdb", style=3)
     with Database.open(copy) as opened, GroupFigures.open(figures_path(copy)) as held:
         assert held.layer_rows < opened.row_count(HAS_LAYER_FIGURES)
-        layer_classes = opened.layer_classes()
-        assert layer_classes == {(CLASS[0], CLASS[1], style) for style in (1, 2, 3)}
+        assert opened.layer_classes() == {(CLASS[0], CLASS[1], style) for style in (1, 2, 3)}
+        # The file's stamp names the classes it holds: the one computed since is read from
+        # the database.
+        newer = layer_classes_not_stamped(opened, held)
+        assert newer == {(CLASS[0], CLASS[1], 3)}
         picked = random.Random(5).sample(codes, 600)
         for code in picked:
             layout = Layout(code)
-            assert opened.info(layout, held, layer_classes) == opened.info(layout)
+            assert read_record(opened, layout, held, newer) == opened.info(layout)
         # Told no class is newer, the file answers alone, and style 3 has no layer figures
         # in it: the database was asked for the classes named.
         style_3 = next(Layout(code) for code in picked if Layout(code).style_num == 3)
-        assert opened.info(style_3, held).farthest_steps is None
+        assert read_record(opened, style_3, held).farthest_steps is None
         assert opened.info(style_3).farthest_steps is not None
 
 
@@ -117,6 +123,8 @@ def test_db_layers_writes_the_figures_again(database: Path, tmp_path: Path) -> N
         stored = opened.query("SELECT code, farthest_steps, farthest_count, solution_count "
                               "FROM layouts").rows
         assert held.layer_rows == len(stored) == 3_508
+        assert held.layer_classes == set(opened.query(
+            "SELECT DISTINCT jiang, bing, style FROM layouts").rows)
         for code, *layers in stored:
             built = held.of(Layout(code))
             assert built is not None
@@ -191,7 +199,7 @@ def test_the_server_answers_the_same_rows_from_the_figures(
     assert styles["3"] is not None and styles["4"] is None
     # A damaged file is said once in the log and the rows come from the database.
     _damaged(figures_path(database), figures_path(bare), "flipped")
-    with caplog.at_level(logging.WARNING, logger="huarong.web.state"):
+    with caplog.at_level(logging.WARNING, logger="huarong.space.rows"):
         answered, health = _rows(bare, picked)
     assert answered == expected and health["figures_file"] is None
     assert [record.message.count("checksum") for record in caplog.records] == [1]
@@ -217,7 +225,7 @@ def test_figures_of_another_database_are_not_used(database: Path, tmp_path: Path
     shutil.copyfile(figures_path(database), figures_path(other))
     with duckdb.connect(str(other)) as connection:
         connection.execute("DELETE FROM layouts WHERE id = (SELECT min(id) FROM layouts)")
-    with caplog.at_level(logging.WARNING, logger="huarong.web.state"):
+    with caplog.at_level(logging.WARNING, logger="huarong.space.rows"):
         _, health = _rows(other, [])
     assert health["figures_file"] is None
     assert any("written from another database" in record.message for record in caplog.records)

@@ -38,8 +38,8 @@ def tiny(tmp_path: Path) -> str:
 
     path = tmp_path / "tiny.duckdb"
     connection = duckdb.connect(str(path))
-    connection.execute(database._SCHEMA)
-    connection.executemany(f"INSERT INTO layouts ({database._quoted_columns()}) "
+    database.create_tables(connection)
+    connection.executemany(f"INSERT INTO layouts ({database.quoted_columns()}) "
                            f"VALUES ({', '.join('?' * len(database.LAYOUT_COLUMNS))})", ROWS)
     connection.close()
     return str(path)

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from huarong import fileio
 from huarong.cli import main
-from huarong.space import all_files, database
+from huarong.space import all_files, build
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -118,7 +118,7 @@ def test_second_build_is_refused_naming_the_lock(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import fcntl
 
-    monkeypatch.setattr(database, "layout_columns", must_not_compute)
+    monkeypatch.setattr(build, "layout_columns", must_not_compute)
     target = tmp_path / "x.duckdb"
     lock = tmp_path / "x.duckdb.lock"
     with lock.open("w") as held:
@@ -131,14 +131,14 @@ def test_second_build_is_refused_naming_the_lock(tmp_path: Path,
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
 def test_unwritable_target_is_reported_before_building(monkeypatch: pytest.MonkeyPatch) -> None:
     # /proc refuses new files even to root, so this holds whoever runs the tests.
-    monkeypatch.setattr(database, "layout_columns", must_not_compute)
+    monkeypatch.setattr(build, "layout_columns", must_not_compute)
     code, _, err = run("db", "build", "--db", "/proc/huarong.duckdb")
     assert code == 1 and err.count("\n") == 1 and "/proc/huarong.duckdb" in err
 
 
 _SLOW_BUILD = """
 import signal, sys, time
-from huarong.space import database
+from huarong.space import build
 from huarong.cli import main
 
 # A shell starts background jobs with Ctrl-C ignored, and children inherit that: act as if
@@ -149,7 +149,7 @@ def slow(*args, **kwargs):
     print("computing", flush=True)
     time.sleep(60)
 
-database.layout_columns = slow
+build.layout_columns = slow
 main(["db", "build", "-q", "--db", sys.argv[1]])
 """
 

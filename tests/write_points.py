@@ -188,7 +188,7 @@ def pristine_database(factory: Any) -> Path:
 
 
 def synthetic_columns(layouts: int, seed: int, groups: int = 12) -> dict[str, np.ndarray]:
-    """Columns shaped like :func:`huarong.space.database.layout_columns`'s for ``layouts``
+    """Columns shaped like :func:`huarong.space.build.layout_columns`'s for ``layouts``
     layouts in a few classes and groups, their values drawn from ``seed``: what ``db build``
     and ``all`` write, without computing the 29 million layouts."""
     rng = np.random.default_rng(seed)
@@ -224,12 +224,12 @@ def use_synthetic_columns(layouts: int, seed: int, setattr_: Callable[[Any, str,
                           groups: int = 12) -> None:
     """Make ``db build`` and ``all`` write :func:`synthetic_columns` (and the tables beside
     the database tables of that many layouts)."""
-    from huarong.space import all_files, database, figures, table
+    from huarong.space import all_files, build, figures, table
 
     def columns(*args: Any, **kwargs: Any) -> dict[str, np.ndarray]:
         return synthetic_columns(layouts, seed, groups)
 
-    setattr_(database, "layout_columns", columns)
+    setattr_(build, "layout_columns", columns)
     setattr_(all_files, "layout_columns", columns)
     setattr_(table, "LAYOUT_COUNT", layouts)
     setattr_(figures, "LAYOUT_COUNT", layouts)

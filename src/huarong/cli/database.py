@@ -75,8 +75,8 @@ db.add_command(layers)
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
 def build(db_path: str | None, force: bool, wait: bool, quiet: bool) -> None:
     """Compute every layout's class, group and minimum steps into the database."""
+    from huarong.space.build import build as build_database
     from huarong.space.database import DatabaseError, default_path
-    from huarong.space.database import build as build_database
 
     try:
         with machine_faults(db_path or default_path(), DB_PLACE), \

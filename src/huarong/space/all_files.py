@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 
 from huarong.fileio import atomic_writer, file_written_by_others
-from huarong.space.database import PhaseProgress, layout_columns
+from huarong.space.build import PhaseProgress, layout_columns
 
 FileFormat = Literal["huarong", "original"]
 
@@ -60,7 +60,7 @@ def write_seed_file(seeds: list[int], path: str | os.PathLike[str], *,
 
 def write_main_csv(columns: dict[str, np.ndarray], path: str | os.PathLike[str], *,
                    file_format: FileFormat = "huarong") -> None:
-    """``main.csv`` from the columns of :func:`huarong.space.database.layout_columns` (DuckDB
+    """``main.csv`` from the columns of :func:`huarong.space.build.layout_columns` (DuckDB
     formats the 29 million rows), written beside ``path`` and renamed into place."""
     import duckdb
     import pyarrow as pa

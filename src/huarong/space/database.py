@@ -11,18 +11,18 @@ two generated columns: ``hex`` (the 9-digit code) and ``label``
 class, ``group_num``, ``size`` and ``seed`` (its smallest code).  The macro ``hex(code)``
 formats any code column.
 
-Building computes everything with :mod:`huarong.space.cases`, writes a temporary file beside the
-target and renames it into place, so a database is either complete or absent.
+This module is the store: the schema, opening a built database and reading it.
+:mod:`huarong.space.build` makes one and writes the files beside it; :mod:`huarong.space.rows`
+reads a layout's row from the figures file where it can.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -30,38 +30,29 @@ from huarong.engine.layout import Layout
 from huarong.fileio import (
     FILE_IN_USE,
     check_free_space,
-    check_writable,
     file_written_by_others,
     is_io_fault,
     real_target,
-    temporary_beside,
-    writer_lock,
 )
-
-if TYPE_CHECKING:
-    from huarong.space.figures import GroupFigures
-
-PhaseProgress = Callable[[str, int, int], None]
-"""``progress(phase, done, total)``: one bar per phase of a long computation."""
 
 LAYOUT_COLUMNS = ("id", "code", "jiang", "bing", "style", "group_num", "group_index",
                   "group_size", "min_steps", "min_step_solutions", "farthest_steps",
                   "farthest_count", "solution_count", "symmetric", "mirror_id")
 
 
-_STORED_FIGURES = ("group_num", "group_index", "group_size", "min_steps", "min_step_solutions",
+STORED_FIGURES = ("group_num", "group_index", "group_size", "min_steps", "min_step_solutions",
                    "farthest_steps", "farthest_count", "solution_count")
 """The columns of a layout's row that depend on its group, in :class:`LayoutRecord`'s order
 (the others follow from the layout)."""
-_LAYER_FIGURES = _STORED_FIGURES[-3:]
+LAYER_FIGURES = STORED_FIGURES[-3:]
 """Those of them ``huarong db layers`` adds."""
-HAS_LAYER_FIGURES = " OR ".join(f"{name} IS NOT NULL" for name in _LAYER_FIGURES)
+HAS_LAYER_FIGURES = " OR ".join(f"{name} IS NOT NULL" for name in LAYER_FIGURES)
 """SQL: the row has layer figures."""
 ClassKey = tuple[int, int, int]
 """A jiang-bing-style class."""
 
 
-def _quoted_columns(exclude: str = "") -> str:
+def quoted_columns(exclude: str = "") -> str:
     """The column list for SQL (``symmetric`` is a keyword of DuckDB's, so quoted)."""
     return ", ".join(f'"{name}"' for name in LAYOUT_COLUMNS if name != exclude)
 
@@ -90,6 +81,21 @@ CREATE TABLE groups (
 
 _QUIET = "SET enable_progress_bar = false"
 """DuckDB draws its own progress bar on stdout for long statements; core code never prints."""
+
+
+def create_tables(connection: Any) -> None:
+    """The tables and the macro of a database, in the new file of ``connection``."""
+    connection.execute(_QUIET)
+    connection.execute(_SCHEMA)
+
+
+def insert_layouts(connection: Any, source: str) -> None:
+    """Insert the rows of the relation ``source`` (every column of :data:`LAYOUT_COLUMNS`, -1
+    for a missing figure) into ``layouts``, in its order: rows in id order let DuckDB's
+    per-block min/max find one id quickly."""
+    values = ", ".join(f"NULLIF({name}, -1)" if name in _NULL_WHEN_NEGATIVE
+                       else f'"{name}"' for name in LAYOUT_COLUMNS)
+    connection.execute(f"INSERT INTO layouts ({quoted_columns()}) SELECT {values} FROM {source}")
 
 
 class DatabaseError(ValueError):
@@ -167,6 +173,17 @@ class LayoutRecord:
     symmetric: bool
     mirror_id: int
 
+    @classmethod
+    def of(cls, layout: Layout, rank: int, figures: tuple[Any, ...]) -> LayoutRecord:
+        """The record of ``layout`` (of id ``rank``) from its :data:`STORED_FIGURES`; the
+        other fields follow from the layout."""
+        from huarong.space.cases import layout_id
+
+        mirrored = layout.mirror()
+        return cls(layout=layout, id=rank, jiang=layout.jiang_num, bing=layout.bing_num,
+                   style=layout.style_num, **dict(zip(STORED_FIGURES, figures, strict=True)),
+                   symmetric=mirrored == layout, mirror_id=int(layout_id(mirrored)))
+
     @property
     def code(self) -> str:
         return self.layout.code
@@ -243,32 +260,20 @@ class Database:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def info(self, layout: Layout | str | int, figures: GroupFigures | None = None,
-             layers_from_database: Collection[ClassKey] = ()) -> LayoutRecord:
-        """The row of one layout (found by its id, computed from the code).  With
-        ``figures`` (the file of this database: :mod:`huarong.space.figures`), its figures
-        are read from the file, but the layer figures of a layout of a class in
-        ``layers_from_database`` from the database (the file was written before them)."""
+    def info(self, layout: Layout | str | int) -> LayoutRecord:
+        """The row of one layout (found by its id, computed from the code), read from the
+        database; :class:`huarong.space.rows.LayoutRows` reads it from the figures file."""
         from huarong.space.cases import layout_id
 
         if not isinstance(layout, Layout):
             layout = Layout.parse(str(layout)) if isinstance(layout, str) else Layout(layout)
         rank = int(layout_id(layout))
-        held: tuple[Any, ...] | None = None
-        if figures is not None:
-            held = figures.of(layout, rank)
-        if held is None:
-            held = self._stored_row(layout, rank, _STORED_FIGURES)
-        elif (layout.jiang_num, layout.bing_num, layout.style_num) in layers_from_database:
-            held = held[:-len(_LAYER_FIGURES)] + self._stored_row(layout, rank, _LAYER_FIGURES)
-        stored = dict(zip(_STORED_FIGURES, held, strict=True))
-        mirrored = layout.mirror()
-        return LayoutRecord(layout=layout, id=rank, jiang=layout.jiang_num,
-                            bing=layout.bing_num, style=layout.style_num, **stored,
-                            symmetric=mirrored == layout, mirror_id=int(layout_id(mirrored)))
+        return LayoutRecord.of(layout, rank, self.stored_figures(layout, rank))
 
-    def _stored_row(self, layout: Layout, rank: int, columns: tuple[str, ...]
-                    ) -> tuple[Any, ...]:
+    def stored_figures(self, layout: Layout, rank: int,
+                       columns: tuple[str, ...] = STORED_FIGURES) -> tuple[Any, ...]:
+        """The ``columns`` of the layout of id ``rank``; :class:`DatabaseError` when the
+        database has no row of it."""
         # Only the figures the layout cannot tell are read, with the id written into the
         # statement: DuckDB prepares a bound statement anew each time, and unpacks each
         # column of the row's block: 1.35 ms a row as it was, 0.6 ms so.
@@ -391,137 +396,3 @@ def _first_line(error: BaseException) -> str:
 
 def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
-
-
-def layout_columns(progress: PhaseProgress | None = None, min_steps: bool = True
-                   ) -> dict[str, np.ndarray]:
-    """Every column of ``layouts`` as arrays indexed by id, plus the per-group arrays
-    (``group_*``).  Without ``min_steps`` the slowest phase is skipped."""
-    from huarong.space import cases
-
-    def report(phase: str) -> cases.Progress | None:
-        if progress is None:
-            return None
-        return lambda done, total: progress(phase, done, total)
-
-    enumerate_progress = report("enumerating layouts")
-    if enumerate_progress:
-        enumerate_progress(0, 1)
-    codes = cases.all_codes()
-    classes = cases.classes()
-    if enumerate_progress:
-        enumerate_progress(1, 1)
-    groups = cases.label_groups(report("labelling groups"))
-    columns = {
-        "id": np.arange(codes.shape[0], dtype=np.int32), "code": codes,
-        "jiang": classes.jiang, "bing": classes.bing, "style": classes.style,
-        "group_num": groups.group_num(), "group_index": groups.group_index,
-        "group_size": groups.group_size(),
-        "groups_first_id": groups.first_ids, "groups_size": groups.sizes,
-        "groups_num": groups.group_nums,
-    }
-    if min_steps:
-        steps, solutions = cases.min_steps_all(report("minimum steps"))
-        columns["min_steps"] = steps
-        columns["min_step_solutions"] = solutions
-        columns["groups_has_solution"] = steps[groups.first_ids] >= 0
-        columns.update(_mirror_and_layer_columns(codes, progress))
-    return columns
-
-
-def _mirror_and_layer_columns(codes: np.ndarray, progress: PhaseProgress | None
-                              ) -> dict[str, np.ndarray]:
-    """``mirror_id`` and ``symmetric`` of every layout, and the layer figures of the standard
-    layouts (the other layouts' are left to ``huarong db layers``)."""
-    from huarong.space import layers
-
-    mirror_id = layers.mirror_ids(codes)
-    phase = "layer figures of the standard layouts"
-    ids, figures = layers.class_figures(
-        *layers.STANDARD_CLASS, mirror_id,
-        progress=None if progress is None else lambda done, total: progress(phase, done, total))
-    return {"mirror_id": mirror_id, "symmetric": mirror_id == np.arange(codes.shape[0]),
-            **{name: layers.figure_column(name, ids, figures, codes.shape[0])
-               for name in ("farthest_steps", "farthest_count", "solution_count")}}
-
-
-DATABASE_BYTES = 900_000_000
-"""Room ``build`` needs beside its target: the new file (309 MB measured) while the old one is
-kept until the rename, DuckDB's write-ahead log and spills while it writes, and the tables
-beside it (the figures 264 MB, the minimum steps 29 MB)."""
-
-
-def _build_target(path: Path) -> Path:
-    """The file a build of ``path`` writes: a symbolic link is followed, as every output is
-    (:mod:`huarong.fileio`), so the file it names is replaced and the link stays a link."""
-    try:
-        target = real_target(path)
-    except IsADirectoryError:
-        raise DatabaseError(f"cannot build a database at {path}: it is a directory; "
-                            "name a file") from None
-    if target is None:
-        raise DatabaseError(f"cannot build a database at {path}: it is not a regular file "
-                            "(a FIFO, a device or standard output); name a file")
-    return target
-
-
-def build(path: str | os.PathLike[str] | None = None, progress: PhaseProgress | None = None,
-          force: bool = False, wait: bool = False) -> Path:
-    """Compute everything and write the database to ``path`` (default :func:`default_path`);
-    an existing database is kept unless ``force``.  Refused at once (OSError) when the disk
-    lacks :data:`DATABASE_BYTES` or another process writes the same file
-    (:class:`huarong.fileio.Busy`; with ``wait``, waits for it).  Returns the path."""
-    import duckdb
-    import pyarrow as pa
-
-    from huarong.space.figures import figures_path, write_figures
-    from huarong.space.table import table_path, write_table
-
-    target = _build_target(Path(path) if path is not None else default_path())
-    if target.exists() and not force:
-        raise DatabaseError(f"a database already exists at {target}: "
-                            "use --force to rebuild it")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with writer_lock(target, wait=wait), temporary_beside(target) as temporary:
-        check_writable(target)
-        check_free_space(target, DATABASE_BYTES)
-        columns = layout_columns(progress)
-        first = columns["groups_first_id"]
-        layouts = pa.table({name: columns[name] for name in LAYOUT_COLUMNS})
-        groups = pa.table({
-            "jiang": columns["jiang"][first], "bing": columns["bing"][first],
-            "style": columns["style"][first], "group_num": columns["groups_num"],
-            "size": columns["groups_size"], "seed": columns["code"][first],
-            "has_solution": columns["groups_has_solution"],
-        })
-        min_steps = columns["min_steps"]
-        del columns
-        if progress:
-            progress("writing the database", 0, 1)
-        connection = duckdb.connect(str(temporary))
-        try:
-            connection.execute(_QUIET)
-            connection.execute(_SCHEMA)
-            connection.register("layout_rows", layouts)
-            connection.register("group_rows", groups)
-            # Rows go in id order, so DuckDB's per-block min/max finds one id quickly.
-            values = ", ".join(f"NULLIF({name}, -1)" if name in _NULL_WHEN_NEGATIVE
-                               else f'"{name}"' for name in LAYOUT_COLUMNS)
-            connection.execute(f"INSERT INTO layouts ({_quoted_columns()}) "
-                               f"SELECT {values} FROM layout_rows")
-            connection.execute("INSERT INTO groups SELECT * FROM group_rows "
-                               "ORDER BY jiang, bing, style, group_num")
-            connection.execute("CHECKPOINT")
-        finally:
-            connection.close()
-        # The walk's table beside the database, so solve and hint stop searching; before the
-        # database, so that a fault in writing it leaves the old database (its minimum steps,
-        # the same facts, need no matching table).
-        write_table(table_path(target), min_steps)
-        with Database.open(temporary) as written:
-            write_figures(figures_path(target), written, progress and functools.partial(
-                progress, "writing the figures file"))
-        os.replace(temporary, target)
-    if progress:
-        progress("writing the database", 1, 1)
-    return target

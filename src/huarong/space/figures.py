@@ -7,17 +7,20 @@ writes it again when it has finished (if there is one), and ``huarong db table``
 a database built before it existed.  A DuckDB query of one row costs about a millisecond, most
 of a light answer's time; a record here costs microseconds.
 
-The file: a 40-byte header (the magic ``HUARONG-FIGURES\\0``, the number of ids, the rows of
+The file: a 44-byte header (the magic ``HUARONG-FIGS-v2\\0``, the number of ids, the rows of
 the database it was written from, the number of groups, the number of layouts with layer
-figures and the CRC-32 of everything after the header, little-endian); a 9-byte record per id
+figures, the number of classes with layer figures and the CRC-32 of everything after the
+header, little-endian); a 9-byte record per id
 (``group_index`` u32, ``group_num`` u16, ``min_step_solutions`` u16, ``min_steps`` u8;
 ``group_num`` 65535 for an id the database has no row of, ``min_steps`` 255 for a group
 without a goal); a 9-byte record per group (``jiang``, ``bing``, ``style`` u8, ``group_num``
 u16, ``size`` u32); the ids of the layouts with layer figures, ascending (u32 each); and their
 layer figures, 10 bytes each (``farthest_steps`` u16, ``farthest_count`` u32,
-``solution_count`` u32; the largest value of each for a NULL).  A file of the wrong size, magic
-or checksum is refused with :class:`FiguresError`, in one line that says how to write it
-again.
+``solution_count`` u32; the largest value of each for a NULL); and last the stamp of the
+jiang-bing-style classes whose layer figures it holds (3 u8 each), by which a reader knows
+which classes ``huarong db layers`` has computed since (:mod:`huarong.space.rows`).  A file
+of the wrong size, magic or checksum (the first version's too) is refused with
+:class:`FiguresError`, in one line that says how to write it again.
 """
 
 from __future__ import annotations
@@ -34,13 +37,14 @@ import numpy as np
 
 from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout
+from huarong.space.database import HAS_LAYER_FIGURES, ClassKey
 from huarong.space.mapped import MappedFile, map_checked, path_beside
 
 if TYPE_CHECKING:
     from huarong.space.database import Database
 
-MAGIC: Final = b"HUARONG-FIGURES\0"
-_HEADER: Final = struct.Struct("<16sQIIII")
+MAGIC: Final = b"HUARONG-FIGS-v2\0"
+_HEADER: Final = struct.Struct("<16sQIIIII")
 HEADER_SIZE: Final = _HEADER.size
 SUFFIX: Final = ".figures"
 NOT_HELD: Final = 0xFFFF
@@ -57,6 +61,7 @@ _LAYER_FIELDS: Final = (("farthest_steps", "<u2"), ("farthest_count", "<u4"),
                         ("solution_count", "<u4"))
 LAYERS: Final = np.dtype(list(_LAYER_FIELDS))
 LAYER_ID: Final = np.dtype("<u4")
+LAYER_CLASS: Final = np.dtype([("jiang", "u1"), ("bing", "u1"), ("style", "u1")])
 _LAYER_NULLS: Final = tuple(int(np.iinfo(kind).max) for _, kind in _LAYER_FIELDS)
 """What each layer figure is written as when NULL."""
 _BATCH_ROWS: Final = 1 << 22
@@ -92,7 +97,6 @@ def write_figures(path: str | os.PathLike[str], database: Database,
     batches (``progress(done, total)`` after each); ValueError for a figure the file cannot
     hold.  Returns the path."""
     from huarong.fileio import atomic_writer
-    from huarong.space.database import HAS_LAYER_FIGURES
 
     rows = database.row_count()
     layer_rows = database.row_count(HAS_LAYER_FIGURES)
@@ -134,14 +138,15 @@ def write_figures(path: str | os.PathLike[str], database: Database,
     found = database.query("SELECT jiang, bing, style, group_num, size FROM groups "
                            "ORDER BY jiang, bing, style, group_num").rows
     groups = np.array(found, dtype=GROUP) if found else np.zeros(0, dtype=GROUP)
-    parts = (records, groups, layer_ids, layers)
+    layer_classes = np.array(sorted(database.layer_classes()), dtype=LAYER_CLASS).reshape(-1)
+    parts = (records, groups, layer_ids, layers, layer_classes)
     checksum = 0
     for part in parts:
         checksum = zlib.crc32(part.data, checksum)
     target = Path(path)
     with atomic_writer(target, "wb") as stream:
         stream.write(_HEADER.pack(MAGIC, LAYOUT_COUNT, rows, len(groups), layer_rows,
-                                  checksum))
+                                  len(layer_classes), checksum))
         for part in parts:
             stream.write(part.data)
     return target
@@ -155,8 +160,8 @@ class GroupFigures(MappedFile):
     def __init__(self, path: Path, buffer: mmap.mmap, fields: tuple[int, ...]) -> None:
         super().__init__(path, buffer)
         # The rows of the database it was written from, its groups, its rows with layer
-        # figures.
-        self.rows, self.group_count, self.layer_rows = fields
+        # figures, and the classes of those.
+        self.rows, self.group_count, self.layer_rows, class_count = fields
         offsets = _section_offsets(fields)
         self._records = np.frombuffer(buffer, dtype=RECORD, count=LAYOUT_COUNT,
                                       offset=offsets[0])
@@ -165,6 +170,10 @@ class GroupFigures(MappedFile):
                                         offset=offsets[2])
         self._layers = np.frombuffer(buffer, dtype=LAYERS, count=self.layer_rows,
                                      offset=offsets[3])
+        self.layer_classes: frozenset[ClassKey] = frozenset(
+            (int(key["jiang"]), int(key["bing"]), int(key["style"])) for key in np.frombuffer(
+                buffer, dtype=LAYER_CLASS, count=class_count, offset=offsets[4]))
+        """The classes whose layer figures the file holds: its stamp."""
         self._sizes = {(int(g["jiang"]), int(g["bing"]), int(g["style"]), int(g["group_num"])):
                        int(g["size"]) for g in groups}
 
@@ -174,9 +183,9 @@ class GroupFigures(MappedFile):
         unreadable, of the wrong size or kind, or its checksum does not match."""
         target = Path(path)
         buffer, fields = map_checked(target, _HEADER, MAGIC, LAYOUT_COUNT,
-                                     lambda fields: _section_offsets(fields[2:5])[-1],
+                                     lambda fields: _section_offsets(fields[2:6])[-1],
                                      "figures file", FiguresError)
-        return cls(target, buffer, fields[2:5])
+        return cls(target, buffer, fields[2:6])
 
     def _forget_views(self) -> None:
         del self._records, self._layer_ids, self._layers
@@ -203,12 +212,13 @@ class GroupFigures(MappedFile):
 
 
 def _section_offsets(fields: tuple[int, ...]) -> tuple[int, ...]:
-    """Where the records, the groups, the layer ids and the layer figures begin, and where
-    the file ends, for the header's ``(rows, groups, layer rows)``."""
-    _, group_count, layer_rows = fields
+    """Where the records, the groups, the layer ids, the layer figures and the stamp begin,
+    and where the file ends, for the header's ``(rows, groups, layer rows, classes)``."""
+    _, group_count, layer_rows, class_count = fields
     offsets = [HEADER_SIZE]
     for size in (LAYOUT_COUNT * RECORD.itemsize, group_count * GROUP.itemsize,
-                 layer_rows * LAYER_ID.itemsize, layer_rows * LAYERS.itemsize):
+                 layer_rows * LAYER_ID.itemsize, layer_rows * LAYERS.itemsize,
+                 class_count * LAYER_CLASS.itemsize):
         offsets.append(offsets[-1] + size)
     return tuple(offsets)
 
@@ -220,15 +230,3 @@ def open_beside(database: str | os.PathLike[str]) -> GroupFigures | None:
     if not path.exists():
         return None
     return GroupFigures.open(path)
-
-
-def write_again_beside(database: Path) -> Path | None:
-    """Write the figures file beside the database at ``database`` again from it, when there
-    is one (``db layers`` has changed the layer figures); None when there is none."""
-    from huarong.space.database import Database
-
-    path = figures_path(database)
-    if not path.exists():
-        return None
-    with Database.open(database) as opened:
-        return write_figures(path, opened)

@@ -68,11 +68,11 @@ def run(database: Path, plans: list[ClassPlan], *, threads: int = 1,
     (:data:`GPU_GROUP_SIZE`); the same figures and checkpoints.  Holds the database's
     writer lock (:func:`huarong.fileio.writer_lock`) throughout; at the end writes the
     figures file beside the database again, if there is one (:mod:`huarong.space.figures`)."""
-    from huarong.space.figures import write_again_beside
+    from huarong.space.build import write_figures_again
 
     with writer_lock(database):
         _run(database, plans, threads, progress, client, gpu)
-        write_again_beside(database)
+        write_figures_again(database)
 
 
 def _run(database: Path, plans: list[ClassPlan], threads: int, progress: JobProgress | None,

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from huarong.engine.layout import Layout
 from huarong.space import cases
-from huarong.web import explore_api
+from huarong.web import explorer_jobs
 from huarong.web.app import create_app
 from tests import klotski_reference as reference
 from tests.test_explorer_data import make_small_database, solvable_small_group
@@ -126,7 +126,7 @@ def test_group_summary_names_its_shortest_path(bare_client: TestClient) -> None:
 
 def test_json_graph_of_a_too_big_group_is_413(bare_client: TestClient,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(explore_api, "JSON_GRAPH_LIMIT", 10)
+    monkeypatch.setattr(explorer_jobs, "JSON_GRAPH_LIMIT", 10)
     response = bare_client.get(f"/api/groups/{solvable_small_group():09X}/graph",
                                params={"format": "json"})
     assert response.status_code == 413 and "format=binary" in response.json()["error"]
@@ -266,7 +266,7 @@ def test_bottlenecks_of_a_group(bare_client: TestClient, client: TestClient,
     assert sum(basin["size"] for basin in answer["basins"]["list"]) == sum(
         number >= 0 for number in answer["basin"])
     assert "basin" not in bare_client.get(f"/api/groups/{seed:09X}/bottlenecks").json()
-    monkeypatch.setattr(explore_api, "JSON_GRAPH_LIMIT", 10)
+    monkeypatch.setattr(explorer_jobs, "JSON_GRAPH_LIMIT", 10)
     too_big = bare_client.get(f"/api/groups/{seed:09X}/bottlenecks", params={"nodes": 1})
     assert too_big.status_code == 413
     missing = client.get("/api/groups/1A9BF0C00/bottlenecks")

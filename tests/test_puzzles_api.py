@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from huarong.web import puzzles_api
+from huarong.web import puzzle_jobs
 from huarong.web.app import create_app
+from huarong.web.puzzle_queries import PuzzleQuery
+from huarong.web.puzzles_api import MAX_STATES
 
 from .test_puzzles_cli import HENG_DAO_LI_MA, ROOMY, TINY, TINY_GOAL, reference
 
@@ -69,24 +71,27 @@ def test_solve_reads_its_answer_from_the_clusters_graph_without_a_second_search(
     monkeypatch.setattr(cluster, "_search", counted)
     # The server's worker processes run these jobs; here they run in this process, where
     # the searches are counted.
-    puzzles_api._worker_clusters.cache_clear()
-    named = puzzles_api._Request("rush-hour-hardest", None, None, None)
-    answer = puzzles_api._cluster_job("solve", named, puzzles_api.MAX_STATES)
+    puzzle_jobs._worker_clusters.cache_clear()
+    named = PuzzleQuery("rush-hour-hardest", None, None, None)
+    answer = puzzle_jobs.cluster_job("solve", named, MAX_STATES)
     assert len(searches) == 1
     assert answer == {"start": expected.path[0], "solvable": True,
                       **dataclasses.asdict(expected)}
-    later = puzzles_api._cluster_job("solve", dataclasses.replace(
-        named, position=expected.path[1]), puzzles_api.MAX_STATES)
+    later = puzzle_jobs.cluster_job("solve", dataclasses.replace(
+        named, position=expected.path[1]), MAX_STATES)
     assert len(searches) == 1 and later["length"] == expected.length - 1
     served = get(TestClient(create_app(NO_DATABASE)), "/api/puzzles/solve",
                  start="rush-hour-hardest")
     assert served == answer
 
 
-def test_group_counts_the_cluster_as_the_reference_does(client: TestClient) -> None:
+def test_cluster_counts_the_cluster_as_the_reference_does(client: TestClient) -> None:
     puzzle = reference(ROOMY, TINY_GOAL, "unit", "length")
-    answer = get(client, "/api/puzzles/group", start=ROOMY, goal=TINY_GOAL, metric="unit",
+    answer = get(client, "/api/puzzles/cluster", start=ROOMY, goal=TINY_GOAL, metric="unit",
                  rules="length")
+    # The former address answers the same.
+    assert get(client, "/api/puzzles/group", start=ROOMY, goal=TINY_GOAL, metric="unit",
+               rules="length") == answer
     cluster = puzzle.cluster()
     assert answer["states"] == len(cluster)
     assert answer["solved"] == sum(map(puzzle.solved, cluster))
@@ -143,11 +148,11 @@ def test_graph_is_the_cluster_in_the_explorers_binary_form(client: TestClient) -
 @pytest.mark.parametrize(("path", "params", "status", "told"), [
     ("/api/puzzles/solve", {"start": "AB./C", "goal": "A../."}, 400, "ragged"),
     ("/api/puzzles/solve", {"start": TINY}, 400, "no goal"),
-    ("/api/puzzles/group", {"start": "puzzle.toml"}, 400, "not read over HTTP"),
+    ("/api/puzzles/cluster", {"start": "puzzle.toml"}, 400, "not read over HTTP"),
     ("/api/puzzles/next", {**TINY_QUERY, "position": "AAB./AAC./D.EE/...."}, 400,
      "position"),
     ("/api/puzzles/solve", {"start": TINY, "metric": "diagonal"}, 400, "metric"),
-    ("/api/puzzles/group", {"start": HENG_DAO_LI_MA}, 413, f"{SMALL_LIMIT:,}"),
+    ("/api/puzzles/cluster", {"start": HENG_DAO_LI_MA}, 413, f"{SMALL_LIMIT:,}"),
     ("/api/puzzles/graph", {"start": HENG_DAO_LI_MA}, 413, f"{SMALL_LIMIT:,}"),
 ])
 def test_refusals_answer_one_line_of_json(client: TestClient, path: str,
@@ -185,8 +190,8 @@ def test_distinct_tells_a_piece_apart_from_those_like_it(client: TestClient) -> 
     assert get(client, "/api/puzzles/solve", **query)["length"] == 1
     assert get(client, "/api/puzzles/solve", **query, distinct="A")["length"] == 2
     # Two 1x1 pieces on six cells: 15 placements alike, 6 * 5 told apart.
-    assert get(client, "/api/puzzles/group", **query)["states"] == 15
-    assert get(client, "/api/puzzles/group", **query, distinct="A")["states"] == 30
+    assert get(client, "/api/puzzles/cluster", **query)["states"] == 15
+    assert get(client, "/api/puzzles/cluster", **query, distinct="A")["states"] == 30
     nxt = get(client, "/api/puzzles/next", **query, distinct="A")
     assert nxt["min_steps"] == 2
     answer = get(client, "/api/puzzles/solve", 400, **query, distinct="Z")
@@ -250,6 +255,22 @@ def test_a_catalogue_puzzle_s_ladder_is_its_family_by_published_lengths() -> Non
     left_out = get(TestClient(create_app(NO_DATABASE, max_group_size=SMALL_LIMIT)),
                    "/api/puzzles/ladder", name="bickford-4x4-8")
     assert left_out["length"] is None and left_out["harder"] is None is left_out["easier"]
+
+
+def test_a_ladder_compares_only_lengths_counted_in_one_metric() -> None:
+    """The Rush Hour family holds Fogleman's hardest start, counted in moves of any distance
+    (60, the search above), and Collette, Raskin and Servais's, counted in moves of one cell
+    (their published 93): neither is the other's rung."""
+    from .test_puzzle_catalogue import PUBLISHED
+
+    client = TestClient(create_app(NO_DATABASE))
+    hardest = get(client, "/api/puzzles/ladder", name="rush-hour-hardest")
+    assert (hardest["family"], hardest["metric"], hardest["length"]) == (
+        "rush-hour", "slide", 60)
+    assert hardest["harder"] is None and hardest["easier"] is None
+    steps = get(client, "/api/puzzles/ladder", name="rush-hour-collette")
+    assert (steps["metric"], steps["length"]) == ("unit", PUBLISHED["rush-hour-collette"][0])
+    assert steps["harder"] is None and steps["easier"] is None
 
 
 def test_a_random_start_needs_as_many_moves_as_asked(client: TestClient) -> None:

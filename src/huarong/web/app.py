@@ -144,7 +144,9 @@ def create_app(database: str | os.PathLike[str] | None = None,
     search`` to browse (:class:`~huarong.puzzles.PuzzleError` for one that is not such a
     file, or two of one name)."""
     from huarong.puzzles.results import open_search_files
+    from huarong.space.explorer import Explorer
     from huarong.web.explore_api import explore_router
+    from huarong.web.graph_api import graph_router
     from huarong.web.layout_api import layout_router
     from huarong.web.puzzles_api import puzzles_router
     from huarong.web.searches_api import searches_router
@@ -187,7 +189,9 @@ def create_app(database: str | os.PathLike[str] | None = None,
     app.include_router(health_router(state, answers))
     app.include_router(solve_router(state, answers, max_group_size))
     app.include_router(layout_router(state))
-    app.include_router(explore_router(answers, state.database))
+    explorer = Explorer(state.database, None)
+    app.include_router(explore_router(explorer, answers))
+    app.include_router(graph_router(explorer, answers))
     app.include_router(pages_router())
     app.include_router(puzzles_router(answers, max_group_size))
     app.include_router(searches_router(results))

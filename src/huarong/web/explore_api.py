@@ -7,8 +7,6 @@ database."""
 
 from __future__ import annotations
 
-import functools
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -25,13 +23,12 @@ from huarong.space.explorer import (
     UnknownClassError,
     parse_class,
 )
+from huarong.web import explorer_jobs
 from huarong.web.errors import BadQuery, database_answers, path_layout
-from huarong.web.graph_api import graph_router
-from huarong.web.heavy import HeavyAnswers, database_stamp
+from huarong.web.explorer_jobs import worker_explorer
+from huarong.web.heavy import HeavyAnswers, database_stamp, json_bytes
 from huarong.web.schema import GroupCode, error_responses
 
-JSON_GRAPH_LIMIT = 50_000
-"""The largest group answered as JSON; bigger ones only in the binary form."""
 MAX_PER_PAGE = 1000
 
 
@@ -52,19 +49,6 @@ def _class(name: str) -> ClassKey:
 _DATABASE_FAULTS = {"e404": "The database cannot answer (damaged, partial, or not built "
                             "the way this server expects).",
                     "e503": "Another program holds the database; try again."}
-
-
-def json_bytes(content: Any) -> bytes:
-    """JSON as the app's own answers write it (Starlette's ``JSONResponse``)."""
-    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
-                      separators=(",", ":")).encode("utf-8")
-
-
-@functools.lru_cache(4)
-def worker_explorer(database: Path, placements: Path) -> Explorer:
-    """A worker process's explorer of the database at ``database``: its last groups stay
-    in its memory, their placements in ``placements``."""
-    return Explorer(database, placements)
 
 
 def _summary_job(database: Path, placements: Path, code: int) -> dict[str, Any]:
@@ -100,16 +84,11 @@ def _catalog_job(database: Path, placements: Path, question: str, value: str, *a
         raise BadQuery(str(error), value, 404) from None
 
 
-def explore_router(heavy: HeavyAnswers, database: Path | None = None,
-                   cache_directory: Path | None = None) -> APIRouter:
-    """The router; ``database`` as the app's (default ``$HUARONG_DB``), placements cached in
-    ``cache_directory`` (default beside the database, else the user's cache); group-sized
-    work in ``heavy``'s workers."""
-    explorer = Explorer(database, cache_directory)
+def explore_router(explorer: Explorer, heavy: HeavyAnswers) -> APIRouter:
+    """The router, reading ``explorer``'s database and placement cache; group-sized work in
+    ``heavy``'s workers."""
     router = APIRouter(prefix="/api", tags=["explore"])
-    router.explorer = explorer  # type: ignore[attr-defined]  # for tests and benchmarks
     place = (explorer.catalog.path, explorer.cache.directory)
-    router.include_router(graph_router(explorer, heavy, lambda: JSON_GRAPH_LIMIT))
 
     def key(*parts: Any) -> tuple[Any, ...]:
         return (*parts, database_stamp(explorer.catalog.path), str(explorer.cache.directory))
@@ -171,7 +150,8 @@ def explore_router(heavy: HeavyAnswers, database: Path | None = None,
                                              e400="Not a legal layout.",
                                              e404=_DATABASE_FAULTS["e404"],
                                              e413="JSON asked for a group of over "
-                                                  f"{JSON_GRAPH_LIMIT:,} layouts.")})
+                                                  f"{explorer_jobs.JSON_GRAPH_LIMIT:,} "
+                                                  "layouts.")})
     async def group_graph(request: Request, code: GroupCode,
                           format: Literal["binary", "json"] = "binary") -> Response:
         """Every layout a node (in code order), placed in [0, 1]²; every step once.  Binary
@@ -180,7 +160,7 @@ def explore_router(heavy: HeavyAnswers, database: Path | None = None,
         4 bits); int16 minimum steps (-1 none), farthest steps (-1 unknown), distance from
         the layout; each section padded to 4 bytes."""
         layout = int(path_layout(code))
-        limit = JSON_GRAPH_LIMIT if format == "json" else None
+        limit = explorer_jobs.JSON_GRAPH_LIMIT if format == "json" else None
         return await heavy.cached(
             request, key("graph", layout, limit), _graph_job, *place, layout, limit,
             media_type="application/json" if format == "json" else "application/octet-stream")

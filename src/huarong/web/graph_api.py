@@ -5,17 +5,18 @@ client takes it), and the cut vertices, bridges, dead ends and basins."""
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
-from huarong.engine.layout import Layout
 from huarong.space.explorer import Explorer
-from huarong.web.errors import BadQuery, database_answers, path_layout
-from huarong.web.heavy import HeavyAnswers, database_stamp
+from huarong.web import explorer_jobs
+from huarong.web.errors import BadQuery, path_layout
+from huarong.web.explorer_jobs import located
+from huarong.web.heavy import HeavyAnswers, database_stamp, json_bytes
 from huarong.web.schema import GroupCode, error_responses
 
 GZIP_LEVEL = 6
@@ -37,21 +38,11 @@ def _takes_gzip(request: Request) -> bool:
                for part in request.headers.get("accept-encoding", "").split(","))
 
 
-def _located(database: Path, placements: Path, code: int) -> Layout:
-    from huarong.web.explore_api import worker_explorer
-
-    layout = Layout(code)
-    with database_answers(layout.code):
-        worker_explorer(database, placements).catalog.locate(layout)
-    return layout
-
-
 def _bottlenecks_job(database: Path, placements: Path, code: int, nodes: bool,
                      json_limit: int) -> bytes:
     from huarong.space.graph_files import bottlenecks_json, group_bottlenecks
-    from huarong.web.explore_api import json_bytes
 
-    layout = _located(database, placements, code)
+    layout = located(database, placements, code)
     graph, found = group_bottlenecks(layout)
     if nodes and graph.size > json_limit:
         raise BadQuery(f"the group of {layout.code} holds {graph.size:,} layouts: the basin "
@@ -66,7 +57,7 @@ def _file_job(database: Path, placements: Path, code: int, suffix: str,
     from huarong.graph.files import CHUNKS, parquet_chunks
     from huarong.space.graph_files import group_table
 
-    layout = _located(database, placements, code)
+    layout = located(database, placements, code)
     table = group_table(layout, database)
     if suffix == "parquet":
         return parquet_chunks(table, part)
@@ -80,12 +71,11 @@ def _gunzipped(chunks: Iterable[bytes]) -> Iterator[bytes]:
     yield unpacker.flush()
 
 
-def graph_router(explorer: Explorer, heavy: HeavyAnswers, json_limit: Callable[[], int]
-                 ) -> APIRouter:
+def graph_router(explorer: Explorer, heavy: HeavyAnswers) -> APIRouter:
     """The routes, finding groups with ``explorer``'s database (404 for a layout it lacks)
-    in ``heavy``'s workers; ``json_limit()``: the most nodes whose basins the bottlenecks
-    list node by node (the explorer's limit for JSON graphs)."""
-    router = APIRouter(prefix="/groups", tags=["explore"])
+    in ``heavy``'s workers; the bottlenecks list basins node by node up to
+    :data:`~huarong.web.explorer_jobs.JSON_GRAPH_LIMIT` nodes."""
+    router = APIRouter(prefix="/api/groups", tags=["explore"])
     place = (explorer.catalog.path, explorer.cache.directory)
 
     def key(*parts: Any) -> tuple[Any, ...]:
@@ -110,7 +100,7 @@ def graph_router(explorer: Explorer, heavy: HeavyAnswers, json_limit: Callable[[
         each with its entrance, the bridge into it (null when several steps lead in), its
         size and its depth (how many steps one can stray into it)."""
         layout = int(path_layout(code))
-        limit = json_limit()
+        limit = explorer_jobs.JSON_GRAPH_LIMIT
         return await heavy.cached(request, key("bottlenecks", layout, nodes, limit),
                                   _bottlenecks_job, *place, layout, nodes, limit,
                                   media_type="application/json")

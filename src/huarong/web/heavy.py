@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import importlib
 import io
+import json
 import logging
 import multiprocessing
 import os
@@ -124,7 +125,7 @@ def produce(directory: str, size_limit: int, key: str, job: Callable[..., Any],
 
 
 _JOB_MODULES = ("huarong.space.explorer", "huarong.space.graph_files", "huarong.graph.files",
-                "huarong.puzzles", "huarong.web.explore_api", "huarong.web.puzzles_api")
+                "huarong.puzzles", "huarong.web.explorer_jobs", "huarong.web.puzzle_jobs")
 
 
 WORKER_NICENESS = 10
@@ -403,6 +404,13 @@ def accepted(request: Request) -> JSONResponse:
                          "retry_after": RETRY_AFTER_SECONDS}, status_code=202,
                         headers={"Location": location,
                                  "Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+def json_bytes(content: Any) -> bytes:
+    """JSON as the app's own answers write it (Starlette's ``JSONResponse``): a job's
+    answer kept as bytes in the answer cache reads as a light answer would."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
 
 
 def database_stamp(path: Path) -> tuple[str, int, int] | None:

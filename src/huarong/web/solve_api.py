@@ -68,7 +68,7 @@ def _path_json(path: tuple[Layout, ...]) -> dict[str, Any]:
 
 def _analysis_job(code: int, max_group_size: int) -> bytes:
     from huarong.engine.analysis import analyze
-    from huarong.web.explore_api import json_bytes
+    from huarong.web.heavy import json_bytes
 
     refuse_large_group(Layout(code), max_group_size)
     analysis = analyze(Layout(code))

@@ -12,23 +12,18 @@ node of each mirror pair among the sources is searched and its figures copied.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 
 from huarong.graph.state_graph import StateGraph
+from huarong.graph.sweep_common import FIGURE_COLUMNS, SOURCES_PER_SWEEP, SweepProgress
 
-FIGURE_COLUMNS = ("farthest_steps", "farthest_count", "min_steps", "min_step_solutions",
-                  "solution_count")
-"""The figures, in the order of the rows :func:`layer_figures` returns."""
-SOURCES_PER_SWEEP = 256
-"""Sources a CPU sweep searches together (:data:`huarong._kernels.layers.LANES`)."""
+__all__ = ["FIGURE_COLUMNS", "SOURCES_PER_SWEEP", "Backend", "SweepProgress", "layer_figures",
+           "sweep_graphs"]
 
 Backend = Literal["cpu", "gpu"]
-SweepProgress = Callable[[int, int], None]
-"""``progress(sources_done, pairs_done)``: pairs are (source, node) pairs searched, the
-work (a sweep of ``s`` sources over a graph of ``n`` states is ``s * n`` pairs)."""
 
 
 def layer_figures(graph: StateGraph, sources: np.ndarray | None = None, *,

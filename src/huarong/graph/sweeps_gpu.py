@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from huarong.graph.state_graph import StateGraph
-from huarong.graph.sweeps import FIGURE_COLUMNS, SweepProgress
+from huarong.graph.sweep_common import FIGURE_COLUMNS, SweepProgress
 
 GPU_EXTRA = "huarong[gpu]"
 MEMORY_SHARE = 0.5

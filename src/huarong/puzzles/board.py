@@ -9,8 +9,9 @@ placement of a board's pieces.  A state of a board is a code (see
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,8 +44,8 @@ class Board:
     ``classes``, the ``goal`` (grid text naming the cells some pieces must cover, a letter
     standing for its piece's class; None: no goal), the ``rules`` and the ``metric``.
 
-    Its :attr:`tables` are built on construction (a bad goal is refused then) and shared by
-    equal boards."""
+    Its :attr:`tables` are built on first use (a bad goal is refused then: loading a puzzle
+    uses them at once) and shared by equal boards."""
 
     rows: int
     columns: int
@@ -53,10 +54,11 @@ class Board:
     goal: str | None = None
     rules: Rules = "free"
     metric: Metric = "step"
-    tables: Tables = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tables", tables_of(self))
+    @functools.cached_property
+    def tables(self) -> Tables:
+        """The kernels' view of the board (:mod:`huarong.puzzles.tables`)."""
+        return tables_of(self)
 
     @property
     def cells(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -20,14 +20,33 @@ from huarong.puzzles.grid import (
     STEPS,
     WALL,
     Grid,
+    Metric,
     PieceClass,
     PuzzleError,
     Rules,
     Shape,
 )
 
-if TYPE_CHECKING:
-    from huarong.puzzles.board import Board
+
+class Board(Protocol):
+    """What the tables read of a board (:class:`huarong.puzzles.board.Board`, which holds
+    its tables: named here by what it has, so that neither module imports the other)."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> int: ...
+    @property
+    def walls(self) -> frozenset[int]: ...
+    @property
+    def classes(self) -> tuple[PieceClass, ...]: ...
+    @property
+    def goal(self) -> str | None: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def metric(self) -> Metric: ...
+
 
 _METRIC_NUMBER = {"unit": 0, "slide": 1, "step": 2}
 _RANK_LIMIT = 1 << 63

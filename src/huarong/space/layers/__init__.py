@@ -5,7 +5,7 @@
 :mod:`~huarong.space.layers.job` the resumable job behind ``huarong db layers`` (plan, units,
 checkpoints, commits); :mod:`~huarong.space.layers.runner` runs a plan here or on Dask."""
 
-from huarong.graph.sweeps import FIGURE_COLUMNS, SOURCES_PER_SWEEP
+from huarong.graph.sweep_common import FIGURE_COLUMNS, SOURCES_PER_SWEEP
 from huarong.space.database import ClassKey
 from huarong.space.layers.graph import (
     NOT_COMPUTED,

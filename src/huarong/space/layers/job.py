@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from huarong.fileio import FILE_IN_USE, file_written_by_others, is_io_fault
-from huarong.graph.sweeps import FIGURE_COLUMNS, SOURCES_PER_SWEEP, sweep_graphs
+from huarong.graph.sweep_common import FIGURE_COLUMNS, SOURCES_PER_SWEEP
+from huarong.graph.sweeps import sweep_graphs
 from huarong.space.database import ClassKey
 from huarong.space.layers.graph import (
     Piece,

@@ -17,18 +17,16 @@ from huarong.cli import main
 from huarong.cli.puzzle import puzzle
 from huarong.cli.puzzle_card import card
 from huarong.puzzles import load_puzzle
-from huarong.puzzles.card import (
+from huarong.puzzles.card import EMPTY_COLOUR, WALL_COLOUR, piece_colours
+from huarong.puzzles.card_layout import (
     BACK_TOP,
     DPI,
-    EMPTY_COLOUR,
     LETTERED_CELL,
     MARGIN,
     PAGE_HEIGHT,
     PAGE_WIDTH,
     THUMBNAIL_GAP,
-    WALL_COLOUR,
     card_layout,
-    piece_colours,
 )
 
 from .puzzle_reference import reference

@@ -4,8 +4,8 @@ boards.
 
 A card is two A4 portrait pages at :data:`DPI` (:func:`card_layout` says where everything
 goes); :func:`draw_card` writes it as PNG or SVG (the front above the back in one picture) or
-as a PDF of two pages.  Both pages are first built as boxes and captions in pixels, so every
-format draws the same card.
+as a PDF of two pages.  Both pages are built as boxes and captions in pixels and drawn once,
+as SVG, which libraries convert: resvg renders the PNG, svglib and ReportLab make the PDF.
 
 Each piece is a block of its class's colour with its letter: pieces of one shape are
 interchangeable, so they share a colour, and the classes the goal names are red.  Walls are
@@ -17,15 +17,28 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
-import math
 import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Literal
 
 from huarong.engine.palette import palette
+from huarong.puzzles.card_layout import (
+    BACK_TOP,
+    CONTENT_WIDTH,
+    DPI,
+    LETTERED_CELL,
+    MARGIN,
+    NUMBER_HEIGHT,
+    PAGE_HEIGHT,
+    PAGE_WIDTH,
+    THUMBNAIL_GAP,
+    CardLayout,
+    card_layout,
+    frame_width,
+)
 from huarong.puzzles.cluster import PuzzleSolution
 from huarong.puzzles.grid import EMPTY, WALL, Grid
 from huarong.puzzles.puzzle import Puzzle
@@ -33,7 +46,7 @@ from huarong.puzzles.puzzle import Puzzle
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import ImageFont
 
     Font: TypeAlias = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -42,36 +55,6 @@ CardFormat = Literal["png", "svg", "pdf"]
 CARD_FORMATS: tuple[CardFormat, ...] = ("png", "svg", "pdf")
 
 RGB = tuple[int, int, int]
-
-DPI = 150
-"""Pixels per inch of the pages: fine enough to print, small enough to mail."""
-PAGE_WIDTH, PAGE_HEIGHT = 1240, 1754
-"""A4 portrait (210 x 297 mm) at :data:`DPI`."""
-MARGIN = 75
-"""Half an inch of paper left blank around each page, where printers cannot print."""
-CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN
-
-FRONT_BOARD_TOP = MARGIN + 140
-"""Below the title and the subtitle."""
-FRONT_BOARD_BOTTOM = PAGE_HEIGHT - MARGIN - 260
-"""Above the number of moves and the lines that explain the rules."""
-LARGEST_FRONT_CELL = 160
-"""Pixels of a cell of the front's board at most (about 27 mm): a small board stays a board,
-not a poster."""
-
-BACK_TOP = MARGIN + 95
-"""Where the back's small boards start, below its two lines of heading."""
-LARGEST_THUMBNAIL_CELL = 48
-SMALLEST_THUMBNAIL_CELL = 4
-THUMBNAIL_GAP = 10
-"""Pixels between two small boards, across and down."""
-NUMBER_HEIGHT = 18
-"""Pixels above each small board for its number."""
-NUMBER_WIDTH = 32
-"""The narrowest a small board's column may be: its number ("138") must fit above it."""
-LETTERED_CELL = 14
-"""The smallest cell of a small board whose pieces still carry their letters."""
-
 
 def _rgb(colour: str) -> RGB:
     """A ``#rrggbb`` colour of the shared palette as Pillow's triple."""
@@ -143,94 +126,6 @@ class _Page:
     marks: tuple[_Mark, ...]
 
 
-# ----- where everything goes ------------------------------------------------------------
-@dataclass(frozen=True)
-class CardLayout:
-    """Where a card's parts go, in pixels at :data:`DPI` (see :func:`card_layout`).
-
-    The front's board has its top-left cell's corner at (``board_x``, ``board_y``) and cells
-    of ``board_cell`` pixels; the back's ``boards`` small boards have cells of
-    ``thumbnail_cell`` pixels, ``per_row`` of them to a row, in ``thumbnail_rows`` rows."""
-
-    rows: int
-    columns: int
-    boards: int
-    board_x: int
-    board_y: int
-    board_cell: int
-    thumbnail_cell: int
-    per_row: int
-    thumbnail_rows: int
-    back_height: int
-
-    width: ClassVar[int] = PAGE_WIDTH
-    front_height: ClassVar[int] = PAGE_HEIGHT
-
-    @property
-    def picture_size(self) -> tuple[int, int]:
-        """(width, height) of the PNG or SVG: the front above the back."""
-        return self.width, self.front_height + self.back_height
-
-    @property
-    def thumbnail_pitch(self) -> tuple[int, int]:
-        """Pixels from one small board's corner to the next one's, across and down."""
-        return _pitch(self.rows, self.columns, self.thumbnail_cell)
-
-    @property
-    def thumbnails_left(self) -> int:
-        """The left edge of the back's rows of small boards, centred on the page."""
-        across = self.per_row * self.thumbnail_pitch[0] - THUMBNAIL_GAP
-        return MARGIN + (CONTENT_WIDTH - across) // 2
-
-
-def _frame_width(cell: int) -> int:
-    """Pixels of the dark frame around a board of cells of ``cell`` pixels."""
-    return max(1, cell // 10)
-
-
-def _pitch(rows: int, columns: int, cell: int) -> tuple[int, int]:
-    framed = 2 * _frame_width(cell)
-    return (max(columns * cell + framed, NUMBER_WIDTH) + THUMBNAIL_GAP,
-            NUMBER_HEIGHT + rows * cell + framed + THUMBNAIL_GAP)
-
-
-def card_layout(rows: int, columns: int, length: int) -> CardLayout:
-    """Where the parts of the card of a ``rows`` x ``columns`` board with a solution of
-    ``length`` moves go.
-
-    Each side is an A4 portrait page of :data:`PAGE_WIDTH` x :data:`PAGE_HEIGHT` pixels
-    with a :data:`MARGIN` all round.  The front's board is centred between the title and
-    the number of moves, its cells as large as that space allows, at most
-    :data:`LARGEST_FRONT_CELL`.
-
-    The back holds ``length + 1`` small boards (0 the start, k the position after move k)
-    left to right in rows, each under its number.  Their cell is the largest number of
-    pixels, from :data:`LARGEST_THUMBNAIL_CELL` down to :data:`SMALLEST_THUMBNAIL_CELL`, at
-    which as many boards as fit across the page, row after row, fit above the bottom margin:
-    138 moves of a 5 x 4 board take 12 boards a row, 12 rows of 19-pixel cells (3 mm).
-    Only when even the smallest cells overflow does the back grow taller than A4, to hold
-    every row.  Pieces carry letters on small boards of cells of :data:`LETTERED_CELL`
-    pixels or more."""
-    boards = length + 1
-    frame = 2 * _frame_width(LARGEST_FRONT_CELL)
-    board_cell = min((CONTENT_WIDTH - frame) // columns,
-                     (FRONT_BOARD_BOTTOM - FRONT_BOARD_TOP - frame) // rows, LARGEST_FRONT_CELL)
-    board_x = (PAGE_WIDTH - columns * board_cell) // 2
-    board_y = (FRONT_BOARD_TOP + FRONT_BOARD_BOTTOM - rows * board_cell) // 2
-    room = PAGE_HEIGHT - MARGIN - BACK_TOP
-    cell = LARGEST_THUMBNAIL_CELL
-    while True:
-        across, down = _pitch(rows, columns, cell)
-        per_row = (CONTENT_WIDTH + THUMBNAIL_GAP) // across
-        needed = math.ceil(boards / per_row) if per_row else 0
-        height = needed * down - THUMBNAIL_GAP
-        if (per_row and height <= room) or cell == SMALLEST_THUMBNAIL_CELL:
-            break
-        cell -= 1
-    return CardLayout(rows, columns, boards, board_x, board_y, board_cell, cell, per_row,
-                      needed, max(PAGE_HEIGHT, BACK_TOP + height + MARGIN))
-
-
 # ----- colours --------------------------------------------------------------------------
 def _goal_letters(puzzle: Puzzle) -> frozenset[str]:
     """The letters of the puzzle's goal grid (each stands for its piece's class)."""
@@ -269,7 +164,7 @@ def _board_marks(grid: str, x: int, y: int, cell: int, colours: dict[str, RGB],
     the cells ``goal`` (grid text) names outlined."""
     board = Grid.read(grid)
     rows, columns, glyphs = board.rows, board.columns, board.cells
-    frame = _frame_width(cell)
+    frame = frame_width(cell)
     marks: list[_Mark] = [
         _Box(x - frame, y - frame, columns * cell + 2 * frame, rows * cell + 2 * frame,
              FRAME_COLOUR),
@@ -381,7 +276,7 @@ def _back_page(puzzle: Puzzle, solution: PuzzleSolution, title: str, layout: Car
     colours = piece_colours(puzzle)
     cell = layout.thumbnail_cell
     across, down = layout.thumbnail_pitch
-    frame = _frame_width(cell)
+    frame = frame_width(cell)
     board_width = puzzle.columns * cell + 2 * frame
     marks: list[_Mark] = [
         _fitted_caption(PAGE_WIDTH // 2, MARGIN + 20, f"{title}: solution", 36, cjk_font),
@@ -464,58 +359,90 @@ def _stacked(front: _Page, back: _Page) -> _Page:
         _Group("back", _shifted(back.marks, front.height))))
 
 
-def _raster(page: _Page, cjk_font: str | os.PathLike[str] | None) -> Image.Image:
-    from PIL import Image, ImageDraw
-
-    image = Image.new("RGB", (page.width, page.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    for mark in _flat(page.marks):
-        if isinstance(mark, _Box):
-            draw.rectangle((mark.x, mark.y, mark.x + mark.width - 1, mark.y + mark.height - 1),
-                           fill=mark.fill)
-        else:
-            _draw_caption(draw, mark, cjk_font)
-    return image
-
-
-def _draw_caption(draw: ImageDraw.ImageDraw, caption: _Caption,
-                  cjk_font: str | os.PathLike[str] | None) -> None:
-    runs = _runs(caption.text, caption.size, cjk_font)
-    x = caption.x - sum(font.getlength(run) for run, font in runs) / 2
-    for run, font in runs:
-        draw.text((x, caption.y), run, fill=caption.colour, font=font, anchor="lm")
-        x += font.getlength(run)
-
-
 def _hex(colour: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
 
 
-def _svg_marks(marks: Sequence[_Mark]) -> str:
+def _svg_text(caption: _Caption, cjk_family: str | None) -> str:
+    """A caption's text element; with ``cjk_family``, its CJK runs in that font family."""
+    text = escape(caption.text)
+    if cjk_family is not None:
+        text = "".join(f'<tspan font-family="{cjk_family}">{part}</tspan>' if index % 2
+                       else part for index, part in enumerate(_CJK.split(text)))
+    # The baseline set below the caption's middle, as no converter reads dominant-baseline
+    # alike.
+    return (f'<text x="{caption.x}" y="{caption.y + round(0.35 * caption.size)}" '
+            f'font-size="{caption.size}" fill="{_hex(caption.colour)}" '
+            f'text-anchor="middle">{text}</text>')
+
+
+def _svg_marks(marks: Sequence[_Mark], cjk_family: str | None) -> str:
     parts = []
     for mark in marks:
         if isinstance(mark, _Group):
             move = "" if mark.move is None else f' data-move="{mark.move}"'
-            parts.append(f'<g class="{mark.role}"{move}>{_svg_marks(mark.marks)}</g>')
+            parts.append(f'<g class="{mark.role}"{move}>'
+                         f'{_svg_marks(mark.marks, cjk_family)}</g>')
         elif isinstance(mark, _Box):
             parts.append(f'<rect x="{mark.x}" y="{mark.y}" width="{mark.width}" '
                          f'height="{mark.height}" fill="{_hex(mark.fill)}"/>')
         else:
-            parts.append(f'<text x="{mark.x}" y="{mark.y}" font-size="{mark.size}" '
-                         f'fill="{_hex(mark.colour)}" text-anchor="middle" '
-                         f'dominant-baseline="central">{escape(mark.text)}</text>')
+            parts.append(_svg_text(mark, cjk_family))
     return "".join(parts)
 
 
-def _svg(page: _Page) -> str:
-    """The page as SVG in pixels, sized in millimetres so that it prints at :data:`DPI`."""
-    width_mm, height_mm = (f"{pixels * 25.4 / DPI:.1f}mm" for pixels in (page.width,
-                                                                          page.height))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width_mm}" '
-            f'height="{height_mm}" viewBox="0 0 {page.width} {page.height}" '
+def _svg(page: _Page, *, unit: Literal["mm", "pt", "px"] = "mm",
+         cjk_family: str | None = None) -> str:
+    """The page as SVG in pixels at :data:`DPI`, its size said in ``unit``: millimetres or
+    points print at :data:`DPI`, pixels render one to one."""
+    per_pixel = {"mm": 25.4 / DPI, "pt": 72 / DPI, "px": 1}[unit]
+    width, height = (f"{pixels * per_pixel:.2f}".rstrip("0").rstrip(".") + unit
+                     for pixels in (page.width, page.height))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
+            f'height="{height}" viewBox="0 0 {page.width} {page.height}" '
             'font-family="sans-serif" shape-rendering="crispEdges">'
             f'<rect width="100%" height="100%" fill="{_hex(BACKGROUND)}"/>'
-            f"{_svg_marks(page.marks)}</svg>\n")
+            f"{_svg_marks(page.marks, cjk_family)}</svg>\n")
+
+
+def _png(page: _Page, cjk_font: str | os.PathLike[str] | None) -> bytes:
+    """The page rendered by resvg, one pixel a pixel, with the system's fonts and
+    ``cjk_font`` if resvg reads it (TrueType or OpenType; not WOFF2)."""
+    import resvg_py
+
+    fonts = ([os.fspath(cjk_font)] if cjk_font is not None
+             and os.fspath(cjk_font).lower().endswith((".ttf", ".otf", ".ttc")) else None)
+    return bytes(resvg_py.svg_to_bytes(svg_string=_svg(page, unit="px"), font_files=fonts,
+                                       shape_rendering="crisp_edges"))
+
+
+_PDF_CJK_FONT = "STSong-Light"
+"""A CJK font every PDF reader supplies (Adobe's standard Chinese font): not embedded."""
+
+
+def _pdf(pages: Sequence[_Page], title: str) -> bytes:
+    """The pages as one PDF, vector, each page the size its SVG says in points: svglib reads
+    the SVG into ReportLab's drawing, which ReportLab writes."""
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+    from svglib.svglib import svg2rlg
+
+    if _PDF_CJK_FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont(_PDF_CJK_FONT))
+    output = io.BytesIO()
+    document = canvas.Canvas(output, invariant=True)
+    document.setTitle(title)
+    for page in pages:
+        drawing = svg2rlg(io.StringIO(_svg(page, unit="pt", cjk_family=_PDF_CJK_FONT)))
+        if drawing is None:  # svglib's answer to SVG it cannot read: ours always reads
+            raise ValueError("svglib could not read the card's SVG")
+        document.setPageSize((drawing.width, drawing.height))
+        renderPDF.draw(drawing, document, 0, 0)
+        document.showPage()
+    document.save()
+    return output.getvalue()
 
 
 def draw_card(puzzle: Puzzle, solution: PuzzleSolution, card_format: CardFormat, *,
@@ -525,9 +452,10 @@ def draw_card(puzzle: Puzzle, solution: PuzzleSolution, card_format: CardFormat,
     (the front above the back) or of a PDF of two pages (front, back).
 
     Its title is ``title``, else the puzzle's (a catalogue entry's), else its start's grid.
-    PNG and PDF draw text with Pillow's own font, which has Latin letters only: CJK
-    characters are drawn with the font file ``cjk_font`` (any font FreeType reads); an SVG
-    leaves fonts to its reader."""
+    The card is drawn once, as SVG; resvg renders the PNG (CJK characters with the system's
+    fonts, or the TrueType or OpenType font file ``cjk_font``), svglib and ReportLab turn it
+    into the vector PDF (CJK characters in the reader's standard Chinese font); an SVG
+    leaves fonts to its reader.  ``cjk_font`` also measures CJK text, for a title to fit."""
     if card_format not in CARD_FORMATS:
         raise ValueError(f"card format {card_format!r} is not one of {', '.join(CARD_FORMATS)}")
     shown = title or puzzle.title or puzzle.grid
@@ -536,13 +464,6 @@ def draw_card(puzzle: Puzzle, solution: PuzzleSolution, card_format: CardFormat,
     back = _back_page(puzzle, solution, shown, layout, cjk_font)
     if card_format == "svg":
         return _svg(_stacked(front, back)).encode("utf-8")
-    output = io.BytesIO()
     if card_format == "png":
-        _raster(_stacked(front, back), cjk_font).save(output, "PNG", dpi=(DPI, DPI))
-    else:
-        # Pillow writes an RGB page as JPEG: the best quality and no chroma subsampling
-        # keep the letters and the thin outlines sharp.
-        _raster(front, cjk_font).save(output, "PDF", save_all=True,
-                                      append_images=[_raster(back, cjk_font)],
-                                      resolution=DPI, title=shown, quality=95, subsampling=0)
-    return output.getvalue()
+        return _png(_stacked(front, back), cjk_font)
+    return _pdf((front, back), shown)

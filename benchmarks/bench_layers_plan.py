@@ -31,7 +31,7 @@ def main(names: list[str]) -> None:
         with tempfile.TemporaryDirectory(dir=".") as directory:
             path = class_database(Path(directory) / "class.duckdb", key[:2])
             plans = layers.plan(path, [key])
-            estimate = layers.estimate_seconds(plans, workers=1)
+            estimate = layers.estimate_seconds(plans, cores=1)
             started = time.perf_counter()
             layers.run(path, plans, threads=1)
             measured = time.perf_counter() - started

@@ -221,7 +221,7 @@ def test_searched_members_group_ranks_by_class_ascending() -> None:
     ranks, starts = kernels.searched_members(zeros, zeros, style, searched)
     assert starts.tolist() == [0, 0, 2, 2, 5, 5]
     assert ranks.tolist() == [1, 4, 0, 2, 5]
-    shares, bounds = cases._worker_shares(starts, 2)
+    shares, bounds = cases._thread_shares(starts, 2)
     assert sorted(shares.tolist()) == [1, 3] and bounds.tolist() == [0, 1, 2]
     assert shares[0] == 3  # the largest class first
 

@@ -27,10 +27,10 @@ def need_dask(*options: str) -> None:
 
 
 @contextlib.contextmanager
-def dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
-    """A ``distributed.Client``: a local cluster of ``workers`` processes, or the scheduler
-    at ``address``; None when neither is asked for."""
-    if workers is None and address is None:
+def dask_client(dask_workers: int | None, address: str | None) -> Iterator[Any]:
+    """A ``distributed.Client``: a local cluster of ``dask_workers`` Dask workers (a process
+    each), or the scheduler at ``address``; None when neither is asked for."""
+    if dask_workers is None and address is None:
         yield None
         return
     need_dask("--workers", "--cluster")
@@ -42,7 +42,7 @@ def dask_client(workers: int | None, address: str | None) -> Iterator[Any]:
         with connect(address) as client:
             yield client
         return
-    with LocalCluster(n_workers=workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
+    with LocalCluster(n_workers=dask_workers, threads_per_worker=1,  # type: ignore[no-untyped-call]
                       processes=True,
                       dashboard_address=None, silence_logs=40) as cluster, \
             Client(cluster) as client:  # type: ignore[no-untyped-call]

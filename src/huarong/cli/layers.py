@@ -88,8 +88,9 @@ class _Reporter:
 @click.argument("classes", nargs=-1)
 @click.option("--standard", is_flag=True, help="The standard classes 5-4-* (363,480 layouts).")
 @click.option("--all", "every", is_flag=True, help="Every class (29,334,498 layouts).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help=f"Run on a local Dask cluster of N worker processes ({CLUSTER_EXTRA}).")
+@click.option("--workers", "dask_workers", type=click.IntRange(min=1), default=None,
+              help=f"Run on a local Dask cluster of N Dask workers, a process each "
+                   f"({CLUSTER_EXTRA}).")
 @click.option("--cluster", "address", default=None, metavar="ADDRESS",
               help=f"Run on the Dask scheduler at ADDRESS, like tcp://HOST:8786 "
                    f"({CLUSTER_EXTRA}).")
@@ -106,7 +107,7 @@ class _Reporter:
 @click.option("--wait", is_flag=True,
               help="If another process is writing the database, wait for it instead of "
                    "stopping.")
-def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int | None,
+def layers(classes: tuple[str, ...], standard: bool, every: bool, dask_workers: int | None,
            address: str | None, threads: int | None, gpu: bool, plan_only: bool,
            db_path: str | None, wait: bool) -> None:
     """Compute the layer figures (farthest steps and count, solution count) of every layout
@@ -117,16 +118,17 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
     from huarong.space.database import default_path
     from huarong.space.layers.job import room_needed
 
-    if workers is not None and address is not None:
+    if dask_workers is not None and address is not None:
         raise click.UsageError("choose one of --workers and --cluster")
     if gpu:
-        _check_gpu(workers, address, plan_only)
+        _check_gpu(dask_workers, address, plan_only)
     keys = _class_keys(classes, standard, every)
     database = Path(db_path) if db_path is not None else default_path()
     with machine_faults(database, DB_PLACE):
         plans = _plans(database, keys)
         if plans and plan_only:
-            _print_plan(plans, workers or threads or os.cpu_count() or 1, gpu and not address)
+            _print_plan(plans, dask_workers or threads or os.cpu_count() or 1,
+                        gpu and not address)
             return
         if plans:
             with writer_lock(database, wait=wait):
@@ -134,7 +136,7 @@ def layers(classes: tuple[str, ...], standard: bool, every: bool, workers: int |
                 plans = _plans(database, keys)
                 if plans:
                     check_free_space(database, room_needed(plans))
-                    _run(database, plans, workers, address, threads, gpu)
+                    _run(database, plans, dask_workers, address, threads, gpu)
     if not plans:
         click.echo("every layout of these classes has its figures already", err=True)
 
@@ -148,24 +150,24 @@ def _plans(database: Path, keys: list[tuple[int, int, int]] | None) -> list[Any]
         raise InputError(str(error)) from None
 
 
-def _check_gpu(workers: int | None, address: str | None, plan_only: bool) -> None:
+def _check_gpu(dask_workers: int | None, address: str | None, plan_only: bool) -> None:
     """--gpu runs here (which then needs the extra and a GPU, except for a plan) or on a
     cluster (whose GPU workers are checked when the run starts)."""
     from huarong.graph import sweeps_gpu
 
-    if workers is not None:
+    if dask_workers is not None:
         raise click.UsageError("--gpu runs in this process, or with --cluster on workers "
                                "started with --resources GPU=1; not with --workers")
     if address is None and not plan_only and (problem := sweeps_gpu.problem()) is not None:
         raise InputError(f"--gpu: {problem}")
 
 
-def _run(database: Path, plans: list[Any], workers: int | None, address: str | None,
+def _run(database: Path, plans: list[Any], dask_workers: int | None, address: str | None,
          threads: int | None, gpu: bool) -> None:
     from huarong.space import layers as job
 
     with resumable(job.checkpoint_directory(database), "finished pieces"), \
-            dask_client(workers, address) as client:
+            dask_client(dask_workers, address) as client:
         reporter = _Reporter()
         try:
             with reporter.shown():
@@ -178,7 +180,7 @@ def _run(database: Path, plans: list[Any], workers: int | None, address: str | N
                f"in {_format_seconds(time.monotonic() - reporter.started)}", err=True)
 
 
-def _print_plan(plans: list[Any], workers: int, gpu: bool) -> None:
+def _print_plan(plans: list[Any], cores: int, gpu: bool) -> None:
     from huarong.space import layers as job
 
     header = f"{'class':<8} {'groups':>7} {'layouts':>11} {'units':>6} {'pairs':>10}"
@@ -204,7 +206,7 @@ def _print_plan(plans: list[Any], workers: int, gpu: bool) -> None:
                    "smaller ones packed together")
         click.echo(f"the rates were {GPU_RATES_MEASURED}; another card scales them")
         return
-    seconds = job.estimate_seconds(plans, workers=workers)
-    click.echo(f"estimated time on {workers} core{'s' if workers > 1 else ''} of this machine: "
+    seconds = job.estimate_seconds(plans, cores=cores)
+    click.echo(f"estimated time on {cores} core{'s' if cores > 1 else ''} of this machine: "
                f"{_format_seconds(seconds)} (rates measured now on the classes with the most "
                "work)")

@@ -136,7 +136,7 @@ def _check_free(host: str, port: int) -> None:
               help="Largest group or puzzle cluster searched (/api/analysis, /api/path, "
                    "/api/puzzles/...).")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
-              help="Worker processes for group- and cluster-sized answers (placements, "
+              help="Server workers: processes for group- and cluster-sized answers (placements, "
                    "bottlenecks, graph files, puzzle clusters) [default: the cores but one, "
                    "1 to 4].")
 @click.option("--answer-seconds", default=8.0, show_default=True,

@@ -191,13 +191,13 @@ def _searched_keys() -> np.ndarray:
     return searched
 
 
-def _worker_shares(starts: np.ndarray, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def _thread_shares(starts: np.ndarray, threads: int) -> tuple[np.ndarray, np.ndarray]:
     """The searched classes (``starts`` as :func:`~huarong._kernels.cases.searched_members`
-    gives them) shared out among the workers, the largest first to the least loaded:
-    (class keys by worker, share bounds)."""
+    gives them) shared out among the kernel's threads, the largest first to the least
+    loaded: (class keys by thread, share bounds)."""
     sizes = np.diff(starts)
-    loads = [0] * workers
-    chosen: list[list[int]] = [[] for _ in range(workers)]
+    loads = [0] * threads
+    chosen: list[list[int]] = [[] for _ in range(threads)]
     for key in np.argsort(-sizes, kind="stable"):
         if sizes[key] == 0:
             break
@@ -230,7 +230,7 @@ def _label_groups(progress: Progress | None) -> Groups:
     cls = classes()
     searched = _searched_keys()
     members, starts = kernels.searched_members(cls.jiang, cls.bing, cls.style, searched)
-    shares, share_bounds = _worker_shares(starts, thread_count())
+    shares, share_bounds = _thread_shares(starts, thread_count())
     if progress:
         progress(0, 3)
     roots = kernels.group_roots(codes, cls.jiang, cls.bing, cls.style, searched, members, starts,

@@ -223,7 +223,8 @@ class Health(BaseModel):
     figures_file: str | None = Field(description="The figures file beside it, from which a "
                                                   "layout's row is read; null: from the "
                                                   "database.")
-    workers: int = Field(description="Worker processes for group- and cluster-sized work.")
+    workers: int = Field(description="Server workers: the processes that make group- and "
+                                     "cluster-sized answers.")
     jobs: int = Field(description="Heavy answers being made or waiting.")
     started: int = Field(description="Heavy answers handed to the workers since the start.")
     hits: int = Field(description="Heavy answers read from the cache since the start.")

@@ -318,9 +318,9 @@ def _lane_pairs(plan: ClassPlan) -> int:
                for unit in plan.units for piece in unit.pieces)
 
 
-def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
+def estimate_seconds(plans: list[ClassPlan], *, cores: int = 1,
                      calibrated_classes: int = 8) -> float:
-    """Wall time of ``plans`` on ``workers`` cores of this machine, from rates measured now
+    """Wall time of ``plans`` on ``cores`` cores of this machine, from rates measured now
     (one sweep on the largest group of each of the ``calibrated_classes`` classes with the
     most work; the other classes at their weighted mean rate) and the fixed costs of
     classes, units and groups."""
@@ -343,7 +343,7 @@ def estimate_seconds(plans: list[ClassPlan], *, workers: int = 1,
     searching = sum(lane_pairs[p.key] * rates.get(p.key, mean_rate) for p in plans)
     units = sum(len(p.units) for p in plans)
     groups = sum(len(unit.pieces) for p in plans for unit in p.units)
-    return ((searching + units * SECONDS_A_UNIT + groups * SECONDS_A_GROUP) / max(workers, 1)
+    return ((searching + units * SECONDS_A_UNIT + groups * SECONDS_A_GROUP) / max(cores, 1)
             + len(plans) * SECONDS_A_CLASS)
 
 

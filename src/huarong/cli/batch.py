@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -34,7 +35,15 @@ _format = click.option(
 _gpu = click.option("--gpu", is_flag=True,
                     help="Sweep on this machine's CUDA GPU (huarong[gpu]); the files are the "
                          "same.")
-_output = OUTPUT
+
+
+def _table_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The two output tables and the options both analyze commands take."""
+    for option in reversed((click.argument("farthest_csv", type=OUTPUT),
+                            click.argument("solution_csv", type=OUTPUT),
+                            _integral, _format, _gpu, _quiet)):
+        command = option(command)
+    return command
 
 
 def _check_gpu() -> None:
@@ -88,12 +97,7 @@ def _target_of(error: OSError, *targets: str) -> str:
 
 @click.command("analyze-group")
 @click.argument("layout", type=LAYOUT)
-@click.argument("farthest_csv", type=_output)
-@click.argument("solution_csv", type=_output)
-@_integral
-@_format
-@_gpu
-@_quiet
+@_table_options
 def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral: bool,
                   table_format: str, gpu: bool, quiet: bool) -> None:
     """Farthest and solution figures of every layout of LAYOUT's group, written to
@@ -105,12 +109,7 @@ def analyze_group(layout: Layout, farthest_csv: str, solution_csv: str, integral
 
 @click.command("analyze-multi-group")
 @click.argument("seeds_file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.argument("farthest_csv", type=_output)
-@click.argument("solution_csv", type=_output)
-@_integral
-@_format
-@_gpu
-@_quiet
+@_table_options
 def analyze_multi_group(seeds_file: str, farthest_csv: str, solution_csv: str, integral: bool,
                         table_format: str, gpu: bool, quiet: bool) -> None:
     """analyze-group for the group of every seed in SEEDS_FILE (one common code a line, as

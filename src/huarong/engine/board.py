@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 ROWS: Final = 5
 COLS: Final = 4
@@ -98,24 +98,29 @@ def _quoted(text: object) -> str:
     return f"{shown[:_QUOTE_LIMIT - 3]}... ({len(str(text)):,} characters)"
 
 
-class InvalidCodeError(LayoutError):
+class _NotationError(LayoutError):
+    """A text that is not a legal layout in the subclass's ``notation``."""
+
+    notation: ClassVar[str]
+
     def __init__(self, text: object, reason: str) -> None:
-        super().__init__("common code", text, reason)
+        super().__init__(self.notation, text, reason)
 
 
-class InvalidGridError(LayoutError):
-    def __init__(self, text: object, reason: str) -> None:
-        super().__init__("grid", text, reason)
+class InvalidCodeError(_NotationError):
+    notation = "common code"
 
 
-class InvalidOnlineIdError(LayoutError):
-    def __init__(self, text: object, reason: str) -> None:
-        super().__init__("klotski.online id", text, reason)
+class InvalidGridError(_NotationError):
+    notation = "grid"
 
 
-class InvalidShortCodeError(LayoutError):
-    def __init__(self, text: object, reason: str) -> None:
-        super().__init__("short code", text, reason)
+class InvalidOnlineIdError(_NotationError):
+    notation = "klotski.online id"
+
+
+class InvalidShortCodeError(_NotationError):
+    notation = "short code"
 
 
 class AmbiguousLayoutError(LayoutError):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from huarong.engine.board import (
@@ -149,28 +149,16 @@ class Layout:
                                              "cells, not 4")
         glyphs = "".join(rows)
         named_by_kind = _named_by_kind(text, glyphs)
-        pieces: list[Piece] = []
-        covered = [False] * CELLS
-        for address, glyph in enumerate(glyphs):
-            if covered[address] or glyph in _EMPTY_INPUT_GLYPHS:
-                continue
-            kind = (_KIND_OF_GLYPH[glyph.upper()] if named_by_kind
+        def kind_at(glyph: str, address: int, covered: list[bool]) -> PieceKind:
+            return (_KIND_OF_GLYPH[glyph.upper()] if named_by_kind
                     else _kind_by_shape(glyphs, address, covered))
+
+        def where(glyph: str, address: int) -> str:
             row, col = divmod(address, COLS)
-            cells = kind.cells(address)
-            if row + kind.height > ROWS or col + kind.width > COLS or any(
-                covered[cell] or glyphs[cell] != glyph for cell in cells
-            ):
-                raise InvalidGridError(
-                    text, f"{glyph!r} at row {row + 1}, column {col + 1} does not form a "
-                          f"whole {kind.name.lower()} piece")
-            for cell in cells:
-                covered[cell] = True
-            pieces.append(Piece(address, kind))
-        try:
-            return cls(encode(place(pieces)))
-        except Illegal as error:
-            raise InvalidGridError(text, str(error)) from None
+            return f"{glyph!r} at row {row + 1}, column {col + 1}"
+
+        return cls(_code_of_cells(text, glyphs, _EMPTY_INPUT_GLYPHS, kind_at, where,
+                                  InvalidGridError))
 
     @classmethod
     def from_online_id(cls, text: str) -> Layout:
@@ -182,27 +170,9 @@ class Layout:
         bad = next((d for d in digits if d not in "01234"), None)
         if bad is not None:
             raise InvalidOnlineIdError(text, f"digit {bad!r} is not one of 0-4")
-        pieces: list[Piece] = []
-        covered = [False] * CELLS
-        for address, digit in enumerate(digits):
-            if covered[address] or digit == "0":
-                continue
-            kind = _KIND_OF_ONLINE_DIGIT[digit]
-            row, col = divmod(address, COLS)
-            cells = kind.cells(address)
-            if row + kind.height > ROWS or col + kind.width > COLS or any(
-                covered[cell] or digits[cell] != digit for cell in cells
-            ):
-                raise InvalidOnlineIdError(
-                    text, f"digit {digit} at address {address} does not form a whole "
-                          f"{kind.name.lower()} piece")
-            for cell in cells:
-                covered[cell] = True
-            pieces.append(Piece(address, kind))
-        try:
-            return cls(encode(place(pieces)))
-        except Illegal as error:
-            raise InvalidOnlineIdError(text, str(error)) from None
+        return cls(_code_of_cells(
+            text, digits, "0", lambda digit, _, __: _KIND_OF_ONLINE_DIGIT[digit],
+            lambda digit, address: f"digit {digit} at address {address}", InvalidOnlineIdError))
 
     @classmethod
     def from_short_code(cls, text: str) -> Layout:
@@ -426,6 +396,37 @@ def children_codes(layout: Layout) -> np.ndarray:
 _MOST_STRAY_CELLS: Final = 2
 """A grid of C V H S with at most this many other filled cells has stray characters; with
 more, its letters are arbitrary piece names read by shape."""
+
+
+def _code_of_cells(text: str, glyphs: str, empty: Iterable[str] | str,
+                   kind_at: Callable[[str, int, list[bool]], PieceKind],
+                   where: Callable[[str, int], str],
+                   error: Callable[[str, str], LayoutError]) -> int:
+    """The code of the layout of ``text`` whose cells ``glyphs`` mark (one glyph a cell,
+    ``empty`` ones none), each piece read from its top-left cell as the kind
+    ``kind_at(glyph, address, covered)`` says; ``error(text, reason)`` is raised for a glyph
+    whose cells do not form that piece (``where(glyph, address)`` names it) and for pieces
+    that make no legal layout."""
+    pieces: list[Piece] = []
+    covered = [False] * CELLS
+    for address, glyph in enumerate(glyphs):
+        if covered[address] or glyph in empty:
+            continue
+        kind = kind_at(glyph, address, covered)
+        row, col = divmod(address, COLS)
+        cells = kind.cells(address)
+        if row + kind.height > ROWS or col + kind.width > COLS or any(
+            covered[cell] or glyphs[cell] != glyph for cell in cells
+        ):
+            raise error(text, f"{where(glyph, address)} does not form a whole "
+                              f"{kind.name.lower()} piece")
+        for cell in cells:
+            covered[cell] = True
+        pieces.append(Piece(address, kind))
+    try:
+        return encode(place(pieces))
+    except Illegal as illegal:
+        raise error(text, str(illegal)) from None
 
 
 def _named_by_kind(text: str, glyphs: str) -> bool:

@@ -45,10 +45,13 @@ class CardColours:
     background: str
     text: str
     quiet_text: str
+    """The subtitle and the lines that explain the rules."""
     frame: str
     grid: str
+    """Between the cells of a board."""
     empty: str
     fold: str
+    """The line between the front and the back of a one-picture card."""
     goal_outline: str
 
 

@@ -20,7 +20,6 @@ from huarong.puzzles.grid import (
     STEPS,
     WALL,
     Grid,
-    Metric,
     PieceClass,
     PuzzleError,
     Rules,
@@ -45,7 +44,7 @@ class Board(Protocol):
     @property
     def rules(self) -> Rules: ...
     @property
-    def metric(self) -> Metric: ...
+    def metric(self) -> str: ...
 
 
 _METRIC_NUMBER = {"unit": 0, "slide": 1, "step": 2}

@@ -38,7 +38,7 @@ import numpy as np
 from huarong.engine.ids import LAYOUT_COUNT
 from huarong.engine.layout import Layout
 from huarong.space.database import HAS_LAYER_FIGURES, ClassKey
-from huarong.space.mapped import MappedFile, map_checked, path_beside
+from huarong.space.mapped import BesideFileError, MappedFile, map_checked, path_beside
 
 if TYPE_CHECKING:
     from huarong.space.database import Database
@@ -67,12 +67,10 @@ _LAYER_NULLS: Final = tuple(int(np.iinfo(kind).max) for _, kind in _LAYER_FIELDS
 _BATCH_ROWS: Final = 1 << 22
 
 
-class FiguresError(ValueError):
+class FiguresError(BesideFileError):
     """A figures file that cannot be used; the message names the file and how to fix it."""
 
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        super().__init__(f"figures {path}: {reason}; write it again with `huarong db table`")
+    kind = "figures"
 
 
 def figures_path(database: str | os.PathLike[str]) -> Path:

@@ -20,6 +20,18 @@ def path_beside(database: str | os.PathLike[str], suffix: str) -> Path:
     return real.with_name(real.name + suffix)
 
 
+class BesideFileError(ValueError):
+    """A file beside the database that cannot be used (its ``kind`` says which); the message
+    names the file and how to write it again."""
+
+    kind: str
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        super().__init__(f"{self.kind} {path}: {reason}; write it again with "
+                         "`huarong db table`")
+
+
 def map_checked(path: Path, header: struct.Struct, magic: bytes, count: int,
                 size_of: Callable[[tuple[Any, ...]], int], what: str,
                 fault: Callable[[Path, str], Exception]) -> tuple[mmap.mmap, tuple[Any, ...]]:

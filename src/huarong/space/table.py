@@ -29,7 +29,7 @@ import numpy as np
 from huarong.engine.ids import LAYOUT_COUNT, rank_index
 from huarong.engine.layout import Layout, layouts_of_codes
 from huarong.engine.solver import Solution
-from huarong.space.mapped import MappedFile, map_checked, path_beside
+from huarong.space.mapped import BesideFileError, MappedFile, map_checked, path_beside
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -49,12 +49,10 @@ def _kernels() -> ModuleType:
     return table
 
 
-class TableError(ValueError):
+class TableError(BesideFileError):
     """A table file that cannot be used; the message names the file and how to fix it."""
 
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        super().__init__(f"table {path}: {reason}; write it again with `huarong db table`")
+    kind = "table"
 
 
 def table_path(database: str | os.PathLike[str]) -> Path:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from fastapi import Query
+from fastapi import Depends, Query
 from pydantic import BaseModel, Field
 
 from huarong.web.errors import BadQuery
@@ -154,6 +154,24 @@ class PuzzleQuery:
     rules: str | None
     position: str | None = None
     distinct: str | None = None
+
+
+def puzzle_at_position(start: Start, goal: Goal = None, metric: MetricQuery = None,
+                       rules: RulesQuery = None, position: Position = None,
+                       distinct: Distinct = None) -> PuzzleQuery:
+    """The puzzle a route's query names, at ``position`` if given (a FastAPI dependency: its
+    parameters are the route's)."""
+    return PuzzleQuery(start, goal, metric, rules, position, distinct)
+
+
+def puzzle_at_start(start: Start, goal: Goal = None, metric: MetricQuery = None,
+                    rules: RulesQuery = None, distinct: Distinct = None) -> PuzzleQuery:
+    """The puzzle a route's query names, at its start (for answers about a whole cluster)."""
+    return PuzzleQuery(start, goal, metric, rules, distinct=distinct)
+
+
+AtPosition = Annotated[PuzzleQuery, Depends(puzzle_at_position)]
+AtStart = Annotated[PuzzleQuery, Depends(puzzle_at_start)]
 
 
 def _refuse_files(value: str, name: str) -> None:

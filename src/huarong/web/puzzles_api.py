@@ -25,20 +25,16 @@ from huarong.web.puzzle_jobs import cluster_job, ladder_job
 from huarong.web.puzzle_queries import (
     CARD_MEDIA,
     LONGEST_TEXT,
+    AtPosition,
+    AtStart,
     CardQuery,
     CatalogueItem,
     ClusterAnswer,
-    Distinct,
-    Goal,
     LadderAnswer,
-    MetricQuery,
     NextMoves,
-    Position,
     PuzzleQuery,
     RandomStart,
-    RulesQuery,
     SolutionAnswer,
-    Start,
     load_puzzle,
     static_file,
 )
@@ -81,13 +77,11 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
     @router.get("/api/puzzles/solve", summary="An optimal solution of any puzzle",
                 response_model=None,
                 responses=answers(SolutionAnswer, 202, 400, 413, 503, **refused, **too_large))
-    async def solve(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
-                    rules: RulesQuery = None, position: Position = None,
-                    distinct: Distinct = None) -> dict[str, Any]:
+    async def solve(http: Request, request: AtPosition) -> dict[str, Any]:
         """The length and every position of an optimal solution; ``solvable`` false (and
         ``length`` null) when no goal can be reached."""
         found: dict[str, Any] = await searched(
-            http, "solve", PuzzleQuery(start, goal, metric, rules, position, distinct))
+            http, "solve", request)
         return found
 
     cluster_responses = answers(ClusterAnswer, 202, 400, 413, 503, **refused, **too_large)
@@ -98,37 +92,31 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
                 response_model=None, responses=cluster_responses, deprecated=True)
     @router.get("/api/puzzles/cluster", summary="A puzzle's cluster: size, goals, hardest start",
                 response_model=None, responses=cluster_responses)
-    async def cluster(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
-                    rules: RulesQuery = None, distinct: Distinct = None) -> dict[str, Any]:
+    async def cluster(http: Request, request: AtStart) -> dict[str, Any]:
         """How many positions the start reaches, how many are solved, and the one farthest
         from any goal."""
         found: dict[str, Any] = await searched(
-            http, "cluster", PuzzleQuery(start, goal, metric, rules, distinct=distinct))
+            http, "cluster", request)
         return found
 
     @router.get("/api/puzzles/next", summary="Every move from a position, with its verdict",
                 response_model=None,
                 responses=answers(NextMoves, 202, 400, 413, 503, **refused, **too_large))
-    async def next_(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
-                    rules: RulesQuery = None, position: Position = None,
-                    distinct: Distinct = None) -> dict[str, Any]:
+    async def next_(http: Request, request: AtPosition) -> dict[str, Any]:
         """The position (its board, goal, rules and metric), its minimum moves to a goal,
         and each legal move: where it leads, and whether it brings a goal closer."""
         found: dict[str, Any] = await searched(
-            http, "next", PuzzleQuery(start, goal, metric, rules, position, distinct))
+            http, "next", request)
         return found
 
     @router.get("/api/puzzles/graph", summary="A puzzle's cluster as a placed graph",
                 responses={200: {"content": {"application/octet-stream": {}},
                                  "description": "The graph in the explorer's binary form."},
                            **error_responses(202, 400, 413, 503, **refused, **too_large)})
-    async def graph(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
-                    rules: RulesQuery = None, position: Position = None,
-                    distinct: Distinct = None) -> Response:
+    async def graph(http: Request, request: AtPosition) -> Response:
         """Every position a node placed in [0, 1]², every move an edge, with minimum moves
         and distances from the start, in the explorer's binary form (``HRG2``), as the
         explorer's group graphs."""
-        request = PuzzleQuery(start, goal, metric, rules, position, distinct)
         load_puzzle(request)
         return await heavy.cached(http, ("puzzle-graph", request, max_states), cluster_job,
                                   "graph", request, max_states,
@@ -141,13 +129,10 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
                                202, 400, 409, 413, 503, **refused, **too_large,
                                e409="No goal can be reached from the position: no solution "
                                     "to print.")})
-    async def card(http: Request, start: Start, goal: Goal = None, metric: MetricQuery = None,
-                   rules: RulesQuery = None, position: Position = None,
-                   distinct: Distinct = None, format: CardQuery = "svg") -> Response:
+    async def card(http: Request, request: AtPosition, format: CardQuery = "svg") -> Response:
         """The puzzle's card for printing, as ``huarong puzzle card`` makes it: on the front
         the position, the puzzle's title and its fewest moves; on the back an optimal
         solution as numbered small boards."""
-        request = PuzzleQuery(start, goal, metric, rules, position, distinct)
         load_puzzle(request)
         return await heavy.cached(
             http, ("puzzle-card", request, max_states, format), cluster_job, "card", request,
@@ -193,19 +178,16 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
                 responses=answers(RandomStart, 202, 400, 409, 413, 503, **refused,
                                   **too_large, e409="No position of the cluster needs between "
                                                     "low and high moves."))
-    async def random_start(http: Request, start: Start,
+    async def random_start(http: Request, request: AtPosition,
                            low: Annotated[int, Query(ge=0, le=100_000)],
-                           high: Annotated[int, Query(ge=0, le=100_000)], goal: Goal = None,
-                           metric: MetricQuery = None, rules: RulesQuery = None,
-                           position: Position = None, distinct: Distinct = None,
+                           high: Annotated[int, Query(ge=0, le=100_000)],
                            seed: Annotated[int | None, Query(ge=0, le=2**32 - 1)] = None
                            ) -> dict[str, Any]:
         """A position of the puzzle's cluster whose fewest moves to a goal lie between ``low``
         and ``high``, drawn at random (the same ``seed``, the same position): a new start
         of the length asked for."""
         found: dict[str, Any] = await searched(
-            http, "random", PuzzleQuery(start, goal, metric, rules, position, distinct), low, high,
-            seed)
+            http, "random", request, low, high, seed)
         return found
 
     @router.get("/puzzles", include_in_schema=False)

@@ -135,7 +135,7 @@ def test_collettes_start_takes_fogleman_49_moves() -> None:
 
 
 # The design search's records (docs/design-records.md): (moves, cluster states) as the run
-# that found each printed them.  `puzzle group` must agree, and on the clusters small enough
+# that found each printed them.  `puzzle cluster` must agree, and on the clusters small enough
 # for it, so must the plain-Python reference.
 DESIGN_RECORDS: dict[str, tuple[int, int]] = {
     "design-5x5": (184, 50_566),

@@ -87,7 +87,7 @@ def test_no_solution_is_one_line_and_exit_status_1(runner: CliRunner) -> None:
 @pytest.mark.parametrize("bad", [["solve", "AB./C", "--goal", "..A/."],  # ragged
                                  ["solve", "AB.A/....", "--goal", "...A/...."],  # two parts
                                  ["solve", TINY, "--goal", "..../..../..../..ZZ"],  # no Z
-                                 ["group", "no-such-puzzle-name"],
+                                 ["cluster", "no-such-puzzle-name"],
                                  ["analyze", TINY, "-o", "figures.txt"]])
 def test_bad_input_is_one_line_and_exit_status_2(runner: CliRunner, bad: list[str]) -> None:
     result = run(runner, *bad, code=2)
@@ -95,10 +95,11 @@ def test_bad_input_is_one_line_and_exit_status_2(runner: CliRunner, bad: list[st
     assert result.stdout == ""
 
 
-def test_group_counts_the_cluster_its_goals_and_its_hardest_start(runner: CliRunner) -> None:
+def test_cluster_counts_the_cluster_its_goals_and_its_hardest_start(runner: CliRunner
+                                                                    ) -> None:
     puzzle = reference(TINY, TINY_GOAL, "slide")
     steps = puzzle.min_steps()
-    answer = json.loads(run(runner, "group", TINY, "--goal", TINY_GOAL, "--metric", "slide",
+    answer = json.loads(run(runner, "cluster", TINY, "--goal", TINY_GOAL, "--metric", "slide",
                             "--json").stdout)
     assert answer["states"] == len(puzzle.cluster())
     assert answer["solved"] == sum(map(puzzle.solved, puzzle.cluster()))
@@ -106,16 +107,20 @@ def test_group_counts_the_cluster_its_goals_and_its_hardest_start(runner: CliRun
     assert hardest["length"] == max(steps.values())
     assert steps[puzzle.read_state(hardest["start"])] == hardest["length"]
     # START from stdin, one row per line.
-    text = runner.invoke(main, ["puzzle", "group", "-", "--goal", TINY_GOAL, "--metric",
+    text = runner.invoke(main, ["puzzle", "cluster", "-", "--goal", TINY_GOAL, "--metric",
                                 "slide"], input=TINY.replace("/", "\n") + "\n").stdout
     assert f"states: {len(puzzle.cluster()):,}" in text
+    # The command's first name answers the same, and is not listed.
+    assert json.loads(run(runner, "group", TINY, "--goal", TINY_GOAL, "--metric", "slide",
+                          "--json").stdout) == answer
+    assert " group " not in run(runner, "--help").stdout
 
 
-def test_group_of_a_klotski_layout_is_its_engines_group(runner: CliRunner) -> None:
+def test_cluster_of_a_klotski_layout_is_its_engines_group(runner: CliRunner) -> None:
     from huarong.engine.layout import Layout
     from huarong.engine.solver import group_size
 
-    answer = json.loads(run(runner, "group", HENG_DAO_LI_MA, "--json").stdout)
+    answer = json.loads(run(runner, "cluster", HENG_DAO_LI_MA, "--json").stdout)
     assert answer["states"] == group_size(Layout.parse(HENG_DAO_LI_MA))
 
 

@@ -15,6 +15,7 @@ All kernels are private; :mod:`huarong.engine.solver` and :mod:`huarong.engine.a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -43,22 +44,28 @@ _CELL_VALUES = (
 )
 
 
+def _on_board() -> Iterator[tuple[int, int, int, int]]:
+    """(kind, top-left address, width, height) of every placement of a piece that stays on
+    the board."""
+    for kind in range(4):
+        width, height = int(_WIDTH[kind]), int(_HEIGHT[kind])
+        for address in range(CELLS):
+            row, col = divmod(address, COLS)
+            if row + height <= ROWS and col + width <= COLS:
+                yield kind, address, width, height
+
+
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per kind and top-left address: the board pattern and the cell mask; 0 when off the
     board.  Masks are *spaced*: cell ``a`` is bit ``3a``, lined up with the board's cells.
     Plus the row packer: a 12-bit board row to (code items, item count)."""
     pattern = np.zeros((4, CELLS), dtype=np.int64)
     mask = np.zeros((4, CELLS), dtype=np.int64)
-    for kind in range(4):
-        width, height = int(_WIDTH[kind]), int(_HEIGHT[kind])
-        for address in range(CELLS):
-            row, col = divmod(address, COLS)
-            if row + height > ROWS or col + width > COLS:
-                continue
-            cells = [address + dy * COLS + dx for dy in range(height) for dx in range(width)]
-            for cell, value in zip(cells, _CELL_VALUES[kind], strict=True):
-                pattern[kind, address] |= value << (3 * cell)
-                mask[kind, address] |= 1 << (3 * cell)
+    for kind, address, width, height in _on_board():
+        cells = [address + dy * COLS + dx for dy in range(height) for dx in range(width)]
+        for cell, value in zip(cells, _CELL_VALUES[kind], strict=True):
+            pattern[kind, address] |= value << (3 * cell)
+            mask[kind, address] |= 1 << (3 * cell)
     row_items = np.zeros(1 << 12, dtype=np.int64)
     row_count = np.zeros(1 << 12, dtype=np.int64)
     item_of_value = {0: 0, 1: 3, 2: 1, 4: 2}
@@ -142,22 +149,18 @@ def _build_step_tables() -> tuple[np.ndarray, np.ndarray]:
     value the offset from that cell back to its piece's top-left (-1 for the 2x2's cells,
     which the search resolves apart)."""
     targets = np.full((4 * CELLS, 4), -1, dtype=np.int64)
-    for kind in range(4):
-        width, height = int(_WIDTH[kind]), int(_HEIGHT[kind])
-        for address in range(CELLS):
-            row, col = divmod(address, COLS)
-            if row + height > ROWS or col + width > COLS:
-                continue
-            moves = []
-            if col > 0:
-                moves.append(address - 1)
-            if col + width < COLS:
-                moves.append(address + 1)
-            if row > 0:
-                moves.append(address - COLS)
-            if row + height < ROWS:
-                moves.append(address + COLS)
-            targets[kind * CELLS + address, : len(moves)] = moves
+    for kind, address, width, height in _on_board():
+        row, col = divmod(address, COLS)
+        moves = []
+        if col > 0:
+            moves.append(address - 1)
+        if col + width < COLS:
+            moves.append(address + 1)
+        if row > 0:
+            moves.append(address - COLS)
+        if row + height < ROWS:
+            moves.append(address + COLS)
+        targets[kind * CELLS + address, : len(moves)] = moves
     # Board value -> (kind, offset back to the top-left cell); value 0 is an empty cell.
     owner = np.array([[-1, 0], [SOLDIER, 0], [HORIZONTAL, 0], [HORIZONTAL, 1],
                       [VERTICAL, 0], [VERTICAL, COLS], [CAO, 0], [CAO, -1]], dtype=np.int64)

@@ -209,6 +209,18 @@ _size_option = click.option("--size", default=None, metavar="ROWSxCOLS",
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 
+def _board_of_goal(size: str, cells: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--size`` (default ``size``, at most ``cells`` cells) and ``--goal``: the board a
+    command of the state space or the pattern databases works on."""
+    size_option = click.option("--size", default=size, show_default=True, metavar="ROWSxCOLS",
+                               help=f"Board size (at most {cells} cells).")
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        return size_option(_goal_option(command))
+
+    return decorate
+
+
 @npuzzle_group.command("solve")
 @click.argument("board")
 @_goal_option
@@ -303,9 +315,7 @@ def info_command(board: str, goal: str | None, size: str | None, as_json: bool) 
 
 
 @npuzzle_group.command("space")
-@click.option("--size", default="3x3", show_default=True, metavar="ROWSxCOLS",
-              help="Board size (at most 10 cells).")
-@_goal_option
+@_board_of_goal("3x3", 10)
 @_json_option
 def space_command(size: str, goal: str | None, as_json: bool) -> None:
     """Count every position that reaches the goal, by distance."""
@@ -382,9 +392,7 @@ def _check_stored(target: Board) -> None:
 
 
 @pdb_group.command("build")
-@click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
-              help="Board size (at most 16 cells).")
-@_goal_option
+@_board_of_goal("4x4", 16)
 @_kind_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress.")
 def pdb_build_command(size: str, goal: str | None, kind: str, quiet: bool) -> None:
@@ -409,9 +417,7 @@ def pdb_build_command(size: str, goal: str | None, kind: str, quiet: bool) -> No
 
 
 @pdb_group.command("info")
-@click.option("--size", default="4x4", show_default=True, metavar="ROWSxCOLS",
-              help="Board size (at most 16 cells).")
-@_goal_option
+@_board_of_goal("4x4", 16)
 @_json_option
 def pdb_info_command(size: str, goal: str | None, as_json: bool) -> None:
     """Where the pdb-7-8 databases of a goal are cached, their size and whether their

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
 from huarong.cli.puzzle_card import card
 from huarong.cli.puzzle_design import design
-from huarong.cli.puzzle_search import echo_hardest, grid_rows, search
+from huarong.cli.puzzle_search import echo_counts, grid_rows, search
 
 if TYPE_CHECKING:
     from huarong.puzzles import ClusterSummary, Puzzle, PuzzleAnalysis
@@ -46,6 +47,12 @@ graph and what is made of it hold a few gigabytes (about 300 bytes a move)."""
 _max_states_option = click.option(
     "--max-states", type=click.IntRange(min=1), default=MAX_STATES, show_default=True,
     help="Refuse a cluster of more states (the whole graph is held in memory).")
+
+
+def _answered_start(command: Callable[..., Any]) -> Callable[..., Any]:
+    """START, the options that name its puzzle, and how the answer is shown (``--quiet``,
+    ``--json``): what the commands that answer about a start take."""
+    return _start_argument(puzzle_options(_quiet_option(json_option(command))))
 
 
 @click.group("puzzle")
@@ -69,10 +76,7 @@ def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
 
 
 @puzzle.command("solve")
-@_start_argument
-@puzzle_options
-@_quiet_option
-@json_option
+@_answered_start
 def solve_command(start: str, goal: str | None, metric: str | None, rules: str | None,
                   quiet: bool, as_json: bool) -> None:
     """An optimal solution of START: its length and every position on the way.
@@ -98,10 +102,7 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
 
 
 @puzzle.command("cluster")
-@_start_argument
-@puzzle_options
-@_quiet_option
-@json_option
+@_answered_start
 def cluster_command(start: str, goal: str | None, metric: str | None, rules: str | None,
                   quiet: bool, as_json: bool) -> None:
     """START's cluster: how many states it holds, how many are solved, and its hardest
@@ -111,12 +112,7 @@ def cluster_command(start: str, goal: str | None, metric: str | None, rules: str
     chosen = load_start(start, goal, metric, rules)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         summary = _summary_json(cluster_summary(chosen, progress=progress))
-    if as_json:
-        click.echo(json.dumps(summary, ensure_ascii=False, indent=2))
-        return
-    click.echo(f"states: {summary['states']:,}")
-    click.echo(f"solved: {summary['solved']:,}")
-    echo_hardest(summary["hardest"], "no state of the cluster is solved")
+    echo_counts(summary, ("states", "solved"), "no state of the cluster is solved", as_json)
 
 
 def _analysis_summary(analysis: PuzzleAnalysis) -> dict[str, int]:

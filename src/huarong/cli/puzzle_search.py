@@ -50,6 +50,17 @@ def grid_rows(grid: str) -> str:
     return grid.replace("/", "\n")
 
 
+def echo_counts(answer: dict[str, Any], counts: tuple[str, ...], when_none: str,
+                as_json: bool) -> None:
+    """Print ``answer`` as JSON, or its ``counts`` one a line and its hardest start."""
+    if as_json:
+        click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+        return
+    for name in counts:
+        click.echo(f"{name}: {answer[name]:,}")
+    echo_hardest(answer["hardest"], when_none)
+
+
 def echo_hardest(hardest: dict[str, Any] | None, when_none: str) -> None:
     """Print a hardest start (``{"length", "start"}``) with its board, or ``when_none``."""
     if hardest is None:
@@ -219,13 +230,8 @@ def _puzzle_board(start: str, goal: str | None, metric: str | None, rules: str |
 
 
 def _report(result: SearchResult, as_json: bool) -> None:
-    totals = result.totals()
-    if as_json:
-        click.echo(json.dumps(totals, ensure_ascii=False, indent=2))
-        return
-    click.echo(f"clusters: {totals['clusters']:,}")
-    click.echo(f"states: {totals['states']:,}")
-    echo_hardest(totals["hardest"], "no cluster holds a solved state")
+    echo_counts(result.totals(), ("clusters", "states"), "no cluster holds a solved state",
+                as_json)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ class BoardColours:
 
     frame: str
     floor: str
+    """Under the pieces, and the exit in the frame's bottom."""
     line: str
 
 

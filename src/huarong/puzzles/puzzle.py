@@ -7,6 +7,7 @@ import dataclasses
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Generic, TypeVar, overload
 
 from huarong.graph import Geometry
 from huarong.puzzles.board import Board
@@ -23,6 +24,27 @@ from huarong.puzzles.grid import (
 )
 from huarong.puzzles.tables import Tables
 
+Fact = TypeVar("Fact")
+
+
+class _OfBoard(Generic[Fact]):
+    """A fact of the puzzle's board read through the puzzle (``puzzle.rows`` is
+    ``puzzle.board.rows``): a puzzle is its board and a start."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, puzzle: None, owner: type) -> _OfBoard[Fact]: ...
+    @overload
+    def __get__(self, puzzle: Puzzle, owner: type) -> Fact: ...
+
+    def __get__(self, puzzle: Puzzle | None, owner: type) -> _OfBoard[Fact] | Fact:
+        if puzzle is None:
+            return self
+        fact: Fact = getattr(puzzle.board, self._name)
+        return fact
+
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -38,41 +60,15 @@ class Puzzle:
     title: str | None = None
     source: str | None = None
 
-    @property
-    def rows(self) -> int:
-        return self.board.rows
-
-    @property
-    def columns(self) -> int:
-        return self.board.columns
-
-    @property
-    def cells(self) -> int:
-        return self.board.cells
-
-    @property
-    def walls(self) -> frozenset[int]:
-        return self.board.walls
-
-    @property
-    def classes(self) -> tuple[PieceClass, ...]:
-        return self.board.classes
-
-    @property
-    def goal(self) -> str | None:
-        return self.board.goal
-
-    @property
-    def rules(self) -> Rules:
-        return self.board.rules
-
-    @property
-    def metric(self) -> Metric:
-        return self.board.metric
-
-    @property
-    def tables(self) -> Tables:
-        return self.board.tables
+    rows = _OfBoard[int]()
+    columns = _OfBoard[int]()
+    cells = _OfBoard[int]()
+    walls = _OfBoard[frozenset[int]]()
+    classes = _OfBoard[tuple[PieceClass, ...]]()
+    goal = _OfBoard[str | None]()
+    rules = _OfBoard[Rules]()
+    metric = _OfBoard[Metric]()
+    tables = _OfBoard[Tables]()
 
     @property
     def grid(self) -> str:

@@ -113,6 +113,17 @@ DB_PLACE = "--db (or $HUARONG_DB)"
 
 
 @contextlib.contextmanager
+def refused_as(errors: type[Exception],
+               refusal: Callable[[str], click.ClickException] = InputError) -> Iterator[None]:
+    """The library's refusals of the input (``errors``) as ``refusal``: one line and exit
+    status 2."""
+    try:
+        yield
+    except errors as error:
+        raise refusal(str(error)) from None
+
+
+@contextlib.contextmanager
 def machine_faults(path: str | os.PathLike[str] | None, option: str, verb: str = "write"
                    ) -> Iterator[None]:
     """Turn a fault of the machine met inside (see :func:`is_machine_fault`) into a

@@ -3,6 +3,7 @@ build pattern databases and count the state space."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -22,6 +23,7 @@ from huarong.cli._common import (
     exit_without_solution,
     machine_faults,
     progress_bar,
+    refused_as,
 )
 from huarong.fileio import check_free_space
 from huarong.npuzzle import Algorithm, Board, NPuzzleError, Outcome, SearchProgress, SolveResult
@@ -38,13 +40,9 @@ class _InputError(click.ClickException):
         click.echo(f"huarong npuzzle: {self.message}", err=True)
 
 
-@contextmanager
-def _input_errors() -> Iterator[None]:
-    """Turn the library's input errors into an :class:`_InputError`."""
-    try:
-        yield
-    except NPuzzleError as error:
-        raise _InputError(str(error)) from None
+def _input_errors() -> contextlib.AbstractContextManager[None]:
+    """The library's input errors as an :class:`_InputError`."""
+    return refused_as(NPuzzleError, _InputError)
 
 
 @contextmanager

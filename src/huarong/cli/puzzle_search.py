@@ -5,6 +5,7 @@ Bad specifications end with one line and exit status 2 (:mod:`huarong.cli._commo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ from huarong.cli._common import (
     json_option,
     machine_faults,
     progress_bar,
+    refused_as,
     sigterm_unwinds,
 )
 
@@ -35,14 +37,11 @@ if TYPE_CHECKING:
 TABLE_FORMATS = (".parquet", ".duckdb")
 
 
-@contextmanager
-def input_errors() -> Iterator[None]:
+def input_errors() -> contextlib.AbstractContextManager[None]:
+    """The engine's refusals of a puzzle as one line and exit status 2."""
     from huarong.puzzles import PuzzleError
 
-    try:
-        yield
-    except PuzzleError as error:
-        raise InputError(str(error)) from None
+    return refused_as(PuzzleError)
 
 
 def grid_rows(grid: str) -> str:

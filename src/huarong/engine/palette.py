@@ -24,6 +24,7 @@ class KlotskiColours:
     """The four Klotski piece kinds."""
 
     cao: str
+    """The 2x2 piece (曹操)."""
     vertical: str
     horizontal: str
     soldier: str
@@ -34,8 +35,9 @@ class BoardColours:
     """The tray a board sits in: its frame, its floor and the lines around a piece."""
 
     frame: str
+    """Around the board, its exit left open."""
     floor: str
-    """Under the pieces, and the exit in the frame's bottom."""
+    """Under the pieces, and in the exit."""
     line: str
 
 

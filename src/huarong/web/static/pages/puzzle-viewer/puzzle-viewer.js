@@ -3,16 +3,16 @@
 // undo, hints and an optimal solution played back (/api/puzzles/solve); a link opens the
 // cluster of the position shown as a graph in the explorer.
 
-import { ApiError, api } from './api.js';
-import { bindHelpMode, readHelpMode } from './help-mode.js';
-import { createLadder } from './hint-ladder.js';
-import { createRecord } from './play-record.js';
+import { ApiError, api } from '../../lib/api.js';
+import { bindHelpMode, readHelpMode } from '../../components/help-mode.js';
+import { createLadder } from '../../components/hint-ladder.js';
+import { createRecord } from '../../components/play-record.js';
 import { draggable } from './puzzle-drag.js';
-import { rowsBeside } from './search-rows.js';
+import { rowsBeside } from '../../lib/search-rows.js';
 import {
   colourOf, displacement, pieceCells, pieceLabel, rowsOf, span,
-} from './puzzle-grid.js';
-import { createBoard, piecesOfGrid, wallsOfGrid } from './piece-board.js';
+} from '../../lib/grid-text.js';
+import { createBoard, piecesOfGrid, wallsOfGrid } from '../../components/piece-board.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {

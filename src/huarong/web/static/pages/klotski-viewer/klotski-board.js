@@ -1,10 +1,10 @@
 // The viewer's board: its sprites (the pieces' elements, drawn by klotski-board.js on the
 // shared board) and the celebration when the 2x2 reaches the exit.
 
-import { createBoard } from './piece-board.js';
-import { drawKlotski, positionKlotski, settleKlotski } from './klotski-board.js';
-import { colOf, rowOf } from './rules.js';
-import { reducedMotion, state, ui } from './page.js';
+import { createBoard } from '../../components/piece-board.js';
+import { drawKlotski, positionKlotski, settleKlotski } from '../../components/klotski-pieces.js';
+import { colOf, rowOf } from '../../lib/klotski-rules.js';
+import { reducedMotion, state, ui } from './klotski-page.js';
 
 export let sprites = []; // {kind, address, el}: the piece elements on the board
 let board = null;

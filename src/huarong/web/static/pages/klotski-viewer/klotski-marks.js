@@ -3,11 +3,11 @@
 // told to screen readers, a spoiler-free "moves left" mode that shows only the steps left, and
 // the steps lost against the optimum so far.
 
-import { hintsFor } from './api.js';
-import { readHelpMode } from './help-mode.js';
-import { cellAt, sprites } from './board.js';
-import { currentCode, state, ui } from './page.js';
-import { COLS, ROWS, SHAPE, colOf, pieceLabel, rowOf } from './rules.js';
+import { hintsFor } from '../../lib/api.js';
+import { readHelpMode } from '../../components/help-mode.js';
+import { cellAt, sprites } from './klotski-board.js';
+import { currentCode, state, ui } from './klotski-page.js';
+import { COLS, ROWS, SHAPE, colOf, pieceLabel, rowOf } from '../../lib/klotski-rules.js';
 
 // a verdict's words and sign, so colour is never the only cue
 const SHOWN = {

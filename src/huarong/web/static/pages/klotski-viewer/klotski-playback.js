@@ -1,12 +1,12 @@
 // Playing the shortest solution back: one request for the whole path, then step by step
 // through the game's history, so playback steps are moves like any other.
 
-import { api } from './api.js';
+import { api } from '../../lib/api.js';
 import {
   PAUSE_FRACTION, advance, enqueue, noteMove, record, refresh, showCurrent, sleep, solutionStep,
   stepMs, stepTo,
-} from './game.js';
-import { currentCode, say, state, ui } from './page.js';
+} from './klotski-game.js';
+import { currentCode, say, state, ui } from './klotski-page.js';
 
 async function stepBy(direction) {
   const step = solutionStep();

@@ -4,17 +4,17 @@
 // /api/next tells how many steps remain at best. This module wires the page's controls to the
 // modules that do the work and opens the first layout.
 
-import { buildGrid } from './board.js';
-import { editCell, finishEditing, redrawEditor, startEditing } from './editing.js';
+import { buildGrid } from './klotski-board.js';
+import { editCell, finishEditing, redrawEditor, startEditing } from './klotski-editor.js';
 import {
   enqueue, hint, loadLayout, record, redo, restart, revealBoard, stopEditing, undo,
-} from './game.js';
-import { loadClassics, showLevels, wireLevels } from './levels.js';
-import { ARROWS, endDrag, keyMove, moveDrag, moveTo, startDrag } from './moves.js';
-import { currentCode, say, showError, state, ui } from './page.js';
-import { solve, stepButton, togglePlay } from './playback.js';
-import { bindHelpMode } from './help-mode.js';
-import { select, selectedPiece, showTargets } from './verdicts.js';
+} from './klotski-game.js';
+import { loadClassics, showLevels, wireLevels } from './klotski-lists.js';
+import { ARROWS, endDrag, keyMove, moveDrag, moveTo, startDrag } from './klotski-moves.js';
+import { currentCode, say, showError, state, ui } from './klotski-page.js';
+import { solve, stepButton, togglePlay } from './klotski-playback.js';
+import { bindHelpMode } from '../../components/help-mode.js';
+import { select, selectedPiece, showTargets } from './klotski-marks.js';
 
 const START_CODE = '1A9BF0C00';
 

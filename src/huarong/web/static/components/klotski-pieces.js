@@ -4,7 +4,7 @@
 
 import {
   COLS, FACE, LETTER, ROWS, cellsOf, colOf, pieceLabel, rowOf,
-} from './rules.js';
+} from '../lib/klotski-rules.js';
 
 const GOAL_ADDRESS = 13; // the 2x2's top-left cell when it stands at the gate
 const cellsAt = (kind, address) => cellsOf(kind, address).map((cell) => [rowOf(cell), colOf(cell)]);

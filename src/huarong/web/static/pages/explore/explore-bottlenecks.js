@@ -2,7 +2,7 @@
 // (steps whose loss does), from /api/groups/{code}/bottlenecks, and its basins (the parts a cut
 // vertex or bridge closes off from the nearest goals) coloured one colour each.
 
-import { ApiError, api } from './api.js';
+import { ApiError, api } from '../../lib/api.js';
 import { $, count, el } from './explore-common.js';
 
 // one colour per basin, in turn; white for the cut vertices, dim for the rest of the group

@@ -1,8 +1,8 @@
 // A small picture of a layout, for lists of layouts and the explorer's hover card: Klotski's
 // from its code, any puzzle's from its board cells or its grid text.
 
-import { cellsOf, codeText } from './graph-format.js';
-import { SHAPE, colOf, decode, rowOf } from './rules.js';
+import { cellsOf, codeText } from '../lib/graph-format.js';
+import { SHAPE, colOf, decode, rowOf } from '../lib/klotski-rules.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const WALL = 255;

@@ -8,8 +8,8 @@
 // there is no animation loop. Where a frame proves slow, a pan or zoom moves the last picture
 // with a CSS transform and redraws once the gesture rests.
 
-import KDBush from './vendor/kdbush.js';
-import * as twgl from './vendor/twgl-full.module.js';
+import KDBush from '../vendor/kdbush.js';
+import * as twgl from '../vendor/twgl-full.module.js';
 import { drawMarks } from './graph-marks.js';
 
 const VERTEX = `#version 300 es

@@ -1,12 +1,12 @@
 // Building a layout cell by cell: the server checks each version and names it.
 
-import { api, learnShortCode } from './api.js';
-import { celebrate, render } from './board.js';
+import { api, learnShortCode } from '../../lib/api.js';
+import { celebrate, render } from './klotski-board.js';
 import {
   closeEditor, dropSolution, enqueue, revealBoard, showCodeLinks, startGame,
-} from './game.js';
-import { classicNames, state, ui } from './page.js';
-import { COLS, KIND_NAME, ROWS, cellsOf, fits, occupancy, onlineId } from './rules.js';
+} from './klotski-game.js';
+import { classicNames, state, ui } from './klotski-page.js';
+import { COLS, KIND_NAME, ROWS, cellsOf, fits, occupancy, onlineId } from '../../lib/klotski-rules.js';
 
 export function startEditing() {
   state.playing = false;

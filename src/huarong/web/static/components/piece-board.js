@@ -30,7 +30,7 @@
 //   piecesOfGrid(grid), wallsOfGrid(grid)   // grid text (puzzle-grid.js) as pieces, walls
 //   exitsOf(goal, rows, columns, rules)     // the edges a goal leaves through
 
-import { pieceCells, rowsOf } from './puzzle-grid.js';
+import { pieceCells, rowsOf } from '../lib/grid-text.js';
 
 const SIDES = [[-1, 0, 'top'], [1, 0, 'bottom'], [0, -1, 'left'], [0, 1, 'right']];
 const FAMILIES = ['klotski', 'rush-hour', 'blocks'];

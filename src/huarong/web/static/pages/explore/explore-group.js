@@ -4,7 +4,7 @@
 // Any puzzle's cluster (/api/puzzles/graph) is drawn on the same page, without Klotski's
 // board, class and database figures.
 
-import { ApiError, api, pause } from './api.js';
+import { ApiError, api, pause } from '../../lib/api.js';
 import {
   $, classHref, count, el, groupHref, playHref,
 } from './explore-common.js';
@@ -14,9 +14,9 @@ import {
 import {
   putOnBoard, startPlay, stopPlay, wirePlay,
 } from './explore-play.js';
-import { codeText, parseGraph } from './graph-format.js';
-import { GraphView } from './graph-view.js';
-import { graphBoard } from './miniboard.js';
+import { codeText, parseGraph } from '../../lib/graph-format.js';
+import { GraphView } from '../../components/graph-view.js';
+import { graphBoard } from '../../components/miniboard.js';
 
 // Without a GPU, more steps than this are left undrawn until asked for.
 const SOFTWARE_LINES = 500000;

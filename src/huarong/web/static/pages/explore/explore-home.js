@@ -1,11 +1,11 @@
 // The explorer's first page: the 203 classes as a sortable table, and the records of the space,
 // each one click from play.
 
-import { api } from './api.js';
+import { api } from '../../lib/api.js';
 import {
   $, classHref, count, el, groupHref, missingNote, playHref, share,
 } from './explore-common.js';
-import { miniBoard } from './miniboard.js';
+import { miniBoard } from '../../components/miniboard.js';
 
 // [key, heading, value of a class, numeric]
 const COLUMNS = [

@@ -1,18 +1,18 @@
 // The game: every board the player reached, one step apart, the readouts drawn from it, the
 // queue that keeps slides from overlapping, and loading a layout by any of its names.
 
-import { ApiError, api, hintsFor, knownSteps, learnShortCode, shortCodes } from './api.js';
-import { celebrate, place, render, sprites } from './board.js';
-import { createLadder } from './hint-ladder.js';
-import { createRecord, verdictBetween } from './play-record.js';
+import { ApiError, api, hintsFor, knownSteps, learnShortCode, shortCodes } from '../../lib/api.js';
+import { celebrate, place, render, sprites } from './klotski-board.js';
+import { createLadder } from '../../components/hint-ladder.js';
+import { createRecord, verdictBetween } from '../../components/play-record.js';
 import {
   announce, classicNames, currentCode, reducedMotion, say, showError, state, ui,
-} from './page.js';
+} from './klotski-page.js';
 import {
   COLS, KIND_NAME, ROWS, colOf, decode, encode, isGoal, moveBetween, pieceLabel, reachable,
   routeTo, rowOf,
-} from './rules.js';
-import { showLost, showTargets, verdictOfStep } from './verdicts.js';
+} from '../../lib/klotski-rules.js';
+import { showLost, showTargets, verdictOfStep } from './klotski-marks.js';
 
 const SOLVED_KEY = 'huarong.solved';
 const BASE_STEP_MS = 1600;

@@ -1,10 +1,10 @@
 // The lists of layouts to pick from: the named classics and, with the database, every
 // standard layout by minimum steps.
 
-import { ApiError, api } from './api.js';
-import { loadLayout, refresh, revealBoard } from './game.js';
-import { miniBoard } from './miniboard.js';
-import { classicNames, state, ui } from './page.js';
+import { ApiError, api } from '../../lib/api.js';
+import { loadLayout, refresh, revealBoard } from './klotski-game.js';
+import { miniBoard } from '../../components/miniboard.js';
+import { classicNames, state, ui } from './klotski-page.js';
 
 const LEVELS_PER_PAGE = 10;
 

@@ -3,7 +3,7 @@
 // a slide, round corners for a step, one cell for a unit move), and lands there when
 // released; a release where it started moves nothing.
 
-import { pieceCells, rowsOf } from './puzzle-grid.js';
+import { pieceCells, rowsOf } from '../../lib/grid-text.js';
 
 // board: a board of piece-board.js; landings(letter) resolves to the piece's moves as
 // [{offset: [rows, columns], move}]; land(move) makes one.

@@ -2,11 +2,11 @@
 // a piece or by the arrow keys on a focused piece; every step (one piece slid any distance
 // through empty cells) is told to onStep, so the group's graph can follow it.
 
-import { drawKlotski, positionKlotski } from './klotski-board.js';
-import { createBoard } from './piece-board.js';
+import { drawKlotski, positionKlotski } from '../../components/klotski-pieces.js';
+import { createBoard } from '../../components/piece-board.js';
 import {
   COLS, ROWS, colOf, decode, encode, fits, occupancy, reachable, rowOf,
-} from './rules.js';
+} from '../../lib/klotski-rules.js';
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 

@@ -3,10 +3,10 @@
 // (#/search/NAME?offset=…&min_length=…&limit=…), each start one click from the viewer
 // (/puzzles) and one from its state graph (#/puzzle?…).
 
-import { api } from './api.js';
+import { api } from '../../lib/api.js';
 import { $, count, el } from './explore-common.js';
-import { gridBoard } from './miniboard.js';
-import { rowAddress, rowQuery } from './search-rows.js';
+import { gridBoard } from '../../components/miniboard.js';
+import { rowAddress, rowQuery } from '../../lib/search-rows.js';
 
 const PER_PAGE = 50;
 const BOARD_HEIGHT = 30; // pixels: a row's picture of its start

@@ -1,15 +1,15 @@
 // Playing by hand: dragging a piece with the mouse or a finger, or moving the focused piece
 // with the arrow keys.
 
-import { boardPiece, position } from './board.js';
+import { boardPiece, position } from './klotski-board.js';
 import {
   advance, announceMove, enqueue, noteMove, queued, stepMs, stepTo,
-} from './game.js';
-import { announce, currentCode, say, state, ui } from './page.js';
-import { select } from './verdicts.js';
+} from './klotski-game.js';
+import { announce, currentCode, say, state, ui } from './klotski-page.js';
+import { select } from './klotski-marks.js';
 import {
   COLS, ROWS, colOf, encode, fits, moveBetween, occupancy, pieceLabel, reachable, rowOf,
-} from './rules.js';
+} from '../../lib/klotski-rules.js';
 
 export const ARROWS = {
   ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],

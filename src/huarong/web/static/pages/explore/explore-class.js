@@ -1,11 +1,11 @@
 // One class: its figures, its layouts by minimum steps as a plot, and its groups, largest
 // first, a page at a time, each a link to its graph.
 
-import { api } from './api.js';
+import { api } from '../../lib/api.js';
 import {
   $, count, el, groupHref, missingNote, playHref, share,
 } from './explore-common.js';
-import { miniBoard } from './miniboard.js';
+import { miniBoard } from '../../components/miniboard.js';
 
 const PER_PAGE = 100;
 const SVG = 'http://www.w3.org/2000/svg';

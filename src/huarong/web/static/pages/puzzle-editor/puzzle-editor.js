@@ -3,13 +3,13 @@
 // the URL's hash (the viewer's parameters, so "Play it" opens the same puzzle at /puzzles)
 // and downloaded as the TOML file `huarong puzzle` reads.
 
-import { ApiError, api } from './api.js';
+import { ApiError, api } from '../../lib/api.js';
 import {
   SIDES, emptyGrid, erased, gridOf, goalFor, goalPlaced, lettersOf, linesOf, nameOf,
   pathTo, rectangle, resized, shapeAt, textOf, tomlOf, withPiece, withWalls,
 } from './editor-grid.js';
-import { createBoard, piecesOfGrid } from './piece-board.js';
-import { colourOf, pieceLabel, span } from './puzzle-grid.js';
+import { createBoard, piecesOfGrid } from '../../components/piece-board.js';
+import { colourOf, pieceLabel, span } from '../../lib/grid-text.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {

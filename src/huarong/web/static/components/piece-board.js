@@ -24,6 +24,9 @@
 //     [row, column]), to where it is. Returns the pieces' elements in the order given.
 //     The board's data-grid is then the position as grid text.
 //   board.piece(letter)                     // the element drawing that letter
+//   board.pieceAt(row, column)              // the element of the piece covering that cell
+//   board.cornerOf(el)                      // [row, column] of el's top-left, as drawn
+//   board.rows(), board.columns()
 //   board.position(el, row, column)         // draws el's top-left there (a drag under way)
 //   board.settle(el, cells)                 // el now covers cells
 //   board.cell(row, column)                 // a gridcell element
@@ -350,7 +353,12 @@ export function createBoard(element, { picture = false } = {}) {
     draw,
     position,
     settle,
+    rows: () => rows,
+    columns: () => columns,
     cell: (row, column) => cells[row * columns + column],
+    pieceAt: (row, column) => [...drawn].find(([, record]) => record.cells
+      .some(([r, c]) => r === row && c === column))?.[0] ?? null,
+    cornerOf: (el) => [drawn.get(el).box.top, drawn.get(el).box.left],
     piece: (letter) => [...drawn].find(([, record]) => record.letter === letter)?.[0] ?? null,
   };
 }

@@ -36,12 +36,3 @@ export function createRecord() {
     },
   };
 }
-
-// A move's verdict from the fewest moves left before and after it (null: no goal reachable).
-export function verdictBetween(before, after) {
-  if (before === null || before === undefined || after === null || after === undefined) {
-    return null;
-  }
-  if (after < before) return 'better';
-  return after > before ? 'worse' : 'same';
-}

@@ -1,5 +1,5 @@
-// The client of the server's JSON API: one-line errors turned into sentences, and the answers
-// of /api/next kept, so each layout is asked about once.
+// The client of the server's API: the one loop that waits out a 202 "working" answer, and
+// one-line errors turned into sentences.
 
 export class ApiError extends Error {
   constructor(message, status = null) {
@@ -18,54 +18,35 @@ function sentence(text) {
 
 export const pause = (seconds) => new Promise((resolve) => { setTimeout(resolve, seconds * 1000); });
 
+const UNREACHABLE = 'The server cannot be reached: is huarong serve still running?';
+
 // A heavy answer not made yet comes back 202 "working" (the server goes on making it): asked
-// again after the wait the server names; onWorking is told of each such answer.
-export async function api(path, params, { onWorking } = {}) {
+// again after the wait the server names; onWorking is told of each such answer. Resolves to
+// the first other response, whatever its status.
+export async function request(url, { onWorking } = {}) {
   for (;;) {
     let response;
     try {
-      response = await fetch(`${path}?${new URLSearchParams(params)}`);
+      response = await fetch(url);
     } catch {
-      throw new ApiError('The server cannot be reached: is huarong serve still running?');
+      throw new ApiError(UNREACHABLE);
     }
-    const body = await response.json().catch(() => null);
-    if (response.status === 202 && body?.status === 'working') {
-      onWorking?.(body);
-      await pause(body.retry_after ?? 1);
-      continue;
-    }
-    if (!response.ok) {
-      const reason = body?.error
-        ?? `the server answered ${response.status} ${response.statusText}`;
-      throw new ApiError(sentence(reason), response.status);
-    }
-    return body;
+    if (response.status !== 202) return response;
+    const body = await response.clone().json().catch(() => null);
+    if (body?.status !== 'working') return response;
+    onWorking?.(body);
+    await pause(body.retry_after ?? 1);
   }
 }
 
-const nextInfo = new Map(); // code -> promise of /api/next
-export const knownSteps = new Map(); // code -> minimum steps, learnt from its parent's /api/next
-// code -> the klotski engine's 5-character short code, from any answer that carries one
-// (servers before short codes send none, and the viewer then shows none)
-export const shortCodes = new Map();
-
-export function learnShortCode(layout) {
-  if (layout && typeof layout.short_code === 'string') {
-    shortCodes.set(layout.code, layout.short_code);
+// The JSON answer of path with the query params (waiting out any 202), or an ApiError that
+// says the server's reason as a sentence.
+export async function api(path, params, options = {}) {
+  const response = await request(`${path}?${new URLSearchParams(params)}`, options);
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const reason = body?.error ?? `the server answered ${response.status} ${response.statusText}`;
+    throw new ApiError(sentence(reason), response.status);
   }
-}
-
-export function hintsFor(code) {
-  if (!nextInfo.has(code)) {
-    const request = api('/api/next', { code });
-    request.then((next) => {
-      learnShortCode(next);
-      for (const child of next.children) {
-        knownSteps.set(child.code, child.min_steps);
-        learnShortCode(child);
-      }
-    }, () => nextInfo.delete(code));
-    nextInfo.set(code, request);
-  }
-  return nextInfo.get(code);
+  return body;
 }

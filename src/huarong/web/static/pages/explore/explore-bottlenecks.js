@@ -3,7 +3,8 @@
 // vertex or bridge closes off from the nearest goals) coloured one colour each.
 
 import { ApiError, api } from '../../lib/api.js';
-import { $, count, el } from './explore-common.js';
+import { $, el } from '../../lib/dom.js';
+import { count } from '../../lib/format.js';
 
 // one colour per basin, in turn; white for the cut vertices, dim for the rest of the group
 const BASIN_COLOURS = ['#4cc9f0', '#f77f00', '#b5e48c', '#c77dff', '#ffd166', '#06d6a0',

@@ -2,9 +2,9 @@
 // first, a page at a time, each a link to its graph.
 
 import { api } from '../../lib/api.js';
-import {
-  $, count, el, groupHref, missingNote, playHref, share,
-} from './explore-common.js';
+import { $, el } from '../../lib/dom.js';
+import { count, share } from '../../lib/format.js';
+import { groupHref, missingNote, playHref } from './explore-common.js';
 import { miniBoard } from '../../components/miniboard.js';
 
 const PER_PAGE = 100;

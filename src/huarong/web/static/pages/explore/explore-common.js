@@ -1,27 +1,7 @@
-// What the explorer's pages share: building elements, numbers as people read them, the links
-// between the pages and into the viewer, and the one place errors are shown.
+// What the explorer's pages share: the links between the pages and into the viewer, the one
+// place errors are shown, and the note on figures the database lacks.
 
-export const $ = (id) => document.getElementById(id);
-
-// el('a', {href: '#'}, 'text', child, ...): attributes named className, textContent or
-// dataset-like keys are set as properties, the rest as attributes.
-export function el(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'className') element.className = value;
-    else element.setAttribute(name, value === true ? '' : String(value));
-  }
-  element.append(...children.filter((child) => child !== null && child !== undefined));
-  return element;
-}
-
-export const count = (n) => (n === null || n === undefined ? '—' : n.toLocaleString('en'));
-
-export function share(part, whole) {
-  if (part === null || part === undefined || !whole) return '—';
-  return `${((100 * part) / whole).toFixed(1)}%`;
-}
+import { $ } from '../../lib/dom.js';
 
 export const playHref = (code) => `/#${code}`;
 export const classHref = (name) => `#/class/${name}`;

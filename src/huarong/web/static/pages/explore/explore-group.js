@@ -4,10 +4,10 @@
 // Any puzzle's cluster (/api/puzzles/graph) is drawn on the same page, without Klotski's
 // board, class and database figures.
 
-import { ApiError, api, pause } from '../../lib/api.js';
-import {
-  $, classHref, count, el, groupHref, playHref,
-} from './explore-common.js';
+import { ApiError, api, request } from '../../lib/api.js';
+import { $, el } from '../../lib/dom.js';
+import { count } from '../../lib/format.js';
+import { classHref, groupHref, playHref } from './explore-common.js';
 import {
   bottleneckColours, bridgePairs, drawBottleneckLegend, loadBottlenecks,
 } from './explore-bottlenecks.js';
@@ -253,18 +253,9 @@ function showFarthest(graph, missing) {
 // A cluster the server refuses to search (413) is told with the commands that take any size.
 // A graph not placed yet (202) is asked for again after the wait the server names.
 async function fetchGraph(url) {
-  let response;
-  for (;;) {
-    try {
-      response = await fetch(url);
-    } catch {
-      throw new ApiError('The server cannot be reached: is huarong serve still running?');
-    }
-    if (response.status !== 202) break;
-    const working = await response.json().catch(() => null);
-    loading('The server is still placing this graph…');
-    await pause(working?.retry_after ?? 1);
-  }
+  const response = await request(url, {
+    onWorking: () => loading('The server is still placing this graph…'),
+  });
   if (!response.ok) {
     const body = await response.json().catch(() => null);
     const reason = body?.error ?? `The server answered ${response.status}.`;

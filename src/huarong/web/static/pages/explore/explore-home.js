@@ -2,9 +2,9 @@
 // each one click from play.
 
 import { api } from '../../lib/api.js';
-import {
-  $, classHref, count, el, groupHref, missingNote, playHref, share,
-} from './explore-common.js';
+import { $, el } from '../../lib/dom.js';
+import { count, share } from '../../lib/format.js';
+import { classHref, groupHref, missingNote, playHref } from './explore-common.js';
 import { miniBoard } from '../../components/miniboard.js';
 
 // [key, heading, value of a class, numeric]

@@ -2,11 +2,13 @@
 // leaves a trail, a click on a point puts that layout on the board, and "solve from here"
 // plays a shortest way to a goal on both, at the speed the reader picks.
 
-import { PlayBoard } from './explore-board.js';
-import { $, playHref } from './explore-common.js';
+import { createGame } from '../../components/game.js';
+import { klotskiPositions } from '../../components/game-klotski.js';
+import { $ } from '../../lib/dom.js';
+import { playHref } from './explore-common.js';
 
 const TRAIL_MAX = 2000; // the marks are SVG: the trail keeps its latest steps
-let board = null;
+let board = null; // the game on the board (components/game.js): its steps are told to onStep
 // {graph, view, codeAt(index), indexOf(code), at, trail, timer, next (CSR, built on demand)}
 let game = null;
 
@@ -77,7 +79,7 @@ function solveStep() {
     stopSolving();
     return;
   }
-  board.show(game.codeAt(next));
+  board.start(game.codeAt(next));
   arrive(next);
   if (game.graph.min[next] > 0) game.timer = setTimeout(solveStep, stepMs());
   else stopSolving();
@@ -96,7 +98,7 @@ function toggleSolving() {
 // Puts a layout of the group on the board (a jump, not a step: the trail starts again).
 export function putOnBoard(index) {
   stopSolving();
-  board.show(game.codeAt(index));
+  board.start(game.codeAt(index));
   game.at = index;
   game.trail = [index];
   status();
@@ -116,11 +118,18 @@ export function stopPlay() {
 }
 
 export function wirePlay() {
-  board = new PlayBoard($('play-board'), {
-    onStep: (code) => {
-      stopSolving();
-      const index = game.indexOf(code);
-      if (index >= 0) arrive(index);
+  const element = $('play-board');
+  // Every step by hand is a step on the graph (no history: the trail is the graph's).
+  board = createGame(element, {
+    adapter: klotskiPositions,
+    on: {
+      change: () => { element.dataset.code = board.position(); },
+      moved: ({ by, to }) => {
+        if (by !== 'player') return;
+        stopSolving();
+        const index = game.indexOf(to);
+        if (index >= 0) arrive(index);
+      },
     },
   });
   $('board-solve').addEventListener('click', toggleSolving);

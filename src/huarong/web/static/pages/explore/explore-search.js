@@ -4,7 +4,8 @@
 // (/puzzles) and one from its state graph (#/puzzle?…).
 
 import { api } from '../../lib/api.js';
-import { $, count, el } from './explore-common.js';
+import { $, el } from '../../lib/dom.js';
+import { count } from '../../lib/format.js';
 import { gridBoard } from '../../components/miniboard.js';
 import { rowAddress, rowQuery } from '../../lib/search-rows.js';
 

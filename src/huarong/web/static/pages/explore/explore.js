@@ -6,7 +6,8 @@
 // library) load only when a graph is shown.
 
 import { showClass, wireClassPage } from './explore-class.js';
-import { $, el, showError } from './explore-common.js';
+import { $, el } from '../../lib/dom.js';
+import { showError } from './explore-common.js';
 import { showHome } from './explore-home.js';
 import { showSearches, wireSearchPage } from './explore-search.js';
 

@@ -1,19 +1,22 @@
 // Building a layout cell by cell: the server checks each version and names it.
 
-import { api, learnShortCode } from '../../lib/api.js';
-import { celebrate, render } from './klotski-board.js';
+import { api } from '../../lib/api.js';
 import {
-  closeEditor, dropSolution, enqueue, revealBoard, showCodeLinks, startGame,
+  COLS, KIND_NAME, ROWS, cellsOf, decode, fits, occupancy, onlineId,
+} from '../../lib/klotski-rules.js';
+import { drawKlotski } from '../../components/game-klotski.js';
+import {
+  celebrate, closeEditor, game, revealBoard, showCodeLinks, startGame,
 } from './klotski-game.js';
-import { classicNames, state, ui } from './klotski-page.js';
-import { COLS, KIND_NAME, ROWS, cellsOf, fits, occupancy, onlineId } from '../../lib/klotski-rules.js';
+import {
+  classicNames, learnShortCode, state, ui,
+} from './klotski-page.js';
 
 export function startEditing() {
-  state.playing = false;
-  enqueue(() => {
-    dropSolution();
+  game.pause();
+  game.enqueue(() => {
     state.editing = true;
-    state.editPieces = state.pieces.map((p) => ({ ...p }));
+    state.editPieces = decode(game.position());
     ui.editor.hidden = false;
     ui.editButton.textContent = 'Editing…';
     ui.editButton.disabled = true;
@@ -63,7 +66,7 @@ function showEditReadouts(code) {
 }
 
 export function redrawEditor() {
-  render(state.editPieces);
+  drawKlotski(game.board, state.editPieces);
   const request = ++state.editRequest;
   state.editCode = null;
   ui.editDone.disabled = true;
@@ -95,10 +98,19 @@ export function redrawEditor() {
   });
 }
 
+// Leaves the editor for the game's board as it was.
+export function stopEditing() {
+  game.enqueue(() => {
+    if (!state.editing) return;
+    closeEditor();
+    game.show();
+  });
+}
+
 export function finishEditing() {
   const code = state.editCode;
   if (!code) return;
-  enqueue(() => {
+  game.enqueue(() => {
     closeEditor();
     startGame(code);
     revealBoard();

@@ -1,13 +1,13 @@
-// Judging moves while a person plays: each legal move of the selected piece marked on the board
+// Judging moves while a person plays: each move of the selected piece marked on the board
 // with its verdict (one step closer to a goal, as far as before, one step farther), the same
 // told to screen readers, a spoiler-free "moves left" mode that shows only the steps left, and
 // the steps lost against the optimum so far.
 
-import { hintsFor } from '../../lib/api.js';
 import { readHelpMode } from '../../components/help-mode.js';
-import { cellAt, sprites } from './klotski-board.js';
-import { currentCode, state, ui } from './klotski-page.js';
-import { COLS, ROWS, SHAPE, colOf, pieceLabel, rowOf } from '../../lib/klotski-rules.js';
+import {
+  COLS, ROWS, SHAPE, colOf, pieceLabel, rowOf,
+} from '../../lib/klotski-rules.js';
+import { state, ui } from './klotski-page.js';
 
 // a verdict's words and sign, so colour is never the only cue
 const SHOWN = {
@@ -16,20 +16,11 @@ const SHOWN = {
 
 let selected = null; // the element of the selected piece
 
-// The server's verdict for a child of /api/next, else the same judged from the minimum steps
-// (servers before verdicts send none): null when no goal can be reached.
-export function verdictOf(child, here) {
-  if (child.verdict !== undefined) return child.verdict;
-  if (child.min_steps === null || child.min_steps === undefined || here === null) return null;
-  if (child.min_steps < here) return 'better';
-  return child.min_steps > here ? 'worse' : 'same';
-}
-
 // The steps lost against the optimum: moves made plus the fewest steps still needed, less the
 // fewest the starting layout needed (a step away from the goal loses two, one aside one).
-export function showLost(remaining) {
+export function showLost(remaining, movesMade) {
   const lost = remaining === null || remaining === undefined || state.optimum === undefined
-    ? null : state.at + remaining - state.optimum;
+    ? null : movesMade + remaining - state.optimum;
   ui.stepsLost.textContent = lost === null ? '—' : String(lost);
 }
 
@@ -41,7 +32,7 @@ function centre(kind, address) {
 
 const place = (kind, address) => pieceLabel(kind, address).split(', ').slice(1).join(', ');
 
-function target(sprite, child, verdict) {
+function target(kind, from, child, verdict) {
   const [sign, word] = SHOWN[verdict ?? 'none'];
   const steps = child.min_steps === null ? 'no goal reachable' : `${child.min_steps} left`;
   const button = document.createElement('button');
@@ -51,13 +42,13 @@ function target(sprite, child, verdict) {
   button.dataset.verdict = verdict ?? 'none';
   button.dataset.address = String(child.move.to);
   button.dataset.code = child.code;
-  button.setAttribute('aria-label', `Move ${pieceLabel(sprite.kind, sprite.address)} to `
-    + `${place(sprite.kind, child.move.to)}: ${word}, ${steps}`);
+  button.setAttribute('aria-label', `Move ${pieceLabel(kind, from)} to `
+    + `${place(kind, child.move.to)}: ${word}, ${steps}`);
   const mark = document.createElement('span');
   mark.setAttribute('aria-hidden', 'true');
   mark.textContent = sign;
   button.append(mark, ` ${word}`);
-  const [left, top] = centre(sprite.kind, child.move.to);
+  const [left, top] = centre(kind, child.move.to);
   button.style.left = `${left}%`;
   button.style.top = `${top}%`;
   return button;
@@ -68,26 +59,30 @@ function clearTargets() {
   ui.pieceMoves.textContent = '';
 }
 
+const shown = (game) => selected?.isConnected && readHelpMode() === 'verdicts'
+  && !state.editing && !game.state.playing;
+
 // Marks the moves of the selected piece (the focused one, or the last one touched) with their
 // verdicts, and describes them to a screen reader; nothing in the "moves left" mode.
-export function showTargets() {
-  const sprite = sprites.find((s) => s.el === selected);
-  const code = currentCode();
-  if (!sprite || !code || readHelpMode() !== 'verdicts' || state.editing || state.playing) {
+export function showTargets(game, answers) {
+  const code = game.position();
+  const piece = selected;
+  if (!code || !shown(game)) {
     clearTargets();
     return;
   }
-  hintsFor(code).then((next) => {
-    if (currentCode() !== code || sprites.find((s) => s.el === selected) !== sprite) return;
+  const { kind } = piece.dataset;
+  const from = Number(piece.dataset.address);
+  answers.get(code).then((answer) => {
+    if (game.position() !== code || selected !== piece) return;
     clearTargets();
-    if (readHelpMode() !== 'verdicts' || state.editing || state.playing) return;
-    const moves = next.children.filter((child) => child.move.kind === sprite.kind
-      && child.move.from === sprite.address);
+    if (!shown(game) || Number(piece.dataset.address) !== from) return;
     const words = [];
-    for (const child of moves) {
-      const verdict = verdictOf(child, next.min_steps);
-      cellAt(child.move.to).append(target(sprite, child, verdict));
-      words.push(`to ${place(sprite.kind, child.move.to)} ${SHOWN[verdict ?? 'none'][1]}`);
+    for (const { move, verdict } of answer.moves) {
+      if (move.kind !== kind || move.from !== from) continue;
+      const child = answer.raw.children.find((each) => each.move === move);
+      game.board.cell(rowOf(move.to), colOf(move.to)).append(target(kind, from, child, verdict));
+      words.push(`to ${place(kind, move.to)} ${SHOWN[verdict ?? 'none'][1]}`);
     }
     ui.pieceMoves.textContent = words.length ? `Its moves: ${words.join('; ')}.`
       : 'It cannot move.';
@@ -95,19 +90,9 @@ export function showTargets() {
 }
 
 // The selected piece is described to a screen reader by the list of its judged moves.
-export function select(element) {
+export function select(element, game, answers) {
   if (selected && selected !== element) selected.removeAttribute('aria-describedby');
   selected = element;
   selected?.setAttribute('aria-describedby', 'piece-moves');
-  showTargets();
-}
-
-export const selectedPiece = () => sprites.find((s) => s.el === selected) ?? null;
-
-// The verdict of the step from before to the board now, for the announcement after a move.
-export async function verdictOfStep(before) {
-  if (readHelpMode() !== 'verdicts' || !before) return null;
-  const next = await hintsFor(before);
-  const child = next.children.find((c) => c.code === currentCode());
-  return child ? verdictOf(child, next.min_steps) : null;
+  showTargets(game, answers);
 }

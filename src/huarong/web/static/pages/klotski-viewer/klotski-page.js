@@ -1,6 +1,8 @@
-// The viewer page's elements and the state every part of it shares.
+// The Klotski viewer's elements, the page's own state (the game's is the game's: see
+// klotski-game.js), what the server has told about codes, and the page's three voices.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from '../../lib/dom.js';
+
 export const ui = {
   board: $('board'), frame: $('frame'), celebration: $('celebration'),
   currentCode: $('current-code'), layoutName: $('layout-name'), announce: $('announce'),
@@ -23,12 +25,7 @@ export const ui = {
 };
 
 export const state = {
-  history: [], // codes from the loaded layout, one step apart; the board shows history[at]
-  at: 0,
-  pieces: [],
-  solution: null, // {path: [codes], moves: [{from, to, kind}], base: history index of path[0]}
-  solving: false,
-  playing: false,
+  optimum: undefined, // the fewest steps from the game's first layout, once known
   editing: false,
   editPieces: [],
   editKind: 'cao',
@@ -37,9 +34,17 @@ export const state = {
   levelsOffset: 0,
 };
 export const classicNames = new Map(); // code -> {name, name_en}
+export const knownSteps = new Map(); // code -> minimum steps, learnt from its parent's answer
+// code -> the klotski engine's 5-character short code, from any answer that carries one
+// (servers before short codes send none, and the viewer then shows none)
+export const shortCodes = new Map();
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
-export const currentCode = () => state.history[state.at] ?? null;
+export function learnShortCode(layout) {
+  if (layout && typeof layout.short_code === 'string') {
+    shortCodes.set(layout.code, layout.short_code);
+  }
+}
 
 export function say(text) {
   ui.message.textContent = text;

@@ -1,20 +1,21 @@
 // Huarong Pass viewer: draws a layout from its common code, replays the optimal solution from
 // /api/solve with pieces sliding cell by cell (through corners), and lets a person play by
 // dragging pieces or moving them from the keyboard, with undo, redo, restart and hints, while
-// /api/next tells how many steps remain at best. This module wires the page's controls to the
-// modules that do the work and opens the first layout.
+// /api/next tells how many steps remain at best (横刀立马 opens it). This module wires the
+// page's controls to the game (klotski-game.js) and opens the first layout.
 
-import { buildGrid } from './klotski-board.js';
-import { editCell, finishEditing, redrawEditor, startEditing } from './klotski-editor.js';
+import { bindHelpMode } from '../../components/help-mode.js';
+import { first } from '../../components/game-history.js';
+import { drawKlotski } from '../../components/game-klotski.js';
 import {
-  enqueue, hint, loadLayout, record, redo, restart, revealBoard, stopEditing, undo,
+  editCell, finishEditing, redrawEditor, startEditing, stopEditing,
+} from './klotski-editor.js';
+import {
+  answers, game, loadLayout, revealBoard, solve,
 } from './klotski-game.js';
 import { loadClassics, showLevels, wireLevels } from './klotski-lists.js';
-import { ARROWS, endDrag, keyMove, moveDrag, moveTo, startDrag } from './klotski-moves.js';
-import { currentCode, say, showError, state, ui } from './klotski-page.js';
-import { solve, stepButton, togglePlay } from './klotski-playback.js';
-import { bindHelpMode } from '../../components/help-mode.js';
-import { select, selectedPiece, showTargets } from './klotski-marks.js';
+import { select, showTargets } from './klotski-marks.js';
+import { say, showError, state, ui } from './klotski-page.js';
 
 const START_CODE = '1A9BF0C00';
 
@@ -23,17 +24,17 @@ ui.loadForm.addEventListener('submit', (event) => {
   loadLayout(ui.codeInput.value).then((loaded) => { if (loaded) revealBoard(); });
 });
 ui.solve.addEventListener('click', () => solve().catch((error) => say(error.message)));
-ui.play.addEventListener('click', togglePlay);
-ui.back.addEventListener('click', () => stepButton(-1));
-ui.forward.addEventListener('click', () => stepButton(1));
-ui.undo.addEventListener('click', undo);
-ui.redo.addEventListener('click', redo);
-ui.restart.addEventListener('click', restart);
-ui.hint.addEventListener('click', hint);
-ui.recordButton.addEventListener('click', () => record.download(
-  `klotski-${state.history[0] ?? 'game'}-record.json`));
+ui.play.addEventListener('click', () => game.togglePlay());
+ui.back.addEventListener('click', () => game.stepSolution(-1));
+ui.forward.addEventListener('click', () => game.stepSolution(1));
+ui.undo.addEventListener('click', () => game.undo());
+ui.redo.addEventListener('click', () => game.redo());
+ui.restart.addEventListener('click', () => game.restart());
+ui.hint.addEventListener('click', () => game.hint());
+ui.recordButton.addEventListener('click', () => game.record.download(
+  `klotski-${first(game.state.history) ?? 'game'}-record.json`));
 ui.copyLink.addEventListener('click', async () => {
-  const link = `${location.origin}${location.pathname}#${currentCode()}`;
+  const link = `${location.origin}${location.pathname}#${game.position()}`;
   try {
     await navigator.clipboard.writeText(link);
     say(`Link copied: ${link}`);
@@ -46,33 +47,29 @@ ui.speed.addEventListener('input', () => {
 });
 ui.board.addEventListener('pointerdown', (event) => {
   if (state.editing) editCell(event);
-  else if (!event.target.closest('.target')) startDrag(event);
 });
 // The focused piece is the selected one, whose moves are marked; it stays selected while focus
 // is nowhere in particular (a click on the page, or on one of its marked moves).
 ui.board.addEventListener('focusin', (event) => {
   const piece = event.target.closest('.piece');
-  if (piece) select(piece);
+  if (piece) select(piece, game, answers);
 });
 ui.board.addEventListener('focusout', (event) => {
-  if (event.relatedTarget && !ui.board.contains(event.relatedTarget)) select(null);
+  if (event.relatedTarget && !ui.board.contains(event.relatedTarget)) select(null, game, answers);
 });
+// A click on one of the selected piece's marked moves makes that move.
 ui.board.addEventListener('click', (event) => {
   const target = event.target.closest('.target');
-  const sprite = selectedPiece();
-  if (target && sprite) moveTo(sprite, Number(target.dataset.address));
+  if (target && !game.busy() && !game.state.playing) game.move(target.dataset.code);
 });
-bindHelpMode(ui.helpMode, showTargets);
-ui.board.addEventListener('pointermove', moveDrag);
-ui.board.addEventListener('pointerup', endDrag);
-ui.board.addEventListener('pointercancel', endDrag);
+bindHelpMode(ui.helpMode, () => showTargets(game, answers));
 ui.editButton.addEventListener('click', startEditing);
 ui.editClear.addEventListener('click', () => {
   state.editPieces = [];
   redrawEditor();
 });
 ui.editDone.addEventListener('click', finishEditing);
-ui.editCancel.addEventListener('click', () => enqueue(stopEditing));
+ui.editCancel.addEventListener('click', stopEditing);
 ui.palette.addEventListener('click', (event) => {
   const button = event.target.closest('[data-kind]');
   if (!button) return;
@@ -85,7 +82,7 @@ ui.palette.addEventListener('click', (event) => {
 wireLevels();
 window.addEventListener('hashchange', () => {
   const linked = decodeURIComponent(location.hash.slice(1));
-  if (linked && linked !== state.history[0]) {
+  if (linked && linked !== first(game.state.history)) {
     ui.codeInput.value = linked;
     loadLayout(linked);
   }
@@ -96,31 +93,28 @@ const typing = (target) => target instanceof Element
     + '[contenteditable]');
 
 // Shortcuts work wherever focus is, except while typing; Space is the play key everywhere,
-// so it never also presses the focused button.
+// so it never also presses the focused button. An arrow on a piece is the game's.
 document.addEventListener('keydown', (event) => {
-  if (typing(event.target) || event.altKey || event.metaKey) return;
+  if (event.defaultPrevented || typing(event.target) || event.altKey || event.metaKey) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-  const onPiece = event.target instanceof Element && event.target.closest('.piece');
   const onSlider = event.target === ui.speed;
   let handled = true;
   if (event.ctrlKey && key === 'z') {
-    if (event.shiftKey) redo(); else undo();
+    if (event.shiftKey) game.redo(); else game.undo();
   } else if (event.ctrlKey && key === 'y') {
-    redo();
+    game.redo();
   } else if (event.ctrlKey) {
     handled = false;
   } else if (key === ' ') {
-    if (!event.repeat) togglePlay();
+    if (!event.repeat) game.togglePlay();
   } else if (key === 'h') {
-    hint();
+    game.hint();
   } else if (key === 'r') {
-    restart();
-  } else if (onPiece && ARROWS[key]) {
-    keyMove(onPiece, key);
+    game.restart();
   } else if (key === 'ArrowRight' && !onSlider) {
-    stepButton(1);
+    game.stepSolution(1);
   } else if (key === 'ArrowLeft' && !onSlider) {
-    stepButton(-1);
+    game.stepSolution(-1);
   } else {
     handled = false;
   }
@@ -130,7 +124,7 @@ document.addEventListener('keyup', (event) => {
   if (event.key === ' ' && !typing(event.target)) event.preventDefault();
 });
 
-buildGrid();
+drawKlotski(game.board, []);
 loadClassics().catch((error) => say(`The classic layouts are unavailable. ${error.message}`));
 showLevels({}).catch((error) => say(error.message));
 // Opens the layout named in the address (#code), or 横刀立马 when there is none or it is bad.

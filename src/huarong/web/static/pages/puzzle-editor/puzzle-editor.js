@@ -4,6 +4,7 @@
 // and downloaded as the TOML file `huarong puzzle` reads.
 
 import { ApiError, api } from '../../lib/api.js';
+import { $ } from '../../lib/dom.js';
 import {
   SIDES, emptyGrid, erased, gridOf, goalFor, goalPlaced, lettersOf, linesOf, nameOf,
   pathTo, rectangle, resized, shapeAt, textOf, tomlOf, withPiece, withWalls,
@@ -11,7 +12,6 @@ import {
 import { createBoard, piecesOfGrid } from '../../components/piece-board.js';
 import { colourOf, pieceLabel, span } from '../../lib/grid-text.js';
 
-const $ = (id) => document.getElementById(id);
 const ui = {
   board: $('editor-board'), tools: document.querySelectorAll('input[name=tool]'),
   toolHelp: $('tool-help'), answer: $('answer'), cluster: $('cluster'),

@@ -58,16 +58,21 @@ export function climbLadder(button, open) {
   else if (name) open(name);
 }
 
-// The catalogue, as a list of buttons that open(entry) each puzzle; resolves to its entries.
+// The catalogue, as a numbered list of buttons that open(entry) each puzzle, in the order of
+// their names with numbers read as numbers ("bickford-4x4-2" before "bickford-4x4-10");
+// resolves to its entries.
 export async function drawCatalogue(list, open) {
-  const entries = await api('/api/puzzles', {});
-  list.replaceChildren(...entries.map((entry) => {
+  const entries = (await api('/api/puzzles', {}))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  list.replaceChildren(...entries.map((entry, index) => {
     const button = el('button', {
       type: 'button', className: 'catalogue-entry', 'data-name': entry.name, title: entry.source,
     }, entry.title);
     button.addEventListener('click', () => open(entry));
-    return el('li', {}, button, el('span', { className: 'catalogue-note' },
-      ` ${entry.rows}×${entry.columns}, ${entry.metric}`));
+    return el('li', {},
+      el('span', { className: 'catalogue-number', 'aria-hidden': 'true' }, `${index + 1}.`),
+      el('span', {}, button, el('span', { className: 'catalogue-note' },
+        ` ${entry.rows}×${entry.columns}, ${entry.metric}`)));
   }));
   return entries;
 }

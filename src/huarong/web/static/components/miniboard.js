@@ -1,15 +1,13 @@
 // A small picture of a layout, for lists of layouts and the explorer's hover card: Klotski's
 // from its code, any puzzle's from its board cells or its grid text.
 
+import PALETTE from '/palette.json' with { type: 'json' };
+
 import { cellsOf, codeText } from '../lib/graph-format.js';
 import { SHAPE, colOf, decode, rowOf } from '../lib/klotski-rules.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const WALL = 255;
-// Piece colours by piece number (pieces of one shape share a number).
-const PIECE_COLOURS = ['#c0392b', '#3f7a68', '#3b5f8c', '#e0b57a', '#8e5ea2', '#d9822b',
-  '#5b8c3b', '#b5557a'];
-const WALL_COLOUR = '#6b5a4a';
 const INSET = 0.07;
 
 function frame(columns, rows) {
@@ -37,6 +35,7 @@ export function miniBoard(code) {
       width - 2 * INSET, height - 2 * INSET);
     shape.setAttribute('rx', '0.15');
     shape.setAttribute('class', piece.kind);
+    shape.setAttribute('fill', PALETTE.klotski[piece.kind]);
     svg.append(shape);
   }
   return svg;
@@ -58,8 +57,9 @@ export function cellBoard(cells, rows, columns) {
       const right = at(row, column + 1) === value ? 0 : INSET;
       const bottom = at(row + 1, column) === value ? 0 : INSET;
       const shape = rect(column + left, row + top, 1 - left - right, 1 - top - bottom);
-      shape.setAttribute('fill', value === WALL ? WALL_COLOUR
-        : PIECE_COLOURS[(value - 1) % PIECE_COLOURS.length]);
+      // by piece number (pieces of one shape share a number), as the engine's pictures
+      shape.setAttribute('fill', value === WALL ? PALETTE.wall
+        : PALETTE.pieces[(value - 1) % PALETTE.pieces.length]);
       svg.append(shape);
     }
   }

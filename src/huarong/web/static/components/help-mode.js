@@ -1,8 +1,11 @@
 // What the viewers show while a person plays, one choice for every viewer (kept in the
 // browser): each move judged (better, same, worse), or the spoiler-free "moves left only".
 
+import { el } from '../lib/dom.js';
+
 const MODE_KEY = 'huarong.help';
 export const MODES = ['verdicts', 'moves-left'];
+const WORDS = { verdicts: 'each move judged', 'moves-left': 'moves left only' };
 
 export function readHelpMode() {
   try {
@@ -22,8 +25,11 @@ export function saveHelpMode(mode) {
   document.body.dataset.help = mode;
 }
 
-// The radio buttons of a ``fieldset`` bound to the choice; ``changed(mode)`` after each change.
+// A radio button per mode drawn in ``fieldset``, bound to the choice; ``changed(mode)`` after
+// each change.
 export function bindHelpMode(fieldset, changed) {
+  fieldset.replaceChildren(el('legend', {}, 'While you play, show'), ...MODES.map((mode) => el(
+    'label', {}, el('input', { type: 'radio', name: 'help-mode', value: mode }), ` ${WORDS[mode]}`)));
   for (const radio of fieldset.querySelectorAll('input')) {
     radio.checked = radio.value === readHelpMode();
     radio.addEventListener('change', () => {

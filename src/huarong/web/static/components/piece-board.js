@@ -140,6 +140,17 @@ export function createBoard(element, { picture = false } = {}) {
   element.classList.add('pb-board');
   if (!picture) element.setAttribute('role', 'grid');
 
+  // A row or a cell, with its role and place for assistive technology (none in a picture).
+  function gridPart(className, role, place, index) {
+    const part = document.createElement('div');
+    part.className = className;
+    if (!picture) {
+      part.setAttribute('role', role);
+      part.setAttribute(place, String(index + 1));
+    }
+    return part;
+  }
+
   function build(height, width) {
     rows = height;
     columns = width;
@@ -153,19 +164,9 @@ export function createBoard(element, { picture = false } = {}) {
       element.setAttribute('aria-colcount', String(columns));
     }
     for (let r = 0; r < rows; r++) {
-      const line = document.createElement('div');
-      line.className = 'pb-row';
-      if (!picture) {
-        line.setAttribute('role', 'row');
-        line.setAttribute('aria-rowindex', String(r + 1));
-      }
+      const line = gridPart('pb-row', 'row', 'aria-rowindex', r);
       for (let c = 0; c < columns; c++) {
-        const cell = document.createElement('div');
-        cell.className = 'pb-cell';
-        if (!picture) {
-          cell.setAttribute('role', 'gridcell');
-          cell.setAttribute('aria-colindex', String(c + 1));
-        }
+        const cell = gridPart('pb-cell', 'gridcell', 'aria-colindex', c);
         line.append(cell);
         cells.push(cell);
       }

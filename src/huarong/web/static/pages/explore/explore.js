@@ -5,6 +5,7 @@
 // routed by the address's hash. The group page's modules (WebGL and its
 // library) load only when a graph is shown.
 
+import '../../components/page-parts.js';
 import { showClass, wireClassPage } from './explore-class.js';
 import { $, el } from '../../lib/dom.js';
 import { showError } from './explore-common.js';

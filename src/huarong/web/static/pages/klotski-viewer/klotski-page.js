@@ -2,6 +2,16 @@
 // klotski-game.js), what the server has told about codes, and the page's three voices.
 
 import { $ } from '../../lib/dom.js';
+import { drawReadouts } from '../../components/page-parts.js';
+
+drawReadouts($('readout'), [
+  { id: 'remaining', label: 'steps to go', value: '…' },
+  { id: 'moves-made', label: 'your moves', value: '0' },
+  { id: 'hints-used', label: 'hints', value: '0',
+    title: 'Hints asked in this game: how far, which piece, the step' },
+  { id: 'steps-lost', label: 'steps lost', value: '0',
+    title: 'Your moves plus the fewest steps still needed, less the fewest from the start' },
+]);
 
 export const ui = {
   board: $('board'), frame: $('frame'), celebration: $('celebration'),

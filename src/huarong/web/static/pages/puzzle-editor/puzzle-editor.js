@@ -3,6 +3,7 @@
 // the URL's hash (the viewer's parameters, so "Play it" opens the same puzzle at /puzzles)
 // and downloaded as the TOML file `huarong puzzle` reads.
 
+import '../../components/page-parts.js';
 import { ApiError, api } from '../../lib/api.js';
 import { $ } from '../../lib/dom.js';
 import {

@@ -4,6 +4,7 @@
 // (components/game.js over grid text); a link opens the cluster of the position shown as a
 // graph in the explorer.
 
+import { drawReadouts } from '../../components/page-parts.js';
 import { createAnswers } from '../../lib/answers.js';
 import { ApiError, api } from '../../lib/api.js';
 import { $ } from '../../lib/dom.js';
@@ -14,6 +15,14 @@ import { familyOf, gridAnswer, gridPositions } from '../../components/game-grid.
 import { bindHelpMode, readHelpMode } from '../../components/help-mode.js';
 import { createBoard, piecesOfGrid, wallsOfGrid } from '../../components/piece-board.js';
 import { climbLadder, drawCatalogue, drawLadder } from './puzzle-ladder.js';
+
+drawReadouts($('readout'), [
+  { id: 'remaining', label: 'to go at best', value: '…' },
+  { id: 'moves-made', label: 'your moves', value: '0' },
+  { id: 'hints-used', label: 'hints', value: '0',
+    title: 'Hints asked in this game: how far, which piece, the move' },
+  { id: 'verdict', label: 'last move', value: '–' },
+]);
 
 const ui = {
   name: $('puzzle-name'), board: $('puzzle-board'), goalBoard: $('goal-board'),

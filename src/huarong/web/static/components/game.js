@@ -17,9 +17,10 @@
 //   on: {change(game), moved({by, from, to, verdict}), hint({rung, answer, best}),
 //        blocked(el, direction), solved(result), error(error)}
 //
-// The API: state (read only), board, position(), start(position), move(to, ...), undo(),
-// redo(), restart(), hint(), solve(), togglePlay(), pause(), stepSolution(±1),
-// solutionStep(), record, hintsUsed(), enqueue(task), busy().
+// The API: state (read only), board, record, position(), start(position), move(to, ...),
+// undo(), redo(), restart(), hint(), solve(), togglePlay(), pause(), stepSolution(±1),
+// solutionStep(), hintsUsed(), canUndo(), canRedo(), show() (draws the position again),
+// enqueue(task) and busy().
 
 import {
   advanced, canRedo, canUndo, current, extended, shownAt, solutionStep, startAt,

@@ -8,7 +8,7 @@ import { $ } from '../../lib/dom.js';
 import { playHref } from './explore-common.js';
 
 const TRAIL_MAX = 2000; // the marks are SVG: the trail keeps its latest steps
-let board = null; // the game on the board (components/game.js): its steps are told to onStep
+let board = null; // the game on the board (components/game.js): a step by hand moves the marker
 // {graph, view, codeAt(index), indexOf(code), at, trail, timer, next (CSR, built on demand)}
 let game = null;
 

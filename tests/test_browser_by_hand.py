@@ -66,6 +66,13 @@ def _brightness(shot: Image.Image, box: list[float], scale: float) -> float:
     return float(ImageStat.Stat(crop).mean[0])
 
 
+def _inked(crop: Image.Image) -> bool:
+    """Whether a crop (grey) holds a letter's ink: a pixel much darker than the lightest."""
+    darkest, paper = crop.getextrema()
+    assert isinstance(darkest, int) and isinstance(paper, int)
+    return darkest < paper - INK
+
+
 def _press_and_drag(page: Page, start: tuple[float, float], columns: float, size: float) -> None:
     page.mouse.move(*start)
     page.mouse.down()
@@ -155,8 +162,7 @@ def test_the_catalogue_numbers_whole_and_counts_by_number(browser: Browser,
         width = (tenth[2] - tenth[0]) / 3
         crop = shot.crop((round(tenth[0] * scale), round(tenth[1] * scale),
                           round((tenth[0] + width) * scale), round(tenth[3] * scale)))
-        darkest, paper = crop.getextrema()
-        assert darkest < paper - INK, "the tens digit of 10. is not drawn"
+        assert _inked(crop), "the tens digit of 10. is not drawn"
 
 
 def test_every_century_piece_shows_its_letter_along_a_solution(browser: Browser,
@@ -214,7 +220,6 @@ def test_every_century_piece_shows_its_letter_along_a_solution(browser: Browser,
                     continue
                 box = label["box"]
                 crop = shot.crop(tuple(round(value * scale) for value in box))
-                darkest, paper = crop.getextrema()
-                assert darkest < paper - INK, (grid, label)
+                assert _inked(crop), (grid, label)
                 inked += 1
         assert inked, "no position of the solution put a domino inside the goal's outline"

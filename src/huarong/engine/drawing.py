@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from huarong.engine.board import COLS, ROWS, Piece, PieceKind, board_of
+from huarong.engine.palette import palette
 
 # Box-drawing junctions by their arms (up, right, down, left).
 _JUNCTIONS: Final = {
@@ -84,12 +85,11 @@ def _label(piece: Piece, row: int, col: int, square_width: int) -> str:
     return piece.kind.glyph.center(square_width)[:square_width]
 
 
-PIECE_COLOURS: Final = {
-    PieceKind.CAO: "#d1495b",
-    PieceKind.VERTICAL: "#2e86ab",
-    PieceKind.HORIZONTAL: "#edae49",
-    PieceKind.SOLDIER: "#66a182",
-}
+def piece_colours() -> dict[PieceKind, str]:
+    """Each Klotski piece kind's colour, from the shared palette."""
+    kinds = palette().klotski
+    return {PieceKind.CAO: kinds.cao, PieceKind.VERTICAL: kinds.vertical,
+            PieceKind.HORIZONTAL: kinds.horizontal, PieceKind.SOLDIER: kinds.soldier}
 
 
 def render_svg(pieces: tuple[Piece, ...], cell_size: int) -> str:
@@ -97,15 +97,16 @@ def render_svg(pieces: tuple[Piece, ...], cell_size: int) -> str:
         raise ValueError(f"cell size {cell_size} must be at least 4")
     gap = max(1, cell_size // 15)
     frame = cell_size // 4
+    tray, colours = palette().board, piece_colours()
     width, height = COLS * cell_size + 2 * frame, ROWS * cell_size + 2 * frame
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
-        f'<rect width="{width}" height="{height}" rx="{frame}" fill="#5b3a29"/>',
+        f'<rect width="{width}" height="{height}" rx="{frame}" fill="{tray.frame}"/>',
         f'<rect x="{frame}" y="{frame}" width="{COLS * cell_size}" '
-        f'height="{ROWS * cell_size}" fill="#f3e9d2"/>',
+        f'height="{ROWS * cell_size}" fill="{tray.floor}"/>',
         f'<rect x="{frame + cell_size}" y="{height - frame}" width="{2 * cell_size}" '
-        f'height="{frame}" fill="#f3e9d2"/>',
+        f'height="{frame}" fill="{tray.floor}"/>',
     ]
     for piece in pieces:
         row, col = divmod(piece.address, COLS)
@@ -114,8 +115,8 @@ def render_svg(pieces: tuple[Piece, ...], cell_size: int) -> str:
         h = piece.kind.height * cell_size - 2 * gap
         parts.append(
             f'<rect class="piece {piece.kind.name.lower()}" x="{x}" y="{y}" width="{w}" '
-            f'height="{h}" rx="{cell_size // 8}" fill="{PIECE_COLOURS[piece.kind]}" '
-            f'stroke="#3b2a20" stroke-width="{gap}"/>'
+            f'height="{h}" rx="{cell_size // 8}" fill="{colours[piece.kind]}" '
+            f'stroke="{tray.line}" stroke-width="{gap}"/>'
         )
     parts.append("</svg>")
     return "\n".join(parts)

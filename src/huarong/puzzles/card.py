@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from huarong.engine.palette import palette
 from huarong.puzzles.cluster import PuzzleSolution
 from huarong.puzzles.grid import EMPTY, WALL, Grid
 from huarong.puzzles.puzzle import Puzzle
@@ -71,21 +72,25 @@ NUMBER_WIDTH = 32
 LETTERED_CELL = 14
 """The smallest cell of a small board whose pieces still carry their letters."""
 
-BACKGROUND: RGB = (255, 255, 255)
-TEXT_COLOUR: RGB = (34, 34, 34)
-QUIET_TEXT_COLOUR: RGB = (100, 100, 100)
-FRAME_COLOUR: RGB = (64, 64, 64)
-WALL_COLOUR: RGB = (64, 64, 64)
-GRID_COLOUR: RGB = (205, 199, 187)
-EMPTY_COLOUR: RGB = (250, 247, 240)
-FOLD_COLOUR: RGB = (190, 190, 190)
-GOAL_COLOUR: RGB = (225, 87, 89)
-"""The pieces the goal names."""
-GOAL_OUTLINE_COLOUR: RGB = (150, 0, 24)
-PIECE_COLOURS: tuple[RGB, ...] = (
-    (78, 121, 167), (242, 142, 43), (89, 161, 79), (237, 201, 72), (176, 122, 161),
-    (118, 183, 178), (156, 117, 95), (255, 157, 167), (160, 203, 232), (140, 209, 125),
-    (255, 190, 125), (182, 153, 45))
+
+def _rgb(colour: str) -> RGB:
+    """A ``#rrggbb`` colour of the shared palette as Pillow's triple."""
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+_PALETTE = palette()
+BACKGROUND = _rgb(_PALETTE.card.background)
+TEXT_COLOUR = _rgb(_PALETTE.card.text)
+QUIET_TEXT_COLOUR = _rgb(_PALETTE.card.quiet_text)
+FRAME_COLOUR = _rgb(_PALETTE.card.frame)
+WALL_COLOUR = _rgb(_PALETTE.wall)
+GRID_COLOUR = _rgb(_PALETTE.card.grid)
+EMPTY_COLOUR = _rgb(_PALETTE.card.empty)
+FOLD_COLOUR = _rgb(_PALETTE.card.fold)
+GOAL_COLOUR = _rgb(_PALETTE.pieces[0])
+"""The pieces the goal names: the palette's first piece colour, as in the browser."""
+GOAL_OUTLINE_COLOUR = _rgb(_PALETTE.card.goal_outline)
+PIECE_COLOURS: tuple[RGB, ...] = tuple(_rgb(colour) for colour in _PALETTE.pieces[1:])
 """The other classes' colours, in the order of the puzzle's classes (then again)."""
 
 _METRIC_WORDS = {"unit": "a move slides one piece by one cell",

@@ -30,6 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from huarong.engine.palette import palette_bytes
 from huarong.web.errors import add_error_handlers
 from huarong.web.heavy import (
     DEFAULT_ANSWER_SECONDS,
@@ -63,6 +64,12 @@ def pages_router() -> APIRouter:
     @router.get("/explore")
     def explore() -> FileResponse:
         return FileResponse(f"{_static_directory()}/explore.html")
+
+    @router.get("/palette.json")
+    def colours() -> Response:
+        """The colours of pieces, walls and the tray, shared with the Python drawings."""
+        return Response(palette_bytes(), media_type="application/json",
+                        headers={"Cache-Control": "public, max-age=3600"})
 
     return router
 

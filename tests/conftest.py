@@ -62,7 +62,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The files marked big_memory run first, file by file, before the rest of the suite
     # (compiled kernels, imported libraries, caches) has grown the process: the suite's peak
     # memory is then one file's peak (arrays over all layouts, a Dask cluster) on a small
-    # process, not on a large one.
+    # process, not on a large one.  Under xdist (`-n 2 --dist loadfile`, pyproject.toml) each
+    # worker takes whole files, so a file's module fixtures (a browser, a server, the
+    # whole-space arrays) are made once.
     items.sort(key=lambda item: item.get_closest_marker("big_memory") is None)
 
 

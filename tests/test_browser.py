@@ -802,7 +802,7 @@ def test_each_move_of_the_selected_piece_is_judged(page: Page) -> None:
     assert len(set(colours.values())) == len(colours) == 3, colours
     # the server's verdict wins where it sends one; else it is judged from the minimum steps
     judged = page.evaluate("""async () => {
-        const { verdictOf } = await import('/static/verdicts.js');
+        const { verdictOf } = await import('/static/components/game-klotski.js');
         return [verdictOf({ verdict: 'worse', min_steps: 4 }, 5),
                 verdictOf({ verdict: null, min_steps: 4 }, 5),
                 verdictOf({ min_steps: 4 }, 5), verdictOf({ min_steps: 6 }, 5),

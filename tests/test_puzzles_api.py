@@ -179,7 +179,8 @@ def test_catalogue_and_viewer_page(client: TestClient) -> None:
     century = next(entry for entry in entries if entry["name"] == "century")
     assert (century["rows"], century["columns"]) == (5, 4)
     page = client.get("/puzzles")
-    assert page.status_code == 200 and 'src="/static/puzzle.js"' in page.text
+    assert page.status_code == 200
+    assert 'src="/static/pages/puzzle-viewer/puzzle-viewer.js"' in page.text
 
 
 def test_distinct_tells_a_piece_apart_from_those_like_it(client: TestClient) -> None:

@@ -47,7 +47,7 @@ def page_glyphs() -> str:
     """Every CJK character the viewer can show, sorted."""
     from huarong.engine.classics import CLASSICS
 
-    texts = [path.read_text("utf-8") for path in sorted(STATIC.glob("*.*"))
+    texts = [path.read_text("utf-8") for path in sorted(STATIC.rglob("*.*"))
              if path.suffix in {".html", ".js", ".css"}]
     texts += [classic.name for classic in CLASSICS]
     return _glyphs(texts)

@@ -86,6 +86,18 @@ def _put_name(out: np.ndarray, at: np.int64, names: np.ndarray, node: np.int64) 
 
 
 @kernel
+def _put_names(out: np.ndarray, at: np.int64, names: np.ndarray, nodes: np.ndarray,
+               first: np.int64, stop: np.int64) -> np.int64:
+    """The names of ``nodes[first:stop]``, joined by dashes."""
+    for j in range(first, stop):
+        if j > first:
+            out[at] = _DASH
+            at += 1
+        at = _put_name(out, at, names, nodes[j])
+    return at
+
+
+@kernel
 def format_rows(names: np.ndarray, sources: np.ndarray, farthest_steps: np.ndarray,
                 min_steps: np.ndarray, solution_counts: np.ndarray, far_nodes: np.ndarray,
                 far_firsts: np.ndarray, far_stops: np.ndarray, sol_nodes: np.ndarray,
@@ -116,12 +128,7 @@ def format_rows(names: np.ndarray, sources: np.ndarray, farthest_steps: np.ndarr
         out[at] = _COMMA
         at = _put_number(out, at + 1, far_stops[i] - far_firsts[i])
         out[at] = _COMMA
-        at += 1
-        for j in range(far_firsts[i], far_stops[i]):
-            if j > far_firsts[i]:
-                out[at] = _DASH
-                at += 1
-            at = _put_name(out, at, names, far_nodes[j])
+        at = _put_names(out, at + 1, names, far_nodes, far_firsts[i], far_stops[i])
         out[at] = _NEWLINE
         at += 1
         bounds[i, 1] = at
@@ -137,11 +144,7 @@ def format_rows(names: np.ndarray, sources: np.ndarray, farthest_steps: np.ndarr
             at = _put_number(out, at, nearest - sol_firsts[i])
             out[at] = _COMMA
             at += 1
-        for j in range(sol_firsts[i], nearest):
-            if j > sol_firsts[i]:
-                out[at] = _DASH
-                at += 1
-            at = _put_name(out, at, names, sol_nodes[j])
+        at = _put_names(out, at, names, sol_nodes, sol_firsts[i], nearest)
         out[at] = _COMMA
         at = _put_number(out, at + 1, solution_counts[i])
         if integral:

@@ -156,16 +156,8 @@ def solve_codes(start: Int, size_hint: Int) -> tuple[np.ndarray, Int]:
         True)
     if found < 0:
         return np.empty(0, dtype=np.int64), size
-    length = 1
-    node = found
-    while parents[node] != NO_PARENT:
-        node = parents[node]
-        length += 1
-    chain = np.empty(length, dtype=np.int64)
-    node = found
-    for i in range(length - 1, -1, -1):
-        chain[i] = boards[node]
-        node = parents[node]
+    chain = boards[_nodes_to(parents, found)]
+    length = chain.shape[0]
     path = np.empty(length, dtype=np.int64)
     out = np.empty(80, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)
@@ -200,17 +192,27 @@ def boards_to_codes(boards: np.ndarray) -> np.ndarray:
 @kernel
 def path_codes(boards: np.ndarray, parents: np.ndarray, end: Int) -> np.ndarray:
     """The codes from the search's start to ``boards[end]``, following parent links."""
+    nodes = _nodes_to(parents, end)
+    path = np.empty(nodes.shape[0], dtype=np.int64)
+    for i in range(nodes.shape[0]):
+        path[i] = board_to_code(boards[nodes[i]])
+    return path
+
+
+@kernel
+def _nodes_to(parents: np.ndarray, end: Int) -> np.ndarray:
+    """The nodes from the search's start to ``end``, following parent links."""
     length = 1
     node = end
     while parents[node] != NO_PARENT:
         node = parents[node]
         length += 1
-    path = np.empty(length, dtype=np.int64)
+    nodes = np.empty(length, dtype=np.int64)
     node = end
     for i in range(length - 1, -1, -1):
-        path[i] = board_to_code(boards[node])
+        nodes[i] = node
         node = parents[node]
-    return path
+    return nodes
 
 
 @kernel

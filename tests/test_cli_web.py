@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from huarong.cli import main
+from tests.patient_client import PatientClient as TestClient
 
 
 def test_stats_standard_json_reproduces_klotski_online(tmp_path: Path) -> None:

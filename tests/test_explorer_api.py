@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fastapi.testclient import TestClient
 
 from huarong.engine.layout import Layout
 from huarong.space import cases
 from huarong.web import explorer_jobs
 from huarong.web.app import create_app
 from tests import klotski_reference as reference
+from tests.patient_client import PatientClient as TestClient
 from tests.test_explorer_data import make_small_database, solvable_small_group
 
 pytestmark = pytest.mark.big_memory

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from huarong.cli import main
 from huarong.engine.layout import Layout
 from huarong.engine.solver import solve
 from huarong.graph.verdicts import NO_VERDICT, verdict
 from huarong.web.app import create_app
+from tests.patient_client import PatientClient as TestClient
 
 from . import klotski_reference as ref
 

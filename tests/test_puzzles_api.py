@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from huarong.web import puzzle_jobs
 from huarong.web.app import create_app
 from huarong.web.puzzle_queries import PuzzleQuery
 from huarong.web.puzzles_api import MAX_STATES
+from tests.patient_client import PatientClient as TestClient
 
 from .test_puzzles_cli import HENG_DAO_LI_MA, ROOMY, TINY, TINY_GOAL, reference
 

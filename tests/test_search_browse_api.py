@@ -15,13 +15,13 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 
 from huarong.cli import main
 from huarong.puzzles import PuzzleError
 from huarong.puzzles.exhaustive import SearchResult, search
 from huarong.puzzles.results import write_results
 from huarong.web.app import create_app
+from tests.patient_client import PatientClient as TestClient
 
 NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
 BOARD, PIECES, GOAL, METRIC = "3x4", "2x2,1x2,2x1,1x1*2", "2x2@1,2", "slide"

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from huarong.engine.layout import (
 )
 from huarong.space import cases
 from huarong.web.app import create_app
+from tests.patient_client import PatientClient as TestClient
 
 # Written by the klotski C++ engine (py-klotski 0.0.2): a copy of shared/fixtures/short_codes.tsv.
 FIXTURE = Path(__file__).parent / "data" / "short_codes.tsv"

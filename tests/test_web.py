@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from huarong.engine.classics import CLASSICS
 from huarong.engine.layout import Layout
 from huarong.engine.notation import replay
 from huarong.engine.solver import solve
 from huarong.web.app import create_app
+from tests.patient_client import PatientClient as TestClient
 
 from . import klotski_reference as ref
 

@@ -1,0 +1,143 @@
+"""Fitting the difficulty model on the Rush Hour study and cross-validating it: scikit-learn's
+ridge regression with its own choice of the penalty (``RidgeCV``), on standardised features.
+scikit-learn is imported here only, by ``tools/fit_difficulty.py`` and the tests: predictions
+(:mod:`.model`) need numpy alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from huarong.puzzles.difficulty.features import difficulty_features
+from huarong.puzzles.difficulty.model import (
+    MODEL_FEATURES,
+    DifficultyModel,
+    Linear,
+    model_inputs,
+)
+from huarong.puzzles.difficulty.study import LABELS, StudyPuzzle
+
+ALPHAS = tuple(float(a) for a in np.logspace(-2, 3, 31))
+"""The ridge penalties ``RidgeCV`` chooses from (by its leave-one-out error)."""
+
+
+@dataclass(frozen=True, eq=False)
+class StudyData:
+    """The study's puzzles as the model sees them: ``inputs`` (puzzles, features), the targets
+    ``log_seconds`` and ``solved_logit``, and the observed figures."""
+
+    puzzles: list[StudyPuzzle]
+    names: tuple[str, ...]
+    inputs: np.ndarray
+
+    @property
+    def seconds(self) -> np.ndarray:
+        return np.array([p.median_seconds for p in self.puzzles])
+
+    @property
+    def shares(self) -> np.ndarray:
+        return np.array([p.solved_share for p in self.puzzles])
+
+    @property
+    def labels(self) -> np.ndarray:
+        return np.array([p.label for p in self.puzzles])
+
+    @property
+    def log_seconds(self) -> np.ndarray:
+        logged: np.ndarray = np.log(self.seconds)
+        return logged
+
+    @property
+    def solved_logit(self) -> np.ndarray:
+        """The empirical log-odds of solving (half a person added to each side, so that a
+        puzzle everyone solved has a finite value)."""
+        solved = np.array([p.solved for p in self.puzzles], dtype=np.float64)
+        tried = np.array([p.tried for p in self.puzzles], dtype=np.float64)
+        logit: np.ndarray = np.log((solved + 0.5) / (tried - solved + 0.5))
+        return logit
+
+
+def study_data(puzzles: list[StudyPuzzle], names: tuple[str, ...] = MODEL_FEATURES
+               ) -> StudyData:
+    """The features ``names`` of every study puzzle, computed by the engine."""
+    from huarong.puzzles import load_puzzle
+
+    inputs = np.array([model_inputs(difficulty_features(load_puzzle("rush:" + p.board)),
+                                    names) for p in puzzles])
+    return StudyData(puzzles, names, inputs)
+
+
+def _pipeline() -> object:
+    from sklearn.linear_model import RidgeCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return make_pipeline(StandardScaler(), RidgeCV(alphas=ALPHAS))
+
+
+def fit(data: StudyData) -> DifficultyModel:
+    """The model fitted on all the study's puzzles."""
+    from sklearn.base import clone
+
+    fitted = []
+    for target in (data.log_seconds, data.solved_logit):
+        pipeline = clone(_pipeline())
+        pipeline.fit(data.inputs, target)
+        fitted.append(pipeline)
+    scaler = fitted[0][0]
+
+    def linear(pipeline: object) -> Linear:
+        ridge = pipeline[-1]  # type: ignore[index]
+        return Linear(float(ridge.intercept_), tuple(float(c) for c in ridge.coef_),
+                      float(ridge.alpha_))
+
+    return DifficultyModel(data.names, tuple(float(m) for m in scaler.mean_),
+                           tuple(float(s) for s in scaler.scale_),
+                           tuple(float(v) for v in data.inputs.min(axis=0)),
+                           tuple(float(v) for v in data.inputs.max(axis=0)),
+                           linear(fitted[0]), linear(fitted[1]))
+
+
+def cross_validated(data: StudyData) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out predictions of the log seconds and the solve log-odds: each puzzle's
+    prediction from the model fitted (penalty chosen too) on the 69 others."""
+    from sklearn.model_selection import LeaveOneOut, cross_val_predict
+
+    return tuple(cross_val_predict(_pipeline(), data.inputs, target,  # type: ignore[return-value]
+                                   cv=LeaveOneOut())
+                 for target in (data.log_seconds, data.solved_logit))
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Spearman correlations of predictions with people's figures: of the predicted time with
+    the median time, of the predicted failure (a score that grows as fewer solve) with the
+    solved share, and of the predicted time with the median time within each length group
+    (and their mean)."""
+
+    time: float
+    solved: float
+    within: tuple[float, ...]
+
+    @property
+    def mean_within(self) -> float:
+        return float(np.mean(self.within))
+
+
+def agreement(data: StudyData, time_prediction: np.ndarray, failure_prediction: np.ndarray
+              ) -> Agreement:
+    """How predictions order the study's puzzles against people's figures (a failure
+    prediction: any score that grows as fewer people solve, as minus the predicted log-odds
+    of solving)."""
+    from scipy.stats import spearmanr
+
+    def rho(x: np.ndarray, y: np.ndarray) -> float:
+        if np.ptp(x) == 0:
+            return 0.0
+        return float(spearmanr(x, y).statistic)
+
+    within = tuple(rho(time_prediction[data.labels == label],
+                       data.seconds[data.labels == label]) for label in LABELS)
+    return Agreement(rho(time_prediction, data.seconds), rho(failure_prediction, data.shares),
+                     within)

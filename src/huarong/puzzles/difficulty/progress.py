@@ -3,9 +3,9 @@ way, and the goal piece nearer its goal.
 
 The *way* of a state is the smallest rectangle of cells holding the goal pieces (the pieces of
 the classes the goal names) and their goal cells; its *blockers* are the other pieces on it.
-The *progress score* orders states by blockers first, then by the cells (rows plus columns)
-the goal pieces' top-left cells lie from the goal's: a move *looks like progress* when it
-lowers the score.  On Rush Hour the way is the red car's row from the car to the exit and the
+The *progress score* orders states by blockers first, then by the rows plus columns between
+the top-left corner of the goal pieces' cells and that of the goal cells: a move *looks like
+progress* when it lowers the score.  On Rush Hour the way is the red car's row from the car to the exit and the
 blockers are the cars a player sees in the way.
 """
 
@@ -34,10 +34,11 @@ def progress_scores(puzzle: Puzzle, codes: np.ndarray) -> tuple[np.ndarray, np.n
     mine = np.isin(cells, pieces)
     rows = np.arange(puzzle.cells) // columns
     cols = np.arange(puzzle.cells) % columns
-    big = puzzle.cells
-    top = np.minimum(np.where(mine, rows, big).min(axis=1), target_rows.min())
+    piece_top = np.where(mine, rows, puzzle.cells).min(axis=1)
+    piece_left = np.where(mine, cols, puzzle.cells).min(axis=1)
+    top = np.minimum(piece_top, target_rows.min())
     bottom = np.maximum(np.where(mine, rows, -1).max(axis=1), target_rows.max())
-    left = np.minimum(np.where(mine, cols, big).min(axis=1), target_columns.min())
+    left = np.minimum(piece_left, target_columns.min())
     right = np.maximum(np.where(mine, cols, -1).max(axis=1), target_columns.max())
     inside = ((rows >= top[:, None]) & (rows <= bottom[:, None])
               & (cols >= left[:, None]) & (cols <= right[:, None]))
@@ -46,9 +47,7 @@ def progress_scores(puzzle: Puzzle, codes: np.ndarray) -> tuple[np.ndarray, np.n
     states, places = np.nonzero(other)
     seen[states, cells[states, places]] = True
     blockers = seen.sum(axis=1).astype(np.int64)
-    # The goal pieces' distance: their top-left cell against the goal's top-left cell.
-    first_cell = np.where(mine, np.arange(puzzle.cells), big).min(axis=1)
-    distance = (np.abs(first_cell // columns - target_rows.min())
-                + np.abs(first_cell % columns - target_columns.min()))
+    distance = (np.abs(piece_top - target_rows.min())
+                + np.abs(piece_left - target_columns.min()))
     score = blockers * (puzzle.rows + columns) + distance
     return blockers, score.astype(np.int64)

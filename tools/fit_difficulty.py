@@ -94,9 +94,10 @@ def main() -> None:
     print("|---|---|---|---|---|")
     print(_row("optimal length alone", alone))
     print(_row("model (leave-one-out)", ours))
-    print(f"\ncoefficients (standardised features): {dict(zip(model.features, model.time.coefficients, strict=True))}")
-    print(f"solved log-odds: {dict(zip(model.features, model.solved.coefficients, strict=True))}")
-    print(f"penalties: time {model.time.alpha:.3g}, solved {model.solved.alpha:.3g}")
+    for name, linear in (("log seconds", model.time), ("solved log-odds", model.solved)):
+        terms = ", ".join(f"{feature} {value:+.3f}" for feature, value in
+                          zip(model.features, linear.coefficients, strict=True))
+        print(f"{name}: {linear.intercept:+.3f}, {terms} (penalty {linear.alpha:.3g})")
     by_model, by_length = rankdata(time_cv), rankdata(length)
     observed = rankdata(data.seconds)
     print("\nwhere the model and the length disagree most (ranks among 70, 1 the quickest):")

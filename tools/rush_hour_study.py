@@ -36,8 +36,10 @@ def main() -> None:
     if set(boards) != set(figures):
         raise SystemExit(f"boards and attempts name different puzzles: "
                          f"{sorted(set(boards) ^ set(figures))}")
-    puzzles = [StudyPuzzle(name, *figures[name][:1], boards[name], *figures[name][1:])
-               for name in sorted(figures)]
+    puzzles = []
+    for name in sorted(figures):
+        label, tried, solved, median = figures[name]
+        puzzles.append(StudyPuzzle(name, label, boards[name], tried, solved, median))
     write_text_atomically(DATA / STUDY_TABLE, format_table(puzzles))
     write_text_atomically(DATA / "LICENSE", (folder / "LICENSE").read_text(encoding="utf-8"))
     print(f"{len(puzzles)} puzzles -> {DATA / STUDY_TABLE}")

@@ -24,6 +24,7 @@ from huarong.cli._common import (
     progress_bar,
 )
 from huarong.cli._puzzle_input import load_start, puzzle_input_errors, puzzle_options
+from huarong.cli.difficulty import puzzle_difficulty
 from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
 from huarong.cli.puzzle_card import card
@@ -50,7 +51,7 @@ _max_states_option = click.option(
 @click.group("puzzle")
 def puzzle() -> None:
     """Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, design,
-    card.
+    card, difficulty.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
     "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
@@ -273,3 +274,4 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
 puzzle.add_command(search)
 puzzle.add_command(design)
 puzzle.add_command(card)
+puzzle.add_command(puzzle_difficulty)

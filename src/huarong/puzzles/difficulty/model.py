@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_features
 from huarong.graph import StateGraph
+from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_features
 from huarong.puzzles.puzzle import Puzzle
 
 MODEL_FILE = "model.json"

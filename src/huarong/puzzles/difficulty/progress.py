@@ -5,8 +5,8 @@ The *way* of a state is the smallest rectangle of cells holding the goal pieces 
 the classes the goal names) and their goal cells; its *blockers* are the other pieces on it.
 The *progress score* orders states by blockers first, then by the rows plus columns between
 the top-left corner of the goal pieces' cells and that of the goal cells: a move *looks like
-progress* when it lowers the score.  On Rush Hour the way is the red car's row from the car to the exit and the
-blockers are the cars a player sees in the way.
+progress* when it lowers the score.  On Rush Hour the way is the red car's row from the car to
+the exit and the blockers are the cars a player sees in the way.
 """
 
 from __future__ import annotations

@@ -13,41 +13,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from huarong.puzzles.grid import Grid
+from huarong.puzzles.grid import Grid, PuzzleError
 from huarong.puzzles.puzzle import Puzzle
 
 
 def progress_scores(puzzle: Puzzle, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(blockers, score) of each state of ``codes`` (int64 arrays); the puzzle has a goal."""
-    assert puzzle.goal is not None
+    """(blockers, score) of each state of ``codes`` (int64 arrays); :class:`PuzzleError`
+    when the puzzle has no goal."""
+    from huarong._kernels import difficulty as kernels
+
+    if puzzle.goal is None:
+        raise PuzzleError(puzzle.grid, "the puzzle has no goal: give one")
     goal = Grid.read(puzzle.goal).pieces(puzzle.goal)
     start = puzzle.board.lettered(puzzle.start)
-    named = sorted({start[letter][0] for letter in goal})
     first = np.cumsum([0] + [k.size for k in puzzle.classes])
-    pieces = np.concatenate([np.arange(first[c], first[c + 1]) + 1 for c in named])
+    is_goal_piece = np.zeros(256, dtype=np.bool_)
+    for c in {start[letter][0] for letter in goal}:
+        is_goal_piece[first[c] + 1:first[c + 1] + 1] = True
     target = [cell for cells in goal.values() for cell in cells]
-    columns = puzzle.columns
-    target_rows = np.array([cell // columns for cell in target])
-    target_columns = np.array([cell % columns for cell in target])
-
-    cells = puzzle.board.cell_pieces(codes).astype(np.int64)
-    mine = np.isin(cells, pieces)
-    rows = np.arange(puzzle.cells) // columns
-    cols = np.arange(puzzle.cells) % columns
-    piece_top = np.where(mine, rows, puzzle.cells).min(axis=1)
-    piece_left = np.where(mine, cols, puzzle.cells).min(axis=1)
-    top = np.minimum(piece_top, target_rows.min())
-    bottom = np.maximum(np.where(mine, rows, -1).max(axis=1), target_rows.max())
-    left = np.minimum(piece_left, target_columns.min())
-    right = np.maximum(np.where(mine, cols, -1).max(axis=1), target_columns.max())
-    inside = ((rows >= top[:, None]) & (rows <= bottom[:, None])
-              & (cols >= left[:, None]) & (cols <= right[:, None]))
-    other = inside & ~mine & (cells > 0) & (cells < 255)
-    seen = np.zeros((codes.shape[0], 256), dtype=bool)
-    states, places = np.nonzero(other)
-    seen[states, cells[states, places]] = True
-    blockers = seen.sum(axis=1).astype(np.int64)
-    distance = (np.abs(piece_top - target_rows.min())
-                + np.abs(piece_left - target_columns.min()))
-    score = blockers * (puzzle.rows + columns) + distance
-    return blockers, score.astype(np.int64)
+    rows = [cell // puzzle.columns for cell in target]
+    columns = [cell % puzzle.columns for cell in target]
+    box = np.array([min(rows), max(rows), min(columns), max(columns)], dtype=np.int64)
+    blockers, distance = kernels.way_blockers(puzzle.board.cell_pieces(codes), is_goal_piece,
+                                              puzzle.columns, box)
+    score: np.ndarray = blockers * (puzzle.rows + puzzle.columns) + distance
+    return blockers, score

@@ -58,36 +58,36 @@ class DifficultyFeatures:
 
 @dataclass(frozen=True, eq=False)
 class _Region:
-    """The graph's moves as (source, target) arrays and the distances that place them."""
+    """The distances that place every state, whether it lies in the optimal region
+    (``inside``), and the moves out of the optimal region's states as (source, target)
+    arrays: every other move is out of reach of the features that read moves."""
 
     sources: np.ndarray
     targets: np.ndarray
     to_goal: np.ndarray
     from_start: np.ndarray
+    inside: np.ndarray
     length: int
-
-    @property
-    def inside(self) -> np.ndarray:
-        """Whether each state lies on a shortest solution from the start."""
-        inside: np.ndarray = (self.from_start + self.to_goal == self.length) & (
-            self.from_start >= 0)
-        return inside
 
     def optimal_moves(self) -> np.ndarray:
         """Whether each move is an optimal move of the optimal region."""
-        inside = self.inside
-        chosen: np.ndarray = (inside[self.sources] & inside[self.targets]
-                              & (self.to_goal[self.targets] == self.to_goal[self.sources] - 1))
+        chosen: np.ndarray = self.inside[self.targets] & (
+            self.to_goal[self.targets] == self.to_goal[self.sources] - 1)
         return chosen
 
 
 def _region(graph: StateGraph, start: int) -> _Region:
-    degrees = graph.degrees()
-    sources = np.repeat(np.arange(graph.size, dtype=np.int64), degrees)
     to_goal = graph.min_steps.astype(np.int64)
     from_start = graph.distances([start]).astype(np.int64)
-    return _Region(sources, graph.targets.astype(np.int64), to_goal, from_start,
-                   int(to_goal[start]))
+    length = int(to_goal[start])
+    inside = (from_start + to_goal == length) & (from_start >= 0)
+    nodes = np.flatnonzero(inside)
+    counts = graph.degrees()[nodes]
+    # Each chosen node's slice of the targets, gathered by one index array.
+    first = np.repeat(graph.offsets[nodes] - np.cumsum(counts) + counts, counts)
+    edges = first + np.arange(int(counts.sum()), dtype=np.int64)
+    return _Region(np.repeat(nodes, counts), graph.targets[edges].astype(np.int64), to_goal,
+                   from_start, inside, length)
 
 
 def _counted_solutions(region: _Region, optimal: np.ndarray, size: int) -> float:

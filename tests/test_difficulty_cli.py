@@ -94,3 +94,13 @@ def test_bad_input_is_one_line_and_exit_status_2(bad: list[str]) -> None:
     result = run(*bad, code=2)
     assert result.stderr.startswith("huarong: error: ") and len(result.stderr.splitlines()) == 1
     assert result.stdout == ""
+
+
+def test_relettered_grid_gets_the_same_difficulty() -> None:
+    first = answer("puzzle", "difficulty", "AA.B/AAC./D..E", "--goal", "..AA/..AA/....")
+    second = answer("puzzle", "difficulty", "EE.D/EEC./B..A", "--goal", "..EE/..EE/....")
+    assert first["features"] == second["features"]
+    assert first["features"]["optimal_length"] == 3
+    assert (first["grade"], first["median_seconds"]) == (second["grade"],
+                                                         second["median_seconds"])
+    assert first["extrapolates"] is True  # a 3x4 board of free pieces: not the study's

@@ -18,6 +18,8 @@ import numpy as np
 
 from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.puzzles.cluster import puzzle_start_node, solution_of_graph, state_graph
+from huarong.puzzles.difficulty.blocking import blocking_graph
+from huarong.puzzles.difficulty.progress import progress_scores
 from huarong.puzzles.grid import PuzzleError
 from huarong.puzzles.puzzle import Puzzle
 
@@ -168,9 +170,6 @@ def difficulty_features(puzzle: Puzzle, graph: StateGraph | None = None, *,
     """The features of the puzzle's start, from ``graph`` (its cluster's state graph, searched
     when not given, :class:`~huarong.puzzles.cluster.ClusterTooLarge` past ``limit``
     states); :class:`UnsolvableStart` when its cluster holds no goal."""
-    from huarong.puzzles.difficulty.blocking import blocking_graph
-    from huarong.puzzles.difficulty.progress import progress_scores
-
     if puzzle.goal is None:
         raise PuzzleError(puzzle.grid, "the puzzle has no goal: give one")
     if graph is None:

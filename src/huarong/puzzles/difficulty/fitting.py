@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from huarong.puzzles.difficulty.features import difficulty_features
+from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_features
 from huarong.puzzles.difficulty.model import (
     MODEL_FEATURES,
     DifficultyModel,
@@ -141,3 +141,65 @@ def agreement(data: StudyData, time_prediction: np.ndarray, failure_prediction: 
                        data.seconds[data.labels == label]) for label in LABELS)
     return Agreement(rho(time_prediction, data.seconds), rho(failure_prediction, data.shares),
                      within)
+
+
+# ----- selection inside the folds -------------------------------------------------------------
+CANDIDATES = tuple(name for name in DifficultyFeatures.__dataclass_fields__
+                   if name != "optimal_length")
+"""The features a selection inside the folds chooses from (optimal length always in)."""
+
+
+def _ridge_loo(inputs: np.ndarray, target: np.ndarray, alpha: float) -> np.ndarray:
+    """Leave-one-out predictions of a ridge regression on standardised ``inputs`` (intercept
+    unpenalised), in closed form: each residual over one less its leverage.  The scaling is
+    the whole sample's, as in ``RidgeCV``'s own choice of the penalty."""
+    scale = inputs.std(axis=0)
+    scale[scale == 0] = 1.0
+    design = np.c_[np.ones(len(target)), (inputs - inputs.mean(axis=0)) / scale]
+    penalty = np.eye(design.shape[1]) * alpha
+    penalty[0, 0] = 0.0
+    hat = design @ np.linalg.solve(design.T @ design + penalty, design.T)
+    predicted: np.ndarray = target - (target - hat @ target) / (1.0 - np.diag(hat))
+    return predicted
+
+
+def _ridge_error(inputs: np.ndarray, target: np.ndarray) -> tuple[float, float]:
+    """(the smallest leave-one-out mean squared error over :data:`ALPHAS`, its penalty)."""
+    return min((float(np.mean((_ridge_loo(inputs, target, a) - target) ** 2)), a)
+               for a in ALPHAS)
+
+
+def forward_selected(inputs: np.ndarray, target: np.ndarray, size: int) -> list[int]:
+    """Columns of ``inputs`` chosen greedily: column 0 (optimal length), then ``size`` more,
+    each the one that lowers the ridge's leave-one-out error most."""
+    chosen = [0]
+    for _ in range(size):
+        rest = [k for k in range(inputs.shape[1]) if k not in chosen]
+        chosen.append(min(rest, key=lambda k: _ridge_error(inputs[:, [*chosen, k]],
+                                                           target)[0]))
+    return chosen
+
+
+def nested_cross_validated(data: StudyData, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out predictions of the log seconds and the solve log-odds where everything
+    is chosen on the 69 other puzzles: the ``size`` features besides optimal length
+    (:func:`forward_selected`, among :data:`CANDIDATES`; ``data`` must hold optimal length
+    and then the candidates) and the penalty.  Unlike :func:`cross_validated`, no choice
+    made on the puzzle predicted flatters it."""
+    predictions = []
+    for target in (data.log_seconds, data.solved_logit):
+        predicted = np.empty(len(target))
+        for left_out in range(len(target)):
+            train = np.arange(len(target)) != left_out
+            chosen = forward_selected(data.inputs[train], target[train], size)
+            inputs = data.inputs[:, chosen]
+            alpha = _ridge_error(inputs[train], target[train])[1]
+            mean, scale = inputs[train].mean(axis=0), inputs[train].std(axis=0)
+            scale[scale == 0] = 1.0
+            design = np.c_[np.ones(int(train.sum())), (inputs[train] - mean) / scale]
+            penalty = np.eye(design.shape[1]) * alpha
+            penalty[0, 0] = 0.0
+            weights = np.linalg.solve(design.T @ design + penalty, design.T @ target[train])
+            predicted[left_out] = weights[0] + (inputs[left_out] - mean) / scale @ weights[1:]
+        predictions.append(predicted)
+    return predictions[0], predictions[1]

@@ -149,16 +149,31 @@ CANDIDATES = tuple(name for name in DifficultyFeatures.__dataclass_fields__
 """The features a selection inside the folds chooses from (optimal length always in)."""
 
 
+def _standardised_design(inputs: np.ndarray, mean: np.ndarray, scale: np.ndarray
+                         ) -> np.ndarray:
+    """The standardised ``inputs`` with a column of ones before them (the intercept)."""
+    design: np.ndarray = np.c_[np.ones(len(inputs)), (inputs - mean) / scale]
+    return design
+
+
+def _ridge_system(inputs: np.ndarray, alpha: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(mean, scale, design, design's normal matrix plus the penalty) of a ridge on the
+    standardised ``inputs``, the intercept unpenalised."""
+    mean, scale = inputs.mean(axis=0), inputs.std(axis=0)
+    scale[scale == 0] = 1.0
+    design = _standardised_design(inputs, mean, scale)
+    penalty = np.eye(design.shape[1]) * alpha
+    penalty[0, 0] = 0.0
+    return mean, scale, design, design.T @ design + penalty
+
+
 def _ridge_loo(inputs: np.ndarray, target: np.ndarray, alpha: float) -> np.ndarray:
     """Leave-one-out predictions of a ridge regression on standardised ``inputs`` (intercept
     unpenalised), in closed form: each residual over one less its leverage.  The scaling is
     the whole sample's, as in ``RidgeCV``'s own choice of the penalty."""
-    scale = inputs.std(axis=0)
-    scale[scale == 0] = 1.0
-    design = np.c_[np.ones(len(target)), (inputs - inputs.mean(axis=0)) / scale]
-    penalty = np.eye(design.shape[1]) * alpha
-    penalty[0, 0] = 0.0
-    hat = design @ np.linalg.solve(design.T @ design + penalty, design.T)
+    _, _, design, normal = _ridge_system(inputs, alpha)
+    hat = design @ np.linalg.solve(normal, design.T)
     predicted: np.ndarray = target - (target - hat @ target) / (1.0 - np.diag(hat))
     return predicted
 
@@ -194,12 +209,9 @@ def nested_cross_validated(data: StudyData, size: int) -> tuple[np.ndarray, np.n
             chosen = forward_selected(data.inputs[train], target[train], size)
             inputs = data.inputs[:, chosen]
             alpha = _ridge_error(inputs[train], target[train])[1]
-            mean, scale = inputs[train].mean(axis=0), inputs[train].std(axis=0)
-            scale[scale == 0] = 1.0
-            design = np.c_[np.ones(int(train.sum())), (inputs[train] - mean) / scale]
-            penalty = np.eye(design.shape[1]) * alpha
-            penalty[0, 0] = 0.0
-            weights = np.linalg.solve(design.T @ design + penalty, design.T @ target[train])
-            predicted[left_out] = weights[0] + (inputs[left_out] - mean) / scale @ weights[1:]
+            mean, scale, design, normal = _ridge_system(inputs[train], alpha)
+            weights = np.linalg.solve(normal, design.T @ target[train])
+            predicted[left_out] = (_standardised_design(inputs[left_out:left_out + 1], mean,
+                                                        scale) @ weights)[0]
         predictions.append(predicted)
     return predictions[0], predictions[1]

@@ -18,7 +18,13 @@ from huarong.puzzles import load_puzzle, solve
 from huarong.puzzles.cluster import solution_length
 from huarong.puzzles.difficulty.blocking import blocking_graph
 from huarong.puzzles.difficulty.features import difficulty_features
-from huarong.puzzles.difficulty.model import MODEL_FEATURES, difficulty, grade_of, shipped_model
+from huarong.puzzles.difficulty.model import (
+    MODEL_FEATURES,
+    SOLVED_FEATURES,
+    difficulty,
+    grade_of,
+    shipped_model,
+)
 from huarong.puzzles.difficulty.study import (
     board_of_problem,
     puzzle_figures,
@@ -233,11 +239,16 @@ def test_predictions_in_numpy_match_scikit_learn(data) -> None:  # type: ignore[
     model = shipped_model()
     scaled = StandardScaler().fit_transform(data.inputs)
     ridge = Ridge(alpha=model.time.alpha).fit(scaled, data.log_seconds)
+    # The solved share reads its own features only.
+    own = [MODEL_FEATURES.index(name) for name in SOLVED_FEATURES]
+    solved = Ridge(alpha=model.solved.alpha).fit(scaled[:, own], data.solved_logit)
     for k in (0, 33, 69):
         puzzle = load_puzzle("rush:" + data.puzzles[k].board)
         predicted = difficulty(puzzle)
         assert math.log(predicted.median_seconds) == pytest.approx(
             float(ridge.predict(scaled[k:k + 1])[0]), rel=1e-9)
+        logit = math.log(predicted.solved_share / (1 - predicted.solved_share))
+        assert logit == pytest.approx(float(solved.predict(scaled[k:k + 1, own])[0]), rel=1e-9)
         assert not predicted.extrapolates
 
 
@@ -274,7 +285,7 @@ def test_features_chosen_inside_the_folds_flatter_less() -> None:
     )
 
     every = study_data(study_puzzles(), ("optimal_length", *CANDIDATES))
-    nested = nested_cross_validated(every, len(MODEL_FEATURES) - 1)
+    nested = nested_cross_validated(every, (len(MODEL_FEATURES) - 1, 2))
     honest = agreement(every, nested[0], -nested[1])
     shipped = study_data(study_puzzles())
     time_cv, solved_cv = cross_validated(shipped)

@@ -30,7 +30,7 @@ from huarong.puzzles.difficulty.fitting import (
     nested_cross_validated,
     study_data,
 )
-from huarong.puzzles.difficulty.model import MODEL_FEATURES, MODEL_FILE
+from huarong.puzzles.difficulty.model import MODEL_FEATURES, MODEL_FILE, SOLVED_FEATURES
 from huarong.puzzles.difficulty.study import LABELS, study_puzzles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,9 +97,9 @@ def main() -> None:
     print(_row("optimal length alone", alone))
     print(_row("model (leave-one-out)", ours))
     every = study_data(data.puzzles, ("optimal_length", *CANDIDATES))
-    nested = nested_cross_validated(every, len(MODEL_FEATURES) - 1)
+    nested = nested_cross_validated(every, (len(MODEL_FEATURES) - 1, len(SOLVED_FEATURES) - 1))
     print(_row("features chosen inside each fold", agreement(every, nested[0], -nested[1])))
-    time_all, solved_all = cross_validated(every)
+    time_all, solved_all = cross_validated(every, every.names)
     print(_row("every feature, one ridge", agreement(every, time_all, -solved_all)))
     for name, linear in (("log seconds", model.time), ("solved log-odds", model.solved)):
         terms = ", ".join(f"{feature} {value:+.3f}" for feature, value in

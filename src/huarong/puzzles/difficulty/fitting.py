@@ -12,6 +12,7 @@ import numpy as np
 from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_features
 from huarong.puzzles.difficulty.model import (
     MODEL_FEATURES,
+    SOLVED_FEATURES,
     DifficultyModel,
     Linear,
     model_inputs,
@@ -76,37 +77,51 @@ def _pipeline() -> object:
     return make_pipeline(StandardScaler(), RidgeCV(alphas=ALPHAS))
 
 
+def _columns(data: StudyData, names: tuple[str, ...]) -> list[int]:
+    return [data.names.index(name) for name in names]
+
+
 def fit(data: StudyData) -> DifficultyModel:
-    """The model fitted on all the study's puzzles."""
+    """The model fitted on all the study's puzzles: the time on every feature of ``data``,
+    the solved share on :data:`SOLVED_FEATURES` (0 for the others)."""
     from sklearn.base import clone
 
+    solved_columns = _columns(data, SOLVED_FEATURES)
     fitted = []
-    for target in (data.log_seconds, data.solved_logit):
+    for target, columns in ((data.log_seconds, list(range(len(data.names)))),
+                            (data.solved_logit, solved_columns)):
         pipeline = clone(_pipeline())
-        pipeline.fit(data.inputs, target)
+        pipeline.fit(data.inputs[:, columns], target)
         fitted.append(pipeline)
     scaler = fitted[0][0]
 
-    def linear(pipeline: object) -> Linear:
+    def linear(pipeline: object, columns: list[int]) -> Linear:
         ridge = pipeline[-1]  # type: ignore[index]
-        return Linear(float(ridge.intercept_), tuple(float(c) for c in ridge.coef_),
+        coefficients = np.zeros(len(data.names))
+        coefficients[columns] = ridge.coef_
+        return Linear(float(ridge.intercept_), tuple(float(c) for c in coefficients),
                       float(ridge.alpha_))
 
     return DifficultyModel(data.names, tuple(float(m) for m in scaler.mean_),
                            tuple(float(s) for s in scaler.scale_),
                            tuple(float(v) for v in data.inputs.min(axis=0)),
                            tuple(float(v) for v in data.inputs.max(axis=0)),
-                           linear(fitted[0]), linear(fitted[1]))
+                           linear(fitted[0], list(range(len(data.names)))),
+                           linear(fitted[1], solved_columns))
 
 
-def cross_validated(data: StudyData) -> tuple[np.ndarray, np.ndarray]:
-    """Leave-one-out predictions of the log seconds and the solve log-odds: each puzzle's
-    prediction from the model fitted (penalty chosen too) on the 69 others."""
+def cross_validated(data: StudyData, solved_features: tuple[str, ...] = SOLVED_FEATURES
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Leave-one-out predictions of the log seconds (on every feature of ``data``) and the
+    solve log-odds (on ``solved_features``): each puzzle's prediction from the model fitted
+    (penalty chosen too) on the 69 others."""
     from sklearn.model_selection import LeaveOneOut, cross_val_predict
 
-    return tuple(cross_val_predict(_pipeline(), data.inputs, target,  # type: ignore[return-value]
+    solved_inputs = data.inputs[:, _columns(data, solved_features)]
+    return tuple(cross_val_predict(_pipeline(), inputs, target,  # type: ignore[return-value]
                                    cv=LeaveOneOut())
-                 for target in (data.log_seconds, data.solved_logit))
+                 for inputs, target in ((data.inputs, data.log_seconds),
+                                        (solved_inputs, data.solved_logit)))
 
 
 @dataclass(frozen=True)
@@ -195,14 +210,15 @@ def forward_selected(inputs: np.ndarray, target: np.ndarray, size: int) -> list[
     return chosen
 
 
-def nested_cross_validated(data: StudyData, size: int) -> tuple[np.ndarray, np.ndarray]:
+def nested_cross_validated(data: StudyData, sizes: tuple[int, int]
+                           ) -> tuple[np.ndarray, np.ndarray]:
     """Leave-one-out predictions of the log seconds and the solve log-odds where everything
-    is chosen on the 69 other puzzles: the ``size`` features besides optimal length
-    (:func:`forward_selected`, among :data:`CANDIDATES`; ``data`` must hold optimal length
-    and then the candidates) and the penalty.  Unlike :func:`cross_validated`, no choice
-    made on the puzzle predicted flatters it."""
+    is chosen on the 69 other puzzles: the ``sizes`` features besides optimal length (for
+    the time, for the share; :func:`forward_selected`, among :data:`CANDIDATES`; ``data``
+    must hold optimal length and then the candidates) and the penalty.  Unlike
+    :func:`cross_validated`, no choice made on the puzzle predicted flatters it."""
     predictions = []
-    for target in (data.log_seconds, data.solved_logit):
+    for target, size in zip((data.log_seconds, data.solved_logit), sizes, strict=True):
         predicted = np.empty(len(target))
         for left_out in range(len(target)):
             train = np.arange(len(target)) != left_out

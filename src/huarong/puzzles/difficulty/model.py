@@ -1,4 +1,5 @@
-"""The difficulty model: two ridge regressions on five standardised features, fitted on the
+"""The difficulty model: two ridge regressions on standardised features (five, three of them for
+the solved share), fitted on the
 Rush Hour study (``tools/fit_difficulty.py``, :mod:`.fitting`) and shipped as coefficients in
 ``data/model.json``; predictions here need numpy only.
 
@@ -26,6 +27,9 @@ MODEL_FILE = "model.json"
 MODEL_FEATURES = ("optimal_length", "away_nearby", "tempting_share", "mean_moves",
                   "mean_blockers")
 """The model's features, chosen for what they tell of a person's search (see the docs)."""
+SOLVED_FEATURES = ("optimal_length", "away_nearby", "mean_moves")
+"""The features the solved share's regression reads (its other coefficients are 0): fitted
+on its own target, a smaller model orders the shares better (see the docs)."""
 GRADE_SECONDS = (15.0, 22.0, 32.0, 45.0, 65.0, 90.0, 130.0, 190.0, 280.0)
 """Predicted median seconds at which grades 2, 3, ... 10 begin."""
 GRADE_NAMES = ("Beginner", "Beginner", "Intermediate", "Intermediate", "Advanced", "Advanced",

@@ -94,7 +94,7 @@ def test_table_and_files(tmp_path: pytest.TempPathFactory) -> None:
 
     result = search("3x4", "2x2,1x2,1x1*2", "2x2@1,2", "slide")
     table = result.table()
-    assert table.column_names == ["states", "solved", "length", "start"]
+    assert table.column_names == ["states", "solved", "length", "start", "difficulty"]
     lengths = table.column("length").to_pylist()
     assert lengths == sorted(lengths, key=lambda n: -1 if n is None else n, reverse=True)
     result.write(tmp_path / "c.parquet")  # type: ignore[operator]

@@ -43,10 +43,12 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
               "A layout's group as a graph file (GraphML, GEXF, JSON, Parquet, CSV)."),
     "bottlenecks": ("huarong.cli.graph_tools", "bottlenecks",
                     "Cut vertices, bridges, dead ends and basins of a layout's group."),
+    "difficulty": ("huarong.cli.difficulty", "difficulty",
+                   "How hard a layout is for a person: predicted time, solve share, grade."),
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
     "puzzle": ("huarong.cli.puzzle", "puzzle",
                "Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, "
-               "design, card."),
+               "design, card, difficulty."),
 }
 
 # The original spellings write the original engine's files byte for byte.

@@ -26,6 +26,7 @@ from huarong.cli._common import (
     progress_bar,
 )
 from huarong.cli._puzzle_input import load_start, puzzle_input_errors, puzzle_options
+from huarong.cli.difficulty import puzzle_difficulty
 from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
 from huarong.cli.puzzle_card import card
@@ -58,7 +59,7 @@ def _answered_start(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.group("puzzle")
 def puzzle() -> None:
     """Any sliding-block puzzle: solve, cluster, analyze, draw, graph, list, search, design,
-    card.
+    card, difficulty.
 
     START is grid text (rows joined by "/", "." empty, "#" wall, one letter per piece:
     "AAB./AAC./DEE."), "rush:" and a Rush Hour board of 36 characters, a Klotski code or
@@ -274,3 +275,4 @@ puzzle.add_command(card)
 _group_command = copy.copy(cluster_command)
 _group_command.hidden = True
 puzzle.add_command(_group_command, "group")
+puzzle.add_command(puzzle_difficulty)

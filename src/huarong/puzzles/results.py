@@ -5,7 +5,8 @@ serve --search FILE``).
 
 A file (``.parquet`` or ``.duckdb``) holds at least the :data:`COLUMNS` (states, solved,
 length, start as grid text), may hold a row's own goal and distinct pieces
-(:data:`OWN_COLUMNS`) and any columns of its own; in its metadata (:data:`METADATA_KEY`) the
+(:data:`OWN_COLUMNS`), the :data:`DIFFICULTY_COLUMN` (predicted median seconds to solve of
+the hardest rows) and any columns of its own; in its metadata (:data:`METADATA_KEY`) the
 board, pieces, goal, rules and metric that play its starts
 (:meth:`~huarong.puzzles.board.Board.spec`) and the search's totals.  Only the metadata is
 read on opening; the first page reads the ``length`` and ``states`` columns (12 bytes a row)
@@ -46,6 +47,10 @@ million rows (pyarrow's default)."""
 
 TABLE = "clusters"
 """The table of a DuckDB result file."""
+DIFFICULTY_COLUMN = "difficulty"
+"""The column every search writes after its own: the difficulty model's predicted median
+seconds to solve of the row's start for the hardest rows, null for the others
+(:func:`results_table`)."""
 OWN_COLUMNS = ("goal", "distinct")
 """Columns a file may add where each row is its own puzzle (a preset's records): the row's
 goal and distinct pieces, in place of the file's."""
@@ -254,12 +259,19 @@ def totals_of(clusters: int, states: int, hardest: tuple[int, str] | None) -> di
 
 
 def results_table(columns: Mapping[str, Any], puzzle: Mapping[str, Any],
-                  totals: Mapping[str, Any]) -> pa.Table:
+                  totals: Mapping[str, Any], *, difficulty_rows: int | None = None
+                  ) -> pa.Table:
     """A result file's table: ``columns`` (name to a numpy array or a list, in the file's
     order; the :data:`COLUMNS` among them, a ``length`` below 0 read as null, strings as
-    Arrow strings) with the ``puzzle`` (:meth:`~huarong.puzzles.board.Board.spec`) and the
-    ``totals`` (:func:`totals_of`) in its metadata."""
+    Arrow strings) and :data:`DIFFICULTY_COLUMN`, with the ``puzzle``
+    (:meth:`~huarong.puzzles.board.Board.spec`) and the ``totals`` (:func:`totals_of`) in its
+    metadata.  The difficulty is the predicted median seconds to solve of the hardest
+    ``difficulty_rows`` rows' starts (:data:`~huarong.puzzles.difficulty.column.
+    DIFFICULTY_ROWS` when None), null for the others (:mod:`huarong.puzzles.difficulty.
+    column`); ``columns`` may bring their own."""
     import pyarrow as pa
+
+    from huarong.puzzles.difficulty.column import DIFFICULTY_ROWS, difficulty_column
 
     missing = [name for name in COLUMNS if name not in columns]
     if missing:
@@ -274,6 +286,10 @@ def results_table(columns: Mapping[str, Any], puzzle: Mapping[str, Any],
             arrays[name] = pa.array(values, type=pa.string())
         else:
             arrays[name] = pa.array(values)
+    if DIFFICULTY_COLUMN not in arrays:
+        arrays[DIFFICULTY_COLUMN] = pa.array(difficulty_column(
+            columns, puzzle, DIFFICULTY_ROWS if difficulty_rows is None else difficulty_rows),
+            type=pa.float64())
     about = {"puzzle": dict(puzzle), "totals": dict(totals)}
     return pa.table(arrays, metadata={METADATA_KEY: json.dumps(about, ensure_ascii=False)})
 

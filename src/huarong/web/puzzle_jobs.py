@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from huarong.web.errors import BadQuery
 from huarong.web.puzzle_queries import (
     ClusterAnswer,
+    DifficultyAnswer,
     Hardest,
     PuzzleQuery,
     RandomStart,
@@ -151,9 +152,20 @@ def _random(puzzle: Puzzle, graph: StateGraph, request: PuzzleQuery, low: int, h
                        count=int(fitting.shape[0])).model_dump()
 
 
+def _difficulty(puzzle: Puzzle, graph: StateGraph, request: PuzzleQuery) -> dict[str, Any]:
+    from huarong.puzzles.difficulty.features import UnsolvableStart
+    from huarong.puzzles.difficulty.model import difficulty
+
+    try:
+        return DifficultyAnswer.model_validate(difficulty(puzzle, graph).as_dict()).model_dump()
+    except UnsolvableStart:
+        raise BadQuery("no goal can be reached from this position: it has no difficulty",
+                       request.position or request.start, 409) from None
+
+
 _ANSWERS: dict[str, Callable[..., Any]] = {
     "solve": _solution, "cluster": _cluster, "next": _moves, "graph": _placed_graph,
-    "card": _card, "random": _random}
+    "card": _card, "random": _random, "difficulty": _difficulty}
 
 
 def cluster_job(answer: str, request: PuzzleQuery, max_states: int, *extra: Any) -> Any:
@@ -169,20 +181,26 @@ def cluster_job(answer: str, request: PuzzleQuery, max_states: int, *extra: Any)
         raise BadQuery(str(error), request.start) from None
 
 
-def ladder_job(family: str, metric: str, max_states: int) -> list[tuple[int, str, str]]:
-    """(fewest moves, name, title) of the family's solvable puzzles counted in ``metric``,
-    easiest first (one whose search passes the server's limit is left out): lengths in two
-    metrics do not compare (Fogleman's hardest Rush Hour start counts moves of any distance,
-    Collette, Raskin and Servais's moves of one cell)."""
+def ladder_job(family: str, metric: str, max_states: int, order: str = "length"
+               ) -> list[dict[str, Any]]:
+    """The rungs (name, title, length; by difficulty also median_seconds and grade) of the
+    family's solvable puzzles counted in ``metric``, easiest first by fewest moves or by
+    predicted ``difficulty`` (one whose search passes the server's limit is left out):
+    lengths in two metrics do not compare (Fogleman's hardest Rush Hour start counts moves of
+    any distance, Collette, Raskin and Servais's moves of one cell)."""
     from huarong.puzzles import catalogue
     from huarong.puzzles.cluster import ClusterTooLarge, solution_length
+    from huarong.puzzles.difficulty.ladder import difficulty_ladder
 
+    entries = [entry for entry in catalogue()
+               if entry.family == family and entry.puzzle.metric == metric]
+    if order == "difficulty":
+        return [dataclasses.asdict(rung) for rung in difficulty_ladder(entries, max_states)]
     rungs = []
-    for entry in catalogue():
-        if entry.family != family or entry.puzzle.metric != metric:
-            continue
+    for entry in entries:
         with contextlib.suppress(ClusterTooLarge):
             moves = solution_length(entry.puzzle, limit=max_states)
             if moves is not None:
                 rungs.append((moves, entry.name, entry.title))
-    return sorted(rungs)
+    return [{"name": name, "title": title, "length": moves}
+            for moves, name, title in sorted(rungs)]

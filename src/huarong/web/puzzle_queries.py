@@ -100,6 +100,25 @@ class Rung(BaseModel):
     name: str
     title: str
     length: int = Field(description="Its fewest moves.")
+    median_seconds: float | None = Field(
+        None, description="In a ladder by difficulty: its predicted median time to solve for "
+                          "a first-time player (docs/difficulty.md); null by length.")
+    grade: int | None = Field(None, ge=1, le=10, description="In a ladder by difficulty: its "
+                                                            "grade 1-10; null by length.")
+
+
+class DifficultyAnswer(BaseModel):
+    median_seconds: float = Field(description="Predicted median time to solve, in seconds, of "
+                                              "a first-time player who solves it.")
+    solved_share: float = Field(ge=0, le=1, description="Predicted share of the people who "
+                                                        "try it who solve it.")
+    grade: int = Field(ge=1, le=10)
+    grade_name: str = Field(description="The grade's name, as ThinkFun names its levels.")
+    extrapolates: bool = Field(description="True for a puzzle unlike the study's 6x6 Rush "
+                                           "Hour boards, or a feature outside its range.")
+    outside: list[str] = Field(description="The features outside the study's range.")
+    features: dict[str, float | int | None] = Field(
+        description="The features the model reads and the others it reports, by name.")
 
 
 class LadderAnswer(BaseModel):
@@ -108,10 +127,13 @@ class LadderAnswer(BaseModel):
     metric: Literal["unit", "slide", "step"] = Field(
         description="What one move is: the ladder holds the family's puzzles of this metric "
                     "only, as lengths in two metrics do not compare.")
+    order: Literal["length", "difficulty"] = Field(
+        description="What orders the ladder: fewest moves, or the predicted median time to "
+                    "solve for a person (then fewest moves).")
     length: int | None = Field(description="The puzzle's fewest moves; null without a solution.")
     easier: Rung | None = Field(description="The family's puzzle of its metric next below it "
-                                            "by fewest moves (then by name); null at the "
-                                            "bottom.")
+                                            "in the ladder's order (then by name); null at "
+                                            "the bottom.")
     harder: Rung | None = Field(description="The next above it; null at the top.")
 
 

@@ -14,7 +14,7 @@ server's workers have too much to do.  The searches run in the server's worker p
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
@@ -30,6 +30,7 @@ from huarong.web.puzzle_queries import (
     CardQuery,
     CatalogueItem,
     ClusterAnswer,
+    DifficultyAnswer,
     LadderAnswer,
     NextMoves,
     PuzzleQuery,
@@ -145,10 +146,14 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
                                   **too_large, e404="No catalogue puzzle has that name."))
     async def ladder(http: Request, name: Annotated[str, Query(
             min_length=1, max_length=LONGEST_TEXT, description="A catalogue puzzle's name.",
-            examples=["bickford-4x4-7"])]) -> dict[str, Any]:
+            examples=["bickford-4x4-7"])],
+            order: Annotated[Literal["length", "difficulty"], Query(
+                description="Order by fewest moves, or by the predicted median time to "
+                            "solve for a person.")] = "length") -> dict[str, Any]:
         """Where a catalogue puzzle stands in its family (the West's classics, Rush Hour,
         Bickford's 4x4 records, the design records, the Klotski classics) and its metric,
-        ordered by fewest moves: the puzzles just below and above it."""
+        ordered by fewest moves or by difficulty for a person: the puzzles just below and
+        above it."""
         from huarong.puzzles import PuzzleError, catalogue_entry
 
         try:
@@ -156,22 +161,34 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
         except PuzzleError:
             raise BadQuery(f"no catalogue puzzle is named {name!r}", name, 404) from None
         metric = entry.puzzle.metric
-        rungs: list[tuple[int, str, str]] = await heavy.run(
-            http, ("ladder", entry.family, metric, max_states), ladder_job, entry.family,
-            metric, max_states)
-        place = next((i for i, (_, rung, _) in enumerate(rungs) if rung == name), None)
+        rungs: list[dict[str, Any]] = await heavy.run(
+            http, ("ladder", entry.family, metric, max_states, order), ladder_job,
+            entry.family, metric, max_states, order)
+        place = next((i for i, rung in enumerate(rungs) if rung["name"] == name), None)
 
         def rung(index: int) -> dict[str, Any] | None:
             if place is None or not 0 <= index < len(rungs):
                 return None
-            moves, other, title = rungs[index]
-            return {"name": other, "title": title, "length": moves}
+            return rungs[index]
 
         return LadderAnswer.model_validate({
-            "name": name, "family": entry.family, "metric": metric,
-            "length": None if place is None else rungs[place][0],
+            "name": name, "family": entry.family, "metric": metric, "order": order,
+            "length": None if place is None else rungs[place]["length"],
             "easier": rung(-1 if place is None else place - 1),
             "harder": rung(-1 if place is None else place + 1)}).model_dump()
+
+    @router.get("/api/puzzles/difficulty", summary="How hard a position is for a person",
+                response_model=None,
+                responses=answers(DifficultyAnswer, 202, 400, 409, 413, 503, **refused,
+                                  **too_large, e409="No goal can be reached from the "
+                                                    "position."))
+    async def difficulty(http: Request, request: AtPosition) -> dict[str, Any]:
+        """The difficulty model's answer for the position as a start (docs/difficulty.md):
+        the predicted median time to solve of a first-time player, the share who solve it,
+        a grade 1-10 and the features it reads; fitted on people's Rush Hour play, so other
+        puzzles are extrapolations (``extrapolates``)."""
+        found: dict[str, Any] = await searched(http, "difficulty", request)
+        return found
 
     @router.get("/api/puzzles/random", summary="A random position of a cluster, by its length",
                 response_model=None,

@@ -9,6 +9,7 @@ import { decode, isGoal, moveBetween, pieceLabel } from '../../lib/klotski-rules
 import { createGame } from '../../components/game.js';
 import { klotskiAnswer, klotskiPositions } from '../../components/game-klotski.js';
 import { first } from '../../components/game-history.js';
+import { drawDifficulty } from '../../components/difficulty-line.js';
 import { readHelpMode } from '../../components/help-mode.js';
 import { showLost, showTargets } from './klotski-marks.js';
 import {
@@ -124,6 +125,11 @@ export function refresh() {
   showCodeLinks(code);
   const classic = classicNames.get(code) ?? classicNames.get(first(history));
   ui.layoutName.textContent = classic ? `${classic.name} · ${classic.name_en}` : '';
+  const start = first(history);
+  if (start !== state.gradedStart) {
+    state.gradedStart = start;
+    drawDifficulty(ui.difficulty, { start }, () => state.gradedStart === start);
+  }
   const goal = isGoal(decode(code));
   if (goal === ui.celebration.hidden) celebrate(goal);
   if (goal && history.at > 0) rememberSolved(first(history));

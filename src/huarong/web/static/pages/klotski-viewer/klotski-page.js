@@ -15,7 +15,7 @@ drawReadouts($('readout'), [
 
 export const ui = {
   board: $('board'), frame: $('frame'), celebration: $('celebration'),
-  currentCode: $('current-code'), layoutName: $('layout-name'), announce: $('announce'),
+  currentCode: $('current-code'), layoutName: $('layout-name'), difficulty: $('layout-difficulty'), announce: $('announce'),
   remaining: $('remaining'), movesMade: $('moves-made'), progress: $('progress'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), copyLink: $('copy-link'),
@@ -42,6 +42,7 @@ export const state = {
   editCode: null,
   editRequest: 0,
   levelsOffset: 0,
+  gradedStart: null, // the first layout whose difficulty line is drawn
 };
 export const classicNames = new Map(); // code -> {name, name_en}
 export const knownSteps = new Map(); // code -> minimum steps, learnt from its parent's answer

@@ -1,5 +1,5 @@
 // The puzzle viewer's ways to another puzzle: the catalogue, the family's next puzzles by
-// fewest moves (/api/puzzles/ladder) or a search result file's rows beside the one played,
+// fewest moves or by difficulty for a person (/api/puzzles/ladder) or a search result file's rows beside the one played,
 // and a random start of the same cluster whose fewest moves lie in a range.
 
 import { api } from '../../lib/api.js';
@@ -37,7 +37,7 @@ export async function drawLadder(ui, name, from, stillShown) {
   if (!/^[a-z0-9-]+$/.test(name ?? '')) return; // a pasted board: no family
   let rungs;
   try {
-    rungs = await api('/api/puzzles/ladder', { name });
+    rungs = await api('/api/puzzles/ladder', { name, order: ui.ladderOrder.value });
   } catch {
     return; // a server too small for the family: no ladder, the game goes on
   }
@@ -46,7 +46,8 @@ export async function drawLadder(ui, name, from, stillShown) {
     if (!rung) return;
     buttons[index].disabled = false;
     buttons[index].dataset.name = rung.name;
-    buttons[index].textContent = `${WORDS[index]}: ${rung.title} (${rung.length})`;
+    const told = rung.grade ? `grade ${rung.grade}, ${rung.length} moves` : rung.length;
+    buttons[index].textContent = `${WORDS[index]}: ${rung.title} (${told})`;
   });
 }
 

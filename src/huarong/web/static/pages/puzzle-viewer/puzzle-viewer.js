@@ -12,6 +12,7 @@ import { plural } from '../../lib/format.js';
 import { colourOf, span } from '../../lib/grid-text.js';
 import { createGame } from '../../components/game.js';
 import { familyOf, gridAnswer, gridPositions } from '../../components/game-grid.js';
+import { drawDifficulty } from '../../components/difficulty-line.js';
 import { bindHelpMode, readHelpMode } from '../../components/help-mode.js';
 import { createBoard, piecesOfGrid, wallsOfGrid } from '../../components/piece-board.js';
 import { climbLadder, drawCatalogue, drawLadder } from './puzzle-ladder.js';
@@ -25,12 +26,13 @@ drawReadouts($('readout'), [
 ]);
 
 const ui = {
-  name: $('puzzle-name'), board: $('puzzle-board'), goalBoard: $('goal-board'),
+  name: $('puzzle-name'), difficulty: $('puzzle-difficulty'), board: $('puzzle-board'), goalBoard: $('goal-board'),
   announce: $('announce'), remaining: $('remaining'), movesMade: $('moves-made'),
   verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), helpMode: $('help-mode'),
   recordButton: $('record-button'), easier: $('easier-button'), harder: $('harder-button'),
+  ladderOrder: $('ladder-order'),
   speed: $('speed'), speedValue: $('speed-value'), randomForm: $('random-form'),
   randomLow: $('random-low'), randomHigh: $('random-high'), solve: $('solve-button'),
   form: $('load-form'), start: $('start-input'), goal: $('goal-input'),
@@ -48,6 +50,7 @@ const state = {
   rules: null, // {goal, metric, rules} of the loaded puzzle, as the server read them
   title: '',
   loading: 0, // a counter: answers to an older load are dropped
+  ladderFrom: {}, // the search result row the puzzle came from, if any (the ladder's)
 };
 const titles = new Map(); // catalogue name -> title
 
@@ -234,8 +237,9 @@ async function load(params, title) {
     ui.randomLow.value = String(Math.ceil(opening.min_steps / 2));
     ui.randomHigh.value = String(opening.min_steps);
   }
-  drawLadder(ui, spec.start, { search, row, min_length: minLength },
-    () => state.spec?.start === spec.start);
+  state.ladderFrom = { search, row, min_length: minLength };
+  drawLadder(ui, spec.start, state.ladderFrom, () => state.spec?.start === spec.start);
+  drawDifficulty(ui.difficulty, spec, () => state.spec === spec);
   ui.name.textContent = `${title} · ${opening.rows}×${opening.columns}, ${opening.rules} rules, `
     + `${opening.metric} metric`;
   history.replaceState(null, '', `#${new URLSearchParams(params)}`);
@@ -307,6 +311,10 @@ ui.hint.addEventListener('click', () => game.hint());
 ui.speed.addEventListener('input', () => { ui.speedValue.textContent = `${ui.speed.value}×`; });
 ui.easier.addEventListener('click', () => climbLadder(ui.easier, open));
 ui.harder.addEventListener('click', () => climbLadder(ui.harder, open));
+ui.ladderOrder.addEventListener('change', () => {
+  const shown = state.spec?.start;
+  if (shown) drawLadder(ui, shown, state.ladderFrom, () => state.spec?.start === shown);
+});
 ui.randomForm.addEventListener('submit', randomStart);
 ui.recordButton.addEventListener('click', () => game.record.download(
   `${(state.spec?.start ?? 'puzzle').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40)}-record.json`));

@@ -55,11 +55,15 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="The seed of the chains' random numbers: one thread and a budget of "
                    "evaluations give the same answer every time.")
-@click.option("--method", type=click.Choice(("anneal", "climb")), default=None,
-              help="anneal (the default): a chain also moves to easier clusters, less often "
-                   "as the budget runs out; climb (the default of --preset rush-hour, where "
-                   "it measured better): only to clusters at least as hard, restarting when "
-                   "it finds nothing harder.")
+@click.option("--method", type=click.Choice(("anneal", "climb", "tabu", "elites")),
+              default=None,
+              help="anneal: a chain also moves to easier clusters, less often as the budget "
+                   "runs out; climb: only to clusters at least as hard, restarting when it "
+                   "finds nothing harder; tabu: to the hardest of 8 changes, easier or not, "
+                   "never back to its last 50 clusters; elites: a population, the hardest of "
+                   "each niche (piece counts, walls, where the goal piece starts) kept and "
+                   "changed or crossed.  Default: the best measured for the board (the "
+                   "design page of the documentation).")
 @click.option("--stop-at", "stop_at", type=click.IntRange(min=1), default=None,
               metavar="MOVES", help="Stop a chain once it finds a start of this many moves.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -77,8 +81,8 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write the best clusters, hardest first, to FILE.parquet or FILE.duckdb "
                    "(a search result file: serve --search browses it).  The run is saved "
-                   "in FILE.checkpoint.json every 30 s and when stopped; the same command "
-                   "resumes it.")
+                   "in the directory FILE.checkpoint every 30 s and when stopped; the same "
+                   "command resumes it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
 def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
@@ -95,7 +99,7 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
     Prints the best (--json: {"length", "start", "states", "evaluations", "clusters",
     "seconds"}); -o writes the best clusters.  Ctrl-C keeps what was found.
     """
-    from huarong.puzzles.design_search import Budget
+    from huarong.puzzles.design_search import Budget, default_method
     from huarong.puzzles.design_search import design as run_design
     from huarong.puzzles.design_spaces import parse_range
 
@@ -108,11 +112,12 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
         chosen = Budget.parse(budget)
     if cluster is not None:
         need_dask("--cluster")
-    checkpoint = None if output is None else Path(f"{output}.checkpoint.json")
+    checkpoint = None if output is None else Path(f"{output}.checkpoint")
     with input_errors(), _cluster_faults(), progress_bar(not quiet) as progress, \
             sigterm_unwinds():
         result = run_design(space, chosen, seed=seed, chains=threads, minimal=minimal,
-                            keep=keep, method=method or ("climb" if preset else "anneal"),
+                            keep=keep, method=method or default_method(
+                                preset or ("puzzle" if start is not None else "pieces")),
                             target=stop_at,
                             max_states=max_states, cluster=cluster,
                             checkpoint=checkpoint, progress=progress)
@@ -121,6 +126,9 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
             result.write(output)
         click.echo(f"written to {output} ({len(result.rows):,} clusters)", err=True)
     _report(result, as_json)
+    if result.used_up:
+        click.echo("huarong: the chains met only clusters met before for a long while: "
+                   "this space is used up", err=True)
     if result.stopped:
         if checkpoint is not None:
             click.echo(f"huarong: stopped; the run is saved in {checkpoint}: run the same "

@@ -134,6 +134,9 @@ class DesignSpace:
     example: Design | None = None
     """A start known to fit (a puzzle's own): where chains begin when random packing fails,
     as it does for pieces that fill all but a few cells."""
+    groups: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    """Kinds whose pieces together number between a fewest and a most (free shapes of
+    ``--pieces any1-3*0-4``)."""
 
     def __post_init__(self) -> None:
         if self.minimality not in ("every", "fogleman"):
@@ -169,7 +172,8 @@ class DesignSpace:
                 "wall_range": list(self.wall_range), "lanes": self.lanes,
                 "minimality": self.minimality,
                 "empty": None if self.empty is None else list(self.empty),
-                "example": None if self.example is None else self.example.to_json()}
+                "example": None if self.example is None else self.example.to_json(),
+                "groups": [[list(kinds), low, high] for kinds, low, high in self.groups]}
 
     def file_puzzle(self) -> dict[str, Any]:
         """The puzzle of a result file whose rows each hold their own pieces and goal."""
@@ -202,6 +206,9 @@ class DesignSpace:
             return False
         if any(not (k.low if complete else 0) <= n <= k.high
                for k, n in zip(self.kinds, counts, strict=True)):
+            return False
+        if any(not (low if complete else 0) <= sum(counts[kind] for kind in kinds) <= high
+               for kinds, low, high in self.groups):
             return False
         if not (self.wall_range[0] if complete else 0) <= len(design.walls) \
                 <= self.wall_range[1]:
@@ -388,6 +395,17 @@ def random_design(space: DesignSpace, rng: np.random.Generator, tries: int = 50
     fits in ``tries``."""
     for _ in range(tries):
         counts = [int(rng.integers(k.low, k.high + 1)) for k in space.kinds]
+        for kinds, low, high in space.groups:  # a number in all, shared out at random
+            grouped = list(kinds)
+            for kind in kinds:
+                counts[kind] = 0
+            for _ in range(int(rng.integers(low, high + 1))):
+                kind = grouped[int(rng.integers(len(grouped)))]
+                counts[kind] += 1
+                if counts[kind] == space.kinds[kind].high:
+                    grouped.remove(kind)
+                if not grouped:
+                    break
         walls = int(rng.integers(space.wall_range[0], space.wall_range[1] + 1))
         design = Design(frozenset(), ())
         for _ in range(walls):

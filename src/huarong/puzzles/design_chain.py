@@ -17,9 +17,11 @@ from huarong.puzzles.grid import PuzzleError
 
 KEEP = 100
 """The best distinct clusters a run keeps."""
-USED_UP_AFTER = 2000
-"""Evaluations in a row that met only clusters the run had met before: the chain has used
-up what its space holds (a small board) and ends."""
+USED_UP_AFTER = 1000
+USED_UP_SHARE = 20
+"""A chain whose last evaluations met only clusters the run had met before, at least
+:data:`USED_UP_AFTER` of them and :data:`USED_UP_SHARE` times the clusters the run knows,
+has used up what its space holds (a small board) and ends."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ class Elite:
 class Chain:
     """Where one chain stands: its ``seed``, random state, ``evaluations`` and ``seconds``
     spent, its ``current`` cluster's hardest start and length, evaluations since its last
-    new best (``stalled``) and since it last met a cluster new to the run (``stale``), the
+    new best (``stalled``) and since it last met a cluster new to the run (``stale``;
+    ``used_up`` once they are many), the
     best clusters it kept, the clusters it last stood on (``tabu``, as keys) with the best
     ``neighbour`` of its current cluster met so far and how many it ``tried``, and its
     population (``elites``, by niche)."""
@@ -115,14 +118,11 @@ class Chain:
     clusters: int = 0
     """Clusters this chain was the first to value (in its evaluator)."""
     stale: int = 0
+    used_up: bool = False
     tabu: list[str] = field(default_factory=list)
     neighbour: Elite | None = None
     tried: int = 0
     elites: dict[str, Elite] = field(default_factory=dict)
-
-    @property
-    def used_up(self) -> bool:
-        return self.stale >= USED_UP_AFTER
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "random": self.random, "evaluations": self.evaluations,
@@ -130,7 +130,7 @@ class Chain:
                 "current": None if self.current is None else self.current.to_json(),
                 "current_length": self.current_length, "stalled": self.stalled,
                 "best": [f.to_json() for f in self.best], "clusters": self.clusters,
-                "stale": self.stale, "tabu": self.tabu,
+                "stale": self.stale, "used_up": self.used_up, "tabu": self.tabu,
                 "neighbour": None if self.neighbour is None else self.neighbour.to_json(),
                 "tried": self.tried,
                 "elites": [[niche, elite.to_json()] for niche, elite in self.elites.items()]}
@@ -141,7 +141,7 @@ class Chain:
                    None if data["current"] is None else Design.from_json(data["current"]),
                    data["current_length"], data["stalled"],
                    [Found.from_json(f) for f in data["best"]], data["clusters"],
-                   data["stale"], list(data["tabu"]),
+                   data["stale"], data["used_up"], list(data["tabu"]),
                    None if data["neighbour"] is None else Elite.from_json(data["neighbour"]),
                    data["tried"],
                    {niche: Elite.from_json(elite) for niche, elite in data["elites"]})
@@ -227,6 +227,8 @@ class Walk:
         chain.evaluations += 1
         chain.clusters += not seen
         chain.stale = 0 if fresh else chain.stale + 1
+        chain.used_up = chain.stale >= max(USED_UP_AFTER,
+                                           USED_UP_SHARE * len(self.evaluator.values))
         chain.seconds = time.monotonic() - self.began
         return value, best
 

@@ -20,7 +20,7 @@ from huarong.puzzles.grid import (
     shape_name,
 )
 from huarong.puzzles.puzzle import Puzzle
-from huarong.puzzles.specs import parse_cells, parse_goal, parse_piece_ranges
+from huarong.puzzles.specs import parse_cells, parse_design_pieces, parse_goal
 
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 
@@ -38,11 +38,12 @@ def parse_range(text: str, what: str = "walls") -> tuple[int, int]:
 
 def space_of(cells: str, pieces: str, goal: str, *, metric: str = "step",
              rules: str = "free", walls: tuple[int, int] = (0, 0)) -> DesignSpace:
-    """The space of ``pieces`` (ranges: ``2x2,1x2*0-4,1x1*2-6``) on ``cells`` (``RxC`` or
-    grid text with ``#`` walls) with the ``goal`` (``2x2@3,1``): the goal piece is any piece
-    of the goal's shape."""
+    """The space of ``pieces`` (ranges: ``2x2,1x2*0-4,1x1*2-6``; free shapes: ``any1-3``,
+    :func:`~huarong.puzzles.specs.parse_design_pieces`) on ``cells`` (``RxC`` or grid text
+    with ``#`` walls) with the ``goal`` (``2x2@3,1``): the goal piece is any piece of the
+    goal's shape."""
     rows, columns, fixed = parse_cells(cells)
-    ranges = parse_piece_ranges(pieces)
+    ranges, groups = parse_design_pieces(pieces, rows, columns, rows * columns - len(fixed))
     shape, goal_row, goal_column = parse_goal(goal)
     kinds = [PieceKind(s, low, high) for s, low, high in ranges]
     goal_kind = next((k for k in kinds if k.shape == shape), None)
@@ -55,8 +56,12 @@ def space_of(cells: str, pieces: str, goal: str, *, metric: str = "step",
         raise PuzzleError(goal, f"the goal's piece leaves the {rows}x{columns} board or "
                                 "covers a wall")
     first = PieceKind(goal_kind.shape, max(1, goal_kind.low), goal_kind.high)
-    return DesignSpace(rows, columns, fixed, (first, *(k for k in kinds if k is not goal_kind)),
-                       goal_cells, check_rules(rules), check_metric(metric), walls)
+    ordered = (first, *(k for k in kinds if k is not goal_kind))
+    kind_of = {kind.shape: number for number, kind in enumerate(ordered)}
+    return DesignSpace(rows, columns, fixed, ordered, goal_cells, check_rules(rules),
+                       check_metric(metric), walls,
+                       groups=tuple((tuple(kind_of[shape] for shape in shapes), low, high)
+                                    for shapes, low, high in groups))
 
 
 def space_of_puzzle(puzzle: Puzzle, *, walls: tuple[int, int] = (0, 0)) -> DesignSpace:

@@ -35,7 +35,9 @@ DESIGN_PRESETS = ("rush-hour",)
 
 @click.command("design")
 @board_options(board="  With --preset rush-hour, its size (default 6x6).",
-               pieces=", *A-B for A to B of them, as 2x2,1x2*0-4,2x1*0-4,1x1*2-6",
+               pieces=", *A-B for A to B of them, as 2x2,1x2*0-4,2x1*0-4,1x1*2-6; "
+                      "anyA-B for every other polyomino of A to B cells (anyA-B*L-H: L to "
+                      "H of them), as 2x2,any1-4",
                puzzle=", as many pieces as it has")
 @click.option("--preset", type=click.Choice(DESIGN_PRESETS), default=None,
               help="rush-hour: M. Fogleman's definitions (cars and trucks in his lanes, the "

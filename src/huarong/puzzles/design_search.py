@@ -45,12 +45,12 @@ from huarong.puzzles.design import (
     MAX_STATES,
     Design,
     DesignSpace,
-    Evaluator,
     Value,
     mutate,
     random_design,
     spec_of_counts,
 )
+from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.grid import PuzzleError
 from huarong.puzzles.results import results_table, totals_of, write_results
 

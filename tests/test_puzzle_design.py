@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from huarong.cli.puzzle_design import design as command
 from huarong.puzzles import PuzzleError, load_puzzle, solve
-from huarong.puzzles.design import Evaluator, random_design
+from huarong.puzzles.design import random_design
+from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.design_search import Budget, design
 from huarong.puzzles.design_spaces import rush_hour_space, space_of, space_of_puzzle
 from huarong.puzzles.exhaustive import search

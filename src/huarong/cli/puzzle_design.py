@@ -25,12 +25,12 @@ from huarong.cli._common import (
     sigterm_unwinds,
 )
 from huarong.cli.puzzle_search import TABLE_FORMATS, board_options, grid_rows, input_errors
+from huarong.puzzles.presets import design_presets
 
 if TYPE_CHECKING:
     from huarong.puzzles.design import DesignSpace
     from huarong.puzzles.design_search import DesignResult
 
-DESIGN_PRESETS = ("rush-hour",)
 
 
 @click.command("design")
@@ -39,10 +39,9 @@ DESIGN_PRESETS = ("rush-hour",)
                       "anyA-B for every other polyomino of A to B cells (anyA-B*L-H: L to "
                       "H of them), as 2x2,any1-4",
                puzzle=", as many pieces as it has")
-@click.option("--preset", type=click.Choice(DESIGN_PRESETS), default=None,
-              help="rush-hour: M. Fogleman's definitions (cars and trucks in his lanes, the "
-                   "red car on the middle row to the right edge, 0-2 walls, every piece "
-                   "important).")
+@click.option("--preset", type=click.Choice(list(design_presets())), default=None,
+              help="; ".join(f"{name}: {preset.design_help}"
+                             for name, preset in design_presets().items()) + ".")
 @click.option("--walls", metavar="MIN-MAX", default=None,
               help="How many walls a start may add on free cells (default 0; 0-2 with "
                    "--preset rush-hour).")
@@ -155,13 +154,7 @@ def _cluster_faults() -> Iterator[None]:
 def _space(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            preset: str | None, metric: str | None, rules: str | None, walls: str | None
            ) -> DesignSpace:
-    from huarong.puzzles.design_spaces import (
-        RUSH_HOUR_WALLS,
-        parse_range,
-        rush_hour_space,
-        space_of,
-        space_of_puzzle,
-    )
+    from huarong.puzzles.design_spaces import parse_range, space_of, space_of_puzzle
 
     wall_range = None if walls is None else parse_range(walls)
     if preset is not None:
@@ -170,8 +163,8 @@ def _space(board: str | None, pieces: str | None, goal: str | None, start: str |
                              "--pieces, --goal, --puzzle")
         if metric is not None or rules is not None:
             raise InputError(f"--preset {preset} sets the metric and rules")
-        rows, columns = _size(board or "6x6")
-        return rush_hour_space(rows, columns, walls=wall_range or RUSH_HOUR_WALLS)
+        rows, columns = _size(board) if board is not None else (None, None)
+        return design_presets()[preset].design_space(rows, columns, wall_range)
     if start is not None:
         from huarong.puzzles import load_puzzle
 

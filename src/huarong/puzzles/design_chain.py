@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from huarong.puzzles.design import MAX_STATES, Design, DesignSpace, Evaluator, Value
+from huarong.puzzles.design import MAX_STATES, Design, DesignSpace, Value
+from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.grid import PuzzleError
 
 KEEP = 100

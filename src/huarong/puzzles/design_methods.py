@@ -28,8 +28,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from huarong.puzzles.design import Design, DesignSpace, Evaluator, mutate, random_design
+from huarong.puzzles.design import Design, DesignSpace, mutate, random_design
 from huarong.puzzles.design_chain import Chain, Elite, Settings, Walk
+from huarong.puzzles.design_evaluate import Evaluator
 
 RESTART_AFTER = 100
 """Evaluations of a chain without a new best before it starts again."""

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from huarong.puzzles.design import Design, DesignSpace, Evaluator, spec_of_counts
+from huarong.puzzles.design import Design, DesignSpace, spec_of_counts
 from huarong.puzzles.design_chain import Found
+from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.results import results_table, totals_of, write_results
 
 if TYPE_CHECKING:

@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from huarong.puzzles.design import MAX_STATES, DesignSpace, Evaluator
+from huarong.puzzles.design import MAX_STATES, DesignSpace
 from huarong.puzzles.design_chain import KEEP, Budget, Chain, Found, Settings, keep_found
+from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.design_methods import METHODS, run_chain
 from huarong.puzzles.design_result import DesignResult
 from huarong.puzzles.grid import PuzzleError

@@ -1,0 +1,223 @@
+"""Searches on lane-coded Rush Hour keys (:mod:`huarong._kernels.rush_hour_lanes`): a start's
+cluster, each state's distance from the nearest solved state and the hardest start
+(:func:`cluster`), and whether every piece of a start is needed (:func:`all_needed`).
+
+The hardest start is, of the states farthest from a solved state, the one the general
+engine's code ranks first (:mod:`huarong._kernels.cluster`): its pieces' classes compared in
+order, each class by its pieces' anchor cells, largest first.  That order needs no code, so
+it holds on boards whose codes do not fit 63 bits.
+
+Private: :mod:`huarong.puzzles.lanes` wraps them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from huarong._kernels import hash_table
+from huarong._kernels._jit import kernel
+from huarong._kernels.arrays import grown
+from huarong._kernels.hash_table import Int
+from huarong._kernels.rush_hour_lanes import (
+    BASE,
+    INDEX,
+    MASK,
+    OFFSET,
+    SHIFT,
+    SLOT,
+    STEP,
+    is_goal,
+    lane_tables,
+    neighbours,
+)
+
+HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY = 0, 1, 2, 3, 4
+"""The figures :func:`cluster` returns: the hardest start's moves (-1: no solved state),
+the states (past the limit: the limit plus one, the search stopped there), the solved
+states, the hardest start's key and the cluster's smallest key."""
+
+
+@kernel
+def _anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
+             class_end: np.ndarray, out: np.ndarray) -> None:
+    """The pieces' anchor cells of ``key`` into ``out``, each class's (vehicles up to
+    ``class_end[c]``) largest first: the order of the general engine's codes."""
+    for v in range(slots.shape[0]):
+        slot = slots[v, SLOT]
+        position = 0
+        if slot >= 0:
+            g = lanes[slot, OFFSET] + ((key >> lanes[slot, SHIFT]) & lanes[slot, MASK])
+            position = positions[g, slots[v, INDEX]]
+        out[v] = slots[v, BASE] + position * slots[v, STEP]
+    first = 0
+    for c in range(class_end.shape[0]):
+        out[first:class_end[c]] = np.sort(out[first:class_end[c]])[::-1]
+        first = class_end[c]
+
+
+@kernel
+def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
+            move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
+            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, start: np.int64,
+            limit: Int, states: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
+            distance: np.ndarray, order: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Int, np.ndarray,
+                       np.ndarray]:
+    """The start's cluster (see the module): the figures (``HARDEST`` ..), then the
+    search's arrays and bits to hand to the next call (grown as needed; the table, of
+    ``2**bits`` slots, left empty).  A cluster past ``limit`` states is counted to
+    ``limit + 1`` and left there."""
+    figures = np.zeros(5, dtype=np.int64)
+    buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    scratch = np.empty(lanes.shape[0], dtype=np.int64)
+    hash_table.insert(keys, values, bits, start, 0)
+    states[0] = start
+    count = 1
+    smallest = start
+    head = 0
+    while head < count and count <= limit:
+        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, scratch,
+                           buffer)
+        head += 1
+        for i in range(found):
+            key = buffer[i]
+            slot = hash_table.slot_of(keys, bits, key)
+            if keys[slot] == key:
+                continue
+            keys[slot], values[slot] = key, count
+            if count == states.shape[0]:
+                states = grown(states, count, count + 1)
+            states[count] = key
+            count += 1
+            smallest = min(smallest, key)
+            if hash_table.crowded(count, bits):
+                bits += 1
+                keys, values = hash_table.table_of(states, count, bits, np.int64)
+    figures[STATES] = count
+    figures[HARDEST], figures[HARDEST_KEY], figures[SMALLEST_KEY] = -1, start, smallest
+    if count <= limit:
+        if count > distance.shape[0]:
+            distance = grown(distance, 0, count)
+            order = grown(order, 0, count)
+        _distances(states, count, lanes, cells, move_start, moves, goal_config, fixed, keys,
+                   values, bits, distance, order, buffer, scratch, figures)
+        if figures[SOLVED]:
+            _hardest(states, distance, order, count, lanes, positions, slots, class_end,
+                     figures)
+    hash_table.clear(keys, bits, states, count)
+    return figures, states, keys, values, bits, distance, order
+
+
+@kernel
+def _distances(states: np.ndarray, count: int, lanes: np.ndarray, cells: np.ndarray,
+               move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
+               fixed: np.int64, keys: np.ndarray, values: np.ndarray, bits: Int,
+               distance: np.ndarray, order: np.ndarray, buffer: np.ndarray,
+               scratch: np.ndarray, figures: np.ndarray) -> None:
+    """Each state's distance from the nearest solved state into ``distance``, the states'
+    indices by distance into ``order``; the solved states into ``figures``."""
+    solved = 0
+    for i in range(count):
+        if is_goal(states[i], lanes, goal_config):
+            distance[i] = 0
+            order[solved] = i
+            solved += 1
+        else:
+            distance[i] = -1
+    figures[SOLVED] = solved
+    head, tail = 0, solved
+    while head < tail:
+        i = order[head]
+        head += 1
+        found = neighbours(states[i], lanes, cells, move_start, moves, fixed, scratch, buffer)
+        for m in range(found):
+            j = hash_table.find(keys, values, bits, buffer[m])
+            if distance[j] < 0:
+                distance[j] = distance[i] + 1
+                order[tail] = j
+                tail += 1
+
+
+@kernel
+def _hardest(states: np.ndarray, distance: np.ndarray, order: np.ndarray, count: int,
+             lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
+             class_end: np.ndarray, figures: np.ndarray) -> None:
+    """The most moves to a solved state and, of the states that far (the last of
+    ``order``: every state of a cluster with a solved state is reached), the one the
+    engine's code ranks first, into ``figures``."""
+    hardest = distance[order[count - 1]]
+    best = states[order[count - 1]]
+    best_anchors = np.empty(slots.shape[0], dtype=np.int64)
+    anchors = np.empty(slots.shape[0], dtype=np.int64)
+    _anchors(best, lanes, positions, slots, class_end, best_anchors)
+    k = count - 2
+    while k >= 0 and distance[order[k]] == hardest:
+        _anchors(states[order[k]], lanes, positions, slots, class_end, anchors)
+        for v in range(anchors.shape[0]):
+            if anchors[v] != best_anchors[v]:
+                if anchors[v] < best_anchors[v]:
+                    best = states[order[k]]
+                    best_anchors[:] = anchors
+                break
+        k -= 1
+    figures[HARDEST], figures[HARDEST_KEY] = hardest, best
+
+
+@kernel
+def all_needed(rows: int, columns: int, walls: np.int64, removable: np.ndarray,
+               vehicles: np.ndarray, target: int, unit: bool, length: int, limit: Int
+               ) -> bool:
+    """Whether every vehicle but the goal vehicle (the first of ``vehicles``, (N, 4) as
+    :func:`~huarong._kernels.rush_hour_lanes.lane_tables` takes them) and every wall of
+    ``removable`` is needed by the start of ``length`` moves: without it, the start is
+    solved in fewer (breadth-first; not shown, so not needed, past ``limit`` states)."""
+    n = vehicles.shape[0]
+    queue = np.empty(1 << 10, dtype=np.int64)
+    depth = np.empty(1 << 10, dtype=np.int32)
+    bits = hash_table.bits_for(queue.shape[0])
+    seen = hash_table.set_of(queue, 0, bits)
+    for skip in range(1, n + removable.shape[0]):
+        fewer = vehicles
+        without = walls
+        if skip < n:
+            fewer = np.concatenate((vehicles[:skip], vehicles[skip + 1:]))
+        else:
+            without = walls & ~(np.int64(1) << removable[skip - n])
+        lanes, cells, _, move_start, moves, goal_config, _, fixed, start = lane_tables(
+            rows, columns, without, fewer, target, unit)
+        if start < 0:
+            return False
+        buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
+        scratch = np.empty(lanes.shape[0], dtype=np.int64)
+        queue[0] = start
+        depth[0] = 0
+        hash_table.add(seen, bits, start)
+        head, tail = 0, 1
+        solved = is_goal(start, lanes, goal_config) and length > 0
+        while head < tail and not solved and tail <= limit:
+            key = queue[head]
+            d = depth[head]
+            head += 1
+            if d + 1 >= length:
+                break
+            found = neighbours(key, lanes, cells, move_start, moves, fixed, scratch, buffer)
+            for i in range(found):
+                nxt = buffer[i]
+                if is_goal(nxt, lanes, goal_config):
+                    solved = True
+                    break
+                if not hash_table.add(seen, bits, nxt):
+                    continue
+                if tail == queue.shape[0]:
+                    queue = grown(queue, tail, tail + 1)
+                    depth = grown(depth, tail, tail + 1)
+                queue[tail] = nxt
+                depth[tail] = d + 1
+                tail += 1
+                if hash_table.crowded(tail, bits):
+                    bits += 1
+                    seen = hash_table.set_of(queue, tail, bits)
+        hash_table.clear(seen, bits, queue, tail)
+        if not solved:
+            return False
+    return True

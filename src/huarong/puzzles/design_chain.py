@@ -18,11 +18,15 @@ from huarong.puzzles.grid import PuzzleError
 
 KEEP = 100
 """The best distinct clusters a run keeps."""
-USED_UP_AFTER = 1000
+USED_UP_AFTER = 300
 USED_UP_SHARE = 20
 """A chain whose last evaluations met only clusters the run had met before, at least
 :data:`USED_UP_AFTER` of them and :data:`USED_UP_SHARE` times the clusters the run knows,
-has used up what its space holds (a small board) and ends."""
+probes its space with random starts (:data:`PROBES`)."""
+PROBES = 200
+"""Random starts in a row, all in clusters the run had met, after which a chain has used up
+what its space holds (a small board) and ends; one in a new cluster is where the chain goes
+on from (it was stuck, the space is not used up)."""
 
 
 @dataclass(frozen=True)
@@ -102,8 +106,8 @@ class Elite:
 class Chain:
     """Where one chain stands: its ``seed``, random state, ``evaluations`` and ``seconds``
     spent, its ``current`` cluster's hardest start and length, evaluations since its last
-    new best (``stalled``) and since it last met a cluster new to the run (``stale``;
-    ``used_up`` once they are many), the
+    new best (``stalled``) and since it last met a cluster new to the run (``stale``; of
+    those, the random ``probes`` of a stuck chain; ``used_up`` once they are many), the
     best clusters it kept, the clusters it last stood on (``tabu``, as keys) with the best
     ``neighbour`` of its current cluster met so far and how many it ``tried``, and its
     population (``elites``, by niche)."""
@@ -119,6 +123,7 @@ class Chain:
     clusters: int = 0
     """Clusters this chain was the first to value (in its evaluator)."""
     stale: int = 0
+    probes: int = 0
     used_up: bool = False
     tabu: list[str] = field(default_factory=list)
     neighbour: Elite | None = None
@@ -131,7 +136,8 @@ class Chain:
                 "current": None if self.current is None else self.current.to_json(),
                 "current_length": self.current_length, "stalled": self.stalled,
                 "best": [f.to_json() for f in self.best], "clusters": self.clusters,
-                "stale": self.stale, "used_up": self.used_up, "tabu": self.tabu,
+                "stale": self.stale, "probes": self.probes, "used_up": self.used_up,
+                "tabu": self.tabu,
                 "neighbour": None if self.neighbour is None else self.neighbour.to_json(),
                 "tried": self.tried,
                 "elites": [[niche, elite.to_json()] for niche, elite in self.elites.items()]}
@@ -142,7 +148,7 @@ class Chain:
                    None if data["current"] is None else Design.from_json(data["current"]),
                    data["current_length"], data["stalled"],
                    [Found.from_json(f) for f in data["best"]], data["clusters"],
-                   data["stale"], data["used_up"], list(data["tabu"]),
+                   data["stale"], data["probes"], data["used_up"], list(data["tabu"]),
                    None if data["neighbour"] is None else Elite.from_json(data["neighbour"]),
                    data["tried"],
                    {niche: Elite.from_json(elite) for niche, elite in data["elites"]})
@@ -228,10 +234,13 @@ class Walk:
         chain.evaluations += 1
         chain.clusters += not seen
         chain.stale = 0 if fresh else chain.stale + 1
-        chain.used_up = chain.stale >= max(USED_UP_AFTER,
-                                           USED_UP_SHARE * len(self.evaluator.values))
         chain.seconds = time.monotonic() - self.began
         return value, best
+
+    def stuck(self) -> bool:
+        """Whether the chain met only known clusters for long enough to probe its space."""
+        return self.chain.stale >= max(USED_UP_AFTER,
+                                       USED_UP_SHARE * len(self.evaluator.values))
 
     def move(self, design: Design, length: int) -> None:
         """The chain stands on the cluster of ``design`` (its hardest start) now."""

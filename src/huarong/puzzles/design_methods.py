@@ -13,9 +13,11 @@
   hard.  A basin does not take the whole population, so the search does not stagnate in it.
 
 Every method but ``elites`` starts again after :data:`RESTART_AFTER` evaluations without a
-new best, from a random start or a change of one of its best clusters.  Every random number
-comes from the chain's own generator, so a chain with a budget of evaluations gives the same
-answer every time and resumes to it.
+new best, from a random start or a change of one of its best clusters.  A chain of any method
+that meets only known clusters for long probes its space with random starts (:func:`probe`):
+it goes on from the first in a new cluster, or ends when none is (the space is used up).
+Every random number comes from the chain's own generator, so a chain with a budget of
+evaluations gives the same answer every time and resumes to it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable
 import numpy as np
 
 from huarong.puzzles.design import Design, DesignSpace, mutate, random_design
-from huarong.puzzles.design_chain import Chain, Elite, Settings, Walk
+from huarong.puzzles.design_chain import PROBES, Chain, Elite, Settings, Walk
 from huarong.puzzles.design_evaluate import Evaluator
 
 RESTART_AFTER = 100
@@ -163,6 +165,19 @@ def elites(walk: Walk) -> None:
             chain.elites[place] = Elite(value.hardest, value.length)
 
 
+def probe(walk: Walk) -> None:
+    """A step of a chain that met only known clusters for long: a random start, where the
+    chain goes on from when its cluster is new; :data:`~huarong.puzzles.design_chain.PROBES`
+    in a row in known clusters and the space is used up."""
+    chain = walk.chain
+    value, _ = walk.evaluate(random_design(walk.space, walk.rng))
+    if chain.stale == 0:
+        walk.move(value.hardest, value.length)
+        chain.stalled = 0
+    chain.probes = 0 if chain.stale == 0 else chain.probes + 1
+    chain.used_up = chain.probes >= PROBES
+
+
 METHODS: dict[str, Step] = {"anneal": anneal, "climb": climb, "tabu": tabu,
                             "elites": elites}
 """The methods by name (see the module's description)."""
@@ -185,6 +200,6 @@ def run_chain(space: DesignSpace, evaluator: Evaluator, chain: Chain, settings: 
     while walk.spent() < 1 and not stop.is_set() and (
             pause is None or time.monotonic() < pause):
         with lock:
-            step(walk)
+            (probe if walk.stuck() else step)(walk)
             chain.random = rng.bit_generator.state
     return chain

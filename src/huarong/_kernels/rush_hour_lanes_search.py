@@ -56,66 +56,108 @@ def _anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray, slots: np.
 
 
 @kernel
+def _regrown(keys: np.ndarray, values: np.ndarray, bits: Int, states: np.ndarray,
+             count: Int) -> tuple[np.ndarray, np.ndarray, Int]:
+    """The table of ``states[:count]`` one bit larger: in the same arrays when they have the
+    room (their slots past the table's are free), else in new ones."""
+    if (np.int64(1) << (bits + 1)) > keys.shape[0]:
+        keys, values = hash_table.table_of(states, count, bits + 1, np.int32)
+        return keys, values, bits + 1
+    hash_table.clear(keys, bits, states, count)
+    for i in range(count):
+        hash_table.insert(keys, values, bits + 1, states[i], i)
+    return keys, values, bits + 1
+
+
+@kernel
 def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
             move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
             slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, start: np.int64,
-            limit: Int, states: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
-            distance: np.ndarray, order: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Int, np.ndarray,
-                       np.ndarray]:
+            limit: Int, states: np.ndarray, keys: np.ndarray, values: np.ndarray,
+            offsets: np.ndarray, targets: np.ndarray, distance: np.ndarray,
+            order: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The start's cluster (see the module): the figures (``HARDEST`` ..), then the
-    search's arrays and bits to hand to the next call (grown as needed; the table, of
-    ``2**bits`` slots, left empty).  A cluster past ``limit`` states is counted to
-    ``limit + 1`` and left there."""
+    search's arrays to hand to the next call, grown as needed.  The table (``keys``: free
+    slots only, ``values`` int32) is used from its first slots up, as few as the cluster
+    needs, so a small cluster stays in cache however large an earlier one made the table;
+    it is left free.  The first search records the moves between the states (``offsets``,
+    ``targets``), so the second, from the solved states, reads them instead of making
+    them.  A cluster past ``limit`` states is counted to ``limit + 1`` and left there."""
     figures = np.zeros(5, dtype=np.int64)
-    buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    most = moves.shape[0] + 1
+    buffer = np.empty(most, dtype=np.int64)
     scratch = np.empty(lanes.shape[0], dtype=np.int64)
+    bits = np.int64(hash_table.SMALLEST_BITS)
     hash_table.insert(keys, values, bits, start, 0)
     states[0] = start
-    count = 1
-    smallest = start
-    head = 0
+    offsets[0] = 0
+    head, count, edges, smallest = 0, 1, 0, start
     while head < count and count <= limit:
-        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, scratch,
-                           buffer)
-        head += 1
-        for i in range(found):
-            key = buffer[i]
-            slot = hash_table.slot_of(keys, bits, key)
-            if keys[slot] == key:
-                continue
-            keys[slot], values[slot] = key, count
-            if count == states.shape[0]:
-                states = grown(states, count, count + 1)
-            states[count] = key
-            count += 1
-            smallest = min(smallest, key)
-            if hash_table.crowded(count, bits):
-                bits += 1
-                keys, values = hash_table.table_of(states, count, bits, np.int64)
+        head, count, edges, smallest = _expand(
+            lanes, cells, move_start, moves, fixed, limit, states, keys, values, bits,
+            offsets, targets, head, count, edges, smallest, buffer, scratch)
+        # Room for one more state's moves before the next call.
+        states = grown(states, count, count + most)
+        offsets = grown(offsets, head + 1, count + most + 1)
+        targets = grown(targets, edges, edges + most)
+        while hash_table.crowded(count + most, bits):
+            keys, values, bits = _regrown(keys, values, bits, states, count)
     figures[STATES] = count
     figures[HARDEST], figures[HARDEST_KEY], figures[SMALLEST_KEY] = -1, start, smallest
+    hash_table.clear(keys, bits, states, count)
     if count <= limit:
         if count > distance.shape[0]:
             distance = grown(distance, 0, count)
             order = grown(order, 0, count)
-        _distances(states, count, lanes, cells, move_start, moves, goal_config, fixed, keys,
-                   values, bits, distance, order, buffer, scratch, figures)
+        _distances(states, count, lanes, goal_config, offsets, targets, distance, order,
+                   figures)
         if figures[SOLVED]:
             _hardest(states, distance, order, count, lanes, positions, slots, class_end,
                      figures)
-    hash_table.clear(keys, bits, states, count)
-    return figures, states, keys, values, bits, distance, order
+    return figures, states, keys, values, offsets, targets, distance, order
 
 
 @kernel
-def _distances(states: np.ndarray, count: int, lanes: np.ndarray, cells: np.ndarray,
-               move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
-               fixed: np.int64, keys: np.ndarray, values: np.ndarray, bits: Int,
-               distance: np.ndarray, order: np.ndarray, buffer: np.ndarray,
-               scratch: np.ndarray, figures: np.ndarray) -> None:
+def _expand(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
+            moves: np.ndarray, fixed: np.int64, limit: Int, states: np.ndarray,
+            keys: np.ndarray, values: np.ndarray, bits: Int, offsets: np.ndarray,
+            targets: np.ndarray, head: Int, count: Int, edges: Int, smallest: np.int64,
+            buffer: np.ndarray, scratch: np.ndarray) -> tuple[Int, Int, Int, np.int64]:
+    """Breadth-first: expand ``states[head]``, ... appending the new states and recording
+    the moves, until every state is expanded, the cluster passes ``limit`` or an array
+    might overflow (the caller grows it and calls again; no array is reassigned here, so
+    the table's probe is inlined).  Returns (head, count, edges, smallest key)."""
+    most = buffer.shape[0]
+    room = min(states.shape[0], offsets.shape[0] - 1, (np.int64(1) << bits) // 2) - most
+    while head < count and count <= limit and count <= room and \
+            edges + most <= targets.shape[0]:
+        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, scratch,
+                           buffer)
+        for i in range(found):
+            key = buffer[i]
+            slot = hash_table.probe(keys, bits, key)
+            if keys[slot] == key:
+                targets[edges] = values[slot]
+            else:
+                keys[slot], values[slot] = key, count
+                targets[edges] = count
+                states[count] = key
+                count += 1
+                smallest = min(smallest, key)
+            edges += 1
+        head += 1
+        offsets[head] = edges
+    return head, count, edges, smallest
+
+
+@kernel
+def _distances(states: np.ndarray, count: int, lanes: np.ndarray, goal_config: np.ndarray,
+               offsets: np.ndarray, targets: np.ndarray, distance: np.ndarray,
+               order: np.ndarray, figures: np.ndarray) -> None:
     """Each state's distance from the nearest solved state into ``distance``, the states'
-    indices by distance into ``order``; the solved states into ``figures``."""
+    indices by distance into ``order`` (a move's reverse is a move: the moves out of a
+    state are the moves into it); the solved states into ``figures``."""
     solved = 0
     for i in range(count):
         if is_goal(states[i], lanes, goal_config):
@@ -129,9 +171,8 @@ def _distances(states: np.ndarray, count: int, lanes: np.ndarray, cells: np.ndar
     while head < tail:
         i = order[head]
         head += 1
-        found = neighbours(states[i], lanes, cells, move_start, moves, fixed, scratch, buffer)
-        for m in range(found):
-            j = hash_table.find(keys, values, bits, buffer[m])
+        for m in range(offsets[i], offsets[i + 1]):
+            j = targets[m]
             if distance[j] < 0:
                 distance[j] = distance[i] + 1
                 order[tail] = j

@@ -25,7 +25,8 @@ from huarong.puzzles.grid import PuzzleError
 Vehicle = tuple[bool, int, int, int]
 """(whether vertical, its row or column, its length, its position along the lane)."""
 
-MOST_CELLS = 64
+_MOST_STATES = (1 << 31) - 2
+"""The most states a search holds: its indices are int32."""
 
 
 @dataclass(frozen=True)
@@ -114,12 +115,14 @@ class LaneSearch:
     distances) kept from one call to the next: one a thread."""
 
     def __init__(self) -> None:
-        self.states = np.empty(1 << 12, dtype=np.int64)
-        self.distance = np.empty(1 << 12, dtype=np.int32)
-        self.order = np.empty(1 << 12, dtype=np.int64)
-        self.bits: int | np.integer[Any] = 13
-        self.keys = np.full(1 << self.bits, -1, dtype=np.int64)
-        self.values = np.empty(1 << self.bits, dtype=np.int64)
+        size = 1 << 12
+        self.states = np.empty(size, dtype=np.int64)
+        self.keys = np.full(2 * size, -1, dtype=np.int64)
+        self.values = np.empty(2 * size, dtype=np.int32)
+        self.offsets = np.empty(size + 1, dtype=np.int64)
+        self.targets = np.empty(8 * size, dtype=np.int32)
+        self.distance = np.empty(size, dtype=np.int32)
+        self.order = np.empty(size, dtype=np.int32)
 
     def profile(self, board: LaneBoard, *, limit: int = 1 << 40) -> LaneProfile:
         """The cluster of the board's start (the vehicles' positions);
@@ -130,6 +133,7 @@ class LaneSearch:
 
         if limit < 1:
             raise PuzzleError(str(limit), "a cluster's limit is one state or more")
+        cap = min(limit, _MOST_STATES)
         vehicles = board.vehicle_array()
         tables = lane_tables(board.rows, board.columns, np.int64(_signed(board.wall_mask)),
                              vehicles, board.target, board.unit)
@@ -138,16 +142,17 @@ class LaneSearch:
             raise LaneCodeTooLarge(f"{board.rows}x{board.columns} board of "
                                    f"{len(board.vehicles)} vehicles",
                                    "its states need more than 63 bits")
-        (figures, self.states, self.keys, self.values, self.bits, self.distance,
-         self.order) = search.cluster(
+        (figures, self.states, self.keys, self.values, self.offsets, self.targets,
+         self.distance, self.order) = search.cluster(
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
-            np.array(board.class_end, dtype=np.int64), start, limit, self.states, self.keys,
-            self.values, self.bits, self.distance, self.order)
+            np.array(board.class_end, dtype=np.int64), start, cap,
+            self.states, self.keys, self.values, self.offsets, self.targets, self.distance,
+            self.order)
         states = int(figures[search.STATES])
-        if states > limit:
+        if states > cap:
             raise ClusterTooLarge(f"{board.rows}x{board.columns} board of vehicles "
                                    f"{list(board.vehicles)}",
-                                   f"its cluster has more than {limit:,} states")
+                                   f"its cluster has more than {cap:,} states")
         return LaneProfile(states, int(figures[search.SOLVED]), int(figures[search.HARDEST]),
                            _positions(int(figures[search.HARDEST_KEY]), vehicles, tables),
                            _positions(int(figures[search.SMALLEST_KEY]), vehicles, tables))

@@ -3,16 +3,18 @@ general engine (the anchor: ``DesignSpace.value``, the path before the lane engi
 the lane-coded evaluator (``RushHourSpace.value``, :mod:`huarong.puzzles.lanes`).
 
 Run: ``python benchmarks/bench_design_eval.py [--cases 6x6,7x7] [--evaluations 1500]
-[--seed 1]``.  Each case runs one chain of the design search (``climb``, minimal starts
-only, one thread) for ``--evaluations`` candidates, once per path, from the same seed.  On
-6x6 both paths value every candidate alike, so both chains walk the same candidates; on 7x7
-the engine cannot code heavy boards (63 bits) and leaves them unvalued, so the chains part.
-The times are the process's CPU seconds (one chain: one core), steadier than the wall
-clock on a machine other work shares.  It prints, per case and path: the CPU seconds, the
-candidates a second of the whole search, the candidates a second of the evaluator alone
-(candidates over the CPU seconds in cluster searches: the CPU seconds times their share of
-the wall time), the share of the wall time in cluster searches, the candidates valued (the rest
-past ``--max-states`` or uncodable) and the best length found.
+[--seed 1] [--max-states 1000000]``.  Per case, two tables, each path beside the other:
+
+- the evaluator alone on the same candidates (a climbing chain's, valued by the lane engine
+  as they come): CPU seconds, candidates a second, the speed-up over the engine, the clusters
+  valued (the rest past ``--max-states``, or on 7x7 boards the engine cannot code: 63 bits);
+- one chain of the design search (``climb``, minimal starts only, one thread) for
+  ``--evaluations`` candidates: CPU seconds, candidates a second, the share of the wall time
+  in cluster searches, the clusters valued and the best length.  The chains of the two paths
+  part where the engine cannot code a board.
+
+CPU seconds (the process's: one chain is one core) are steadier than the wall clock on a
+machine other work shares.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import argparse
 import time
 from dataclasses import dataclass
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from huarong.puzzles.design import Design, DesignSpace, Value
+from huarong.puzzles.design import Design, DesignSpace, Value, mutate, random_design
 from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.design_search import Budget, design
 from huarong.puzzles.presets.rush_hour_design import RushHourSpace, rush_hour_space
@@ -44,6 +47,22 @@ def _valued(evaluator: Evaluator) -> int:
     return sum(1 for key in evaluator.values if key[0] != "too large")
 
 
+def candidates(space: RushHourSpace, count: int, seed: int, max_states: int) -> list[Design]:
+    """The candidates of a climbing chain (each a change of the hardest start so far), as
+    the search meets them; valued by the lane engine."""
+    rng = np.random.default_rng(seed)
+    evaluator = Evaluator(space, max_states)
+    current, length = random_design(space, rng), -1
+    found = []
+    for _ in range(count):
+        candidate = mutate(space, current, rng)
+        found.append(candidate)
+        value, _ = evaluator.value(candidate)
+        if value.length >= length:
+            current, length = value.hardest, value.length
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", default="6x6,7x7")
@@ -51,33 +70,50 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-states", type=int, default=1_000_000)
     arguments = parser.parse_args()
-    table = Table(title=f"Rush Hour design evaluation, one core, {arguments.evaluations:,} "
-                        f"candidates a run (climb, seed {arguments.seed})")
-    for column in ("case", "path", "CPU seconds", "candidates/s", "evaluator candidates/s",
-                   "in cluster searches", "clusters valued", "best"):
-        table.add_column(column, justify="left" if column in ("case", "path") else "right")
+    evaluators = Table(title=f"Rush Hour evaluator, one core: the same {arguments.evaluations:,} "
+                             f"candidates (a climbing chain's, seed {arguments.seed})")
+    searches = Table(title=f"Rush Hour design search, one core, {arguments.evaluations:,} "
+                           f"candidates a run (climb, seed {arguments.seed})")
+    for column in ("case", "path", "CPU seconds", "candidates/s", "speed-up",
+                   "clusters valued"):
+        evaluators.add_column(column, justify="left" if column in ("case", "path") else "right")
+    for column in ("case", "path", "CPU seconds", "candidates/s", "in cluster searches",
+                   "clusters valued", "best"):
+        searches.add_column(column, justify="left" if column in ("case", "path") else "right")
     for case in arguments.cases.split(","):
         size = SIZES[case]
         lanes = rush_hour_space(size, size)
         engine = EngineRushHour(**{name: getattr(lanes, name) for name in
                                    lanes.__dataclass_fields__})
-        warm = design(lanes, Budget(evaluations=20), seed=arguments.seed, chains=1,
-                      method="climb")  # compiles the kernels outside the timing
-        del warm
+        design(lanes, Budget(evaluations=20), seed=arguments.seed, chains=1,
+               method="climb")  # compiles the kernels outside the timing
+        chosen = candidates(lanes, arguments.evaluations, arguments.seed, arguments.max_states)
+        anchor = 0.0
+        for path, space in (("engine (anchor)", engine), ("lanes", lanes)):
+            evaluator = Evaluator(space, arguments.max_states)
+            cpu = time.process_time()
+            for candidate in chosen:
+                evaluator.value(candidate)
+            cpu = time.process_time() - cpu
+            rate = len(chosen) / cpu
+            anchor = anchor or rate
+            evaluators.add_row(case, path, f"{cpu:.1f}", f"{rate:,.0f}", f"{rate / anchor:.1f}x",
+                               f"{_valued(evaluator):,}")
+            Console(stderr=True).print(f"{case} {path} evaluator: {cpu:.1f} s")
         for path, space in (("engine (anchor)", engine), ("lanes", lanes)):
             began, cpu = time.perf_counter(), time.process_time()
             result = design(space, Budget(evaluations=arguments.evaluations),
                             seed=arguments.seed, chains=1, method="climb",
                             max_states=arguments.max_states)
             wall, cpu = time.perf_counter() - began, time.process_time() - cpu
-            searches = max(result.evaluator.search_seconds, 1e-9)
             best = result.rows[0].value.length if result.rows else None
-            table.add_row(case, path, f"{cpu:.1f}", f"{result.evaluations / cpu:,.0f}",
-                          f"{result.evaluations / (cpu * searches / wall):,.0f}",
-                          f"{100 * searches / wall:.0f} %",
-                          f"{_valued(result.evaluator):,}", "-" if best is None else str(best))
-            Console(stderr=True).print(f"{case} {path}: {cpu:.1f} s")
-    Console(width=160).print(table)
+            searches.add_row(case, path, f"{cpu:.1f}", f"{result.evaluations / cpu:,.0f}",
+                             f"{100 * result.evaluator.search_seconds / wall:.0f} %",
+                             f"{_valued(result.evaluator):,}",
+                             "-" if best is None else str(best))
+            Console(stderr=True).print(f"{case} {path} search: {cpu:.1f} s")
+    Console(width=160).print(evaluators)
+    Console(width=160).print(searches)
 
 
 if __name__ == "__main__":

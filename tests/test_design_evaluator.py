@@ -179,3 +179,16 @@ def test_bad_boards_are_refused_naming_them(vehicles: tuple[tuple[bool, int, int
                                             class_end: tuple[int, ...], problem: str) -> None:
     with pytest.raises(PuzzleError, match=problem):
         LaneBoard(6, 6, frozenset(), vehicles, class_end, 4)
+
+
+def test_a_general_search_past_its_limit_leaves_its_arrays_fit_for_the_next() -> None:
+    """Klotski's start (a cluster of 25,955 states: the database's) searched with a limit of
+    1,000 stops; the arrays it leaves for the thread's next search give that one the whole
+    cluster."""
+    from huarong.puzzles import load_puzzle
+    from huarong.puzzles.cluster import cluster_profile
+
+    puzzle = load_puzzle("1A9BF0C00")  # Klotski's start, by its common code
+    with pytest.raises(ClusterTooLarge, match="more than 1,000 states"):
+        cluster_profile(puzzle, limit=1_000)
+    assert cluster_profile(puzzle).states == 25_955

@@ -12,6 +12,8 @@ Private: :mod:`huarong.puzzles.lanes` wraps them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from huarong._kernels import hash_table
@@ -88,11 +90,14 @@ def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
     most = moves.shape[0] + 1
     buffer = np.empty(most, dtype=np.int64)
     scratch = np.empty(lanes.shape[0], dtype=np.int64)
-    bits = np.int64(hash_table.SMALLEST_BITS)
+    bits: Int = np.int64(hash_table.SMALLEST_BITS)
     hash_table.insert(keys, values, bits, start, 0)
     states[0] = start
     offsets[0] = 0
-    head, count, edges, smallest = 0, 1, 0, start
+    head: Int = 0
+    count: Int = 1
+    edges: Int = 0
+    smallest = start
     while head < count and count <= limit:
         head, count, edges, smallest = _expand(
             lanes, cells, move_start, moves, fixed, limit, states, keys, values, bits,
@@ -123,7 +128,7 @@ def _expand(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
             moves: np.ndarray, fixed: np.int64, limit: Int, states: np.ndarray,
             keys: np.ndarray, values: np.ndarray, bits: Int, offsets: np.ndarray,
             targets: np.ndarray, head: Int, count: Int, edges: Int, smallest: np.int64,
-            buffer: np.ndarray, scratch: np.ndarray) -> tuple[Int, Int, Int, np.int64]:
+            buffer: np.ndarray, scratch: np.ndarray) -> tuple[Int, Int, Int, Any]:
     """Breadth-first: expand ``states[head]``, ... appending the new states and recording
     the moves, until every state is expanded, the cluster passes ``limit`` or an array
     might overflow (the caller grows it and calls again; no array is reassigned here, so
@@ -152,7 +157,7 @@ def _expand(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
 
 
 @kernel
-def _distances(states: np.ndarray, count: int, lanes: np.ndarray, goal_config: np.ndarray,
+def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: np.ndarray,
                offsets: np.ndarray, targets: np.ndarray, distance: np.ndarray,
                order: np.ndarray, figures: np.ndarray) -> None:
     """Each state's distance from the nearest solved state into ``distance``, the states'
@@ -180,7 +185,7 @@ def _distances(states: np.ndarray, count: int, lanes: np.ndarray, goal_config: n
 
 
 @kernel
-def _hardest(states: np.ndarray, distance: np.ndarray, order: np.ndarray, count: int,
+def _hardest(states: np.ndarray, distance: np.ndarray, order: np.ndarray, count: Int,
              lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
              class_end: np.ndarray, figures: np.ndarray) -> None:
     """The most moves to a solved state and, of the states that far (the last of

@@ -21,8 +21,9 @@ The tables, built once per board:
 - ``positions`` (G, 4): each configuration's vehicle positions, in lane order;
 - ``move_start`` (G + 1) and ``moves`` (M, 3): the moves of one vehicle from each
   configuration (CSR): the key's change (``DELTA``, added), the cells the vehicle sweeps
-  over (``SWEPT``), which must be empty, and where its run ends (``SKIP``: the moves of one
-  vehicle in one direction, nearest first, so that a blocked one ends the run);
+  over (``SWEPT``), which must be empty, where its run ends (``SKIP``: the moves of one
+  vehicle in one direction, nearest first, so that a blocked one ends the run) and the
+  run's number (``RUN``: twice the vehicle's index, plus one rightwards or down);
 - ``goal_config`` (G): whether a configuration of the goal vehicle's lane has it at its
   target;
 - ``slots`` (N, 4): for each vehicle, its lane's index in ``lanes`` (-1: it cannot move),
@@ -41,7 +42,7 @@ VERTICAL, LANE, LENGTH, POSITION = 0, 1, 2, 3
 """The columns of a vehicle (N, 4): whether vertical, its row or column, length, position."""
 SHIFT, MASK, OFFSET = 0, 1, 2
 """The columns of ``lanes``."""
-DELTA, SWEPT, SKIP = 0, 1, 2
+DELTA, SWEPT, SKIP, RUN = 0, 1, 2, 3
 """The columns of ``moves``."""
 SLOT, INDEX, BASE, STEP = 0, 1, 2, 3
 """The columns of ``slots``."""
@@ -159,7 +160,7 @@ def lane_tables(rows: int, columns: int, walls: np.int64, vehicles: np.ndarray,
                                 lane_id, scratch)
         if configs < 0:
             return (lanes[:0], np.zeros(0, dtype=np.int64), all_positions[:0],
-                    np.zeros(1, dtype=np.int64), np.zeros((0, 3), dtype=np.int64),
+                    np.zeros(1, dtype=np.int64), np.zeros((0, 4), dtype=np.int64),
                     np.zeros(0, dtype=np.bool_), slots, fixed, np.int64(-1))
         for k in range(count):
             v = members[lane_id, k]
@@ -257,7 +258,7 @@ def _moves(columns: int, vehicles: np.ndarray, members: np.ndarray, lanes: np.nd
     blocked blocks the farther ones)."""
     total = positions.shape[0]
     move_start = np.zeros(total + 1, dtype=np.int64)
-    moves = np.zeros((total * LANE_CONFIGS, 3), dtype=np.int64)
+    moves = np.zeros((total * LANE_CONFIGS, 4), dtype=np.int64)
     count = 0
     for slot in range(lanes.shape[0]):
         lane_id = lane_ids[slot]
@@ -282,6 +283,7 @@ def _moves(columns: int, vehicles: np.ndarray, members: np.ndarray, lanes: np.nd
                                                vehicles[v, LANE], 1, entered)
                         moves[count, DELTA] = np.int64(h - g) << lanes[slot, SHIFT]
                         moves[count, SWEPT] = swept
+                        moves[count, RUN] = 2 * v + (step > 0)
                         count += 1
                         if unit:
                             break
@@ -312,6 +314,31 @@ def neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray, move_start: 
                 out[count] = key + moves[m, DELTA]
                 count += 1
                 m += 1
+    return count
+
+
+@inline_kernel
+def unit_neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray,
+                    move_start: np.ndarray, moves: np.ndarray, fixed: np.int64,
+                    configs: np.ndarray, out: np.ndarray, runs: np.ndarray) -> int:
+    """The keys one cell from ``key`` (the first move of each run) into ``out``, their runs
+    into ``runs``; how many.  A slide is a chain of them: a cluster's states are those its
+    unit moves reach."""
+    taken = fixed
+    for lane in range(lanes.shape[0]):
+        g = lanes[lane, OFFSET] + ((key >> lanes[lane, SHIFT]) & lanes[lane, MASK])
+        configs[lane] = g
+        taken |= cells[g]
+    count = 0
+    for lane in range(lanes.shape[0]):
+        g = configs[lane]
+        m = move_start[g]
+        while m < move_start[g + 1]:
+            if moves[m, SWEPT] & taken == 0:
+                out[count] = key + moves[m, DELTA]
+                runs[count] = moves[m, RUN]
+                count += 1
+            m = moves[m, SKIP]
     return count
 
 

@@ -31,6 +31,7 @@ from huarong._kernels.rush_hour_lanes import (
     is_goal,
     lane_tables,
     neighbours,
+    unit_neighbours,
 )
 
 HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY = 0, 1, 2, 3, 4
@@ -53,7 +54,14 @@ def _anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray, slots: np.
         out[v] = slots[v, BASE] + position * slots[v, STEP]
     first = 0
     for c in range(class_end.shape[0]):
-        out[first:class_end[c]] = np.sort(out[first:class_end[c]])[::-1]
+        # Insertion sort, largest first: a class holds a few pieces, and no allocation.
+        for v in range(first + 1, class_end[c]):
+            anchor = out[v]
+            k = v
+            while k > first and out[k - 1] < anchor:
+                out[k] = out[k - 1]
+                k -= 1
+            out[k] = anchor
         first = class_end[c]
 
 
@@ -74,39 +82,42 @@ def _regrown(keys: np.ndarray, values: np.ndarray, bits: Int, states: np.ndarray
 @kernel
 def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
             move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
-            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, start: np.int64,
-            limit: Int, states: np.ndarray, keys: np.ndarray, values: np.ndarray,
-            offsets: np.ndarray, targets: np.ndarray, distance: np.ndarray,
-            order: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, unit: bool,
+            start: np.int64, limit: Int, states: np.ndarray, keys: np.ndarray,
+            values: np.ndarray, links: np.ndarray, distance: np.ndarray, order: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                       np.ndarray, np.ndarray]:
     """The start's cluster (see the module): the figures (``HARDEST`` ..), then the
-    search's arrays to hand to the next call, grown as needed.  The table (``keys``: free
-    slots only, ``values`` int32) is used from its first slots up, as few as the cluster
-    needs, so a small cluster stays in cache however large an earlier one made the table;
-    it is left free.  The first search records the moves between the states (``offsets``,
-    ``targets``), so the second, from the solved states, reads them instead of making
-    them.  A cluster past ``limit`` states is counted to ``limit + 1`` and left there."""
+    search's arrays to hand to the next call, grown as needed.
+
+    The first search follows unit moves only (a slide is a chain of them, so they reach
+    the same states, with fewer look-ups) and records each state's unit move of each run
+    (``links``: the state it leads to, -1 none); the second, from the solved states, walks
+    those chains for the slides (``unit``: only their first links).  The table (``keys``:
+    free slots only, ``values`` int32) is used from its first slots up, as few as the
+    cluster needs, so a small cluster stays in cache however large an earlier one made the
+    table; it is left free.  A cluster past ``limit`` states is counted to ``limit + 1``
+    and left there."""
     figures = np.zeros(5, dtype=np.int64)
-    most = moves.shape[0] + 1
-    buffer = np.empty(most, dtype=np.int64)
+    runs = 2 * slots.shape[0]
+    buffer = np.empty(runs, dtype=np.int64)
+    found_runs = np.empty(runs, dtype=np.int64)
     scratch = np.empty(lanes.shape[0], dtype=np.int64)
     bits: Int = np.int64(hash_table.SMALLEST_BITS)
     hash_table.insert(keys, values, bits, start, 0)
     states[0] = start
-    offsets[0] = 0
+    links[:runs] = -1
     head: Int = 0
     count: Int = 1
-    edges: Int = 0
     smallest = start
     while head < count and count <= limit:
-        head, count, edges, smallest = _expand(
+        head, count, smallest = _expand(
             lanes, cells, move_start, moves, fixed, limit, states, keys, values, bits,
-            offsets, targets, head, count, edges, smallest, buffer, scratch)
+            links, head, count, smallest, buffer, found_runs, scratch)
         # Room for one more state's moves before the next call.
-        states = grown(states, count, count + most)
-        offsets = grown(offsets, head + 1, count + most + 1)
-        targets = grown(targets, edges, edges + most)
-        while hash_table.crowded(count + most, bits):
+        states = grown(states, count, count + runs)
+        links = grown(links, count * runs, (count + runs) * runs)
+        while hash_table.crowded(count + runs, bits):
             keys, values, bits = _regrown(keys, values, bits, states, count)
     figures[STATES] = count
     figures[HARDEST], figures[HARDEST_KEY], figures[SMALLEST_KEY] = -1, start, smallest
@@ -115,50 +126,49 @@ def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
         if count > distance.shape[0]:
             distance = grown(distance, 0, count)
             order = grown(order, 0, count)
-        _distances(states, count, lanes, goal_config, offsets, targets, distance, order,
+        _distances(states, count, lanes, goal_config, links, runs, unit, distance, order,
                    figures)
         if figures[SOLVED]:
             _hardest(states, distance, order, count, lanes, positions, slots, class_end,
                      figures)
-    return figures, states, keys, values, offsets, targets, distance, order
+    return figures, states, keys, values, links, distance, order
 
 
 @kernel
 def _expand(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
             moves: np.ndarray, fixed: np.int64, limit: Int, states: np.ndarray,
-            keys: np.ndarray, values: np.ndarray, bits: Int, offsets: np.ndarray,
-            targets: np.ndarray, head: Int, count: Int, edges: Int, smallest: np.int64,
-            buffer: np.ndarray, scratch: np.ndarray) -> tuple[Int, Int, Int, Any]:
-    """Breadth-first: expand ``states[head]``, ... appending the new states and recording
-    the moves, until every state is expanded, the cluster passes ``limit`` or an array
-    might overflow (the caller grows it and calls again; no array is reassigned here, so
-    the table's probe is inlined).  Returns (head, count, edges, smallest key)."""
-    most = buffer.shape[0]
-    room = min(states.shape[0], offsets.shape[0] - 1, (np.int64(1) << bits) // 2) - most
-    while head < count and count <= limit and count <= room and \
-            edges + most <= targets.shape[0]:
-        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, scratch,
-                           buffer)
+            keys: np.ndarray, values: np.ndarray, bits: Int, links: np.ndarray, head: Int,
+            count: Int, smallest: np.int64, buffer: np.ndarray, found_runs: np.ndarray,
+            scratch: np.ndarray) -> tuple[Int, Int, Any]:
+    """Breadth-first by unit moves: expand ``states[head]``, ... appending the new states
+    and linking each run's move, until every state is expanded, the cluster passes
+    ``limit`` or an array might overflow (the caller grows it and calls again; no array is
+    reassigned here, so the table's probe is inlined).  Returns (head, count, smallest
+    key)."""
+    runs = buffer.shape[0]
+    room = min(states.shape[0], links.shape[0] // runs, (np.int64(1) << bits) // 2) - runs
+    while head < count and count <= limit and count <= room:
+        found = unit_neighbours(states[head], lanes, cells, move_start, moves, fixed,
+                                scratch, buffer, found_runs)
         for i in range(found):
             key = buffer[i]
             slot = hash_table.probe(keys, bits, key)
             if keys[slot] == key:
-                targets[edges] = values[slot]
+                links[head * runs + found_runs[i]] = values[slot]
             else:
                 keys[slot], values[slot] = key, count
-                targets[edges] = count
+                links[head * runs + found_runs[i]] = count
+                links[count * runs:(count + 1) * runs] = -1
                 states[count] = key
                 count += 1
                 smallest = min(smallest, key)
-            edges += 1
         head += 1
-        offsets[head] = edges
-    return head, count, edges, smallest
+    return head, count, smallest
 
 
 @kernel
 def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: np.ndarray,
-               offsets: np.ndarray, targets: np.ndarray, distance: np.ndarray,
+               links: np.ndarray, runs: Int, unit: bool, distance: np.ndarray,
                order: np.ndarray, figures: np.ndarray) -> None:
     """Each state's distance from the nearest solved state into ``distance``, the states'
     indices by distance into ``order`` (a move's reverse is a move: the moves out of a
@@ -176,12 +186,14 @@ def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: n
     while head < tail:
         i = order[head]
         head += 1
-        for m in range(offsets[i], offsets[i + 1]):
-            j = targets[m]
-            if distance[j] < 0:
-                distance[j] = distance[i] + 1
-                order[tail] = j
-                tail += 1
+        for run in range(runs):
+            j = links[i * runs + run]
+            while j >= 0:
+                if distance[j] < 0:
+                    distance[j] = distance[i] + 1
+                    order[tail] = j
+                    tail += 1
+                j = -1 if unit else links[j * runs + run]
 
 
 @kernel

@@ -119,8 +119,7 @@ class LaneSearch:
         self.states = np.empty(size, dtype=np.int64)
         self.keys = np.full(2 * size, -1, dtype=np.int64)
         self.values = np.empty(2 * size, dtype=np.int32)
-        self.offsets = np.empty(size + 1, dtype=np.int64)
-        self.targets = np.empty(8 * size, dtype=np.int32)
+        self.links = np.empty(16 * size, dtype=np.int32)
         self.distance = np.empty(size, dtype=np.int32)
         self.order = np.empty(size, dtype=np.int32)
 
@@ -142,12 +141,11 @@ class LaneSearch:
             raise LaneCodeTooLarge(f"{board.rows}x{board.columns} board of "
                                    f"{len(board.vehicles)} vehicles",
                                    "its states need more than 63 bits")
-        (figures, self.states, self.keys, self.values, self.offsets, self.targets,
-         self.distance, self.order) = search.cluster(
+        (figures, self.states, self.keys, self.values, self.links, self.distance,
+         self.order) = search.cluster(
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
-            np.array(board.class_end, dtype=np.int64), start, cap,
-            self.states, self.keys, self.values, self.offsets, self.targets, self.distance,
-            self.order)
+            np.array(board.class_end, dtype=np.int64), board.unit, start, cap, self.states,
+            self.keys, self.values, self.links, self.distance, self.order)
         states = int(figures[search.STATES])
         if states > cap:
             raise ClusterTooLarge(f"{board.rows}x{board.columns} board of vehicles "

@@ -192,3 +192,19 @@ def test_a_general_search_past_its_limit_leaves_its_arrays_fit_for_the_next() ->
     with pytest.raises(ClusterTooLarge, match="more than 1,000 states"):
         cluster_profile(puzzle, limit=1_000)
     assert cluster_profile(puzzle).states == 25_955
+
+
+def test_a_cluster_met_again_is_answered_from_memory() -> None:
+    """A start in a cluster searched lately gets that cluster's answer without a search
+    (nothing more remembered), equal to a fresh search's."""
+    space = rush_hour_space()
+    design = next(d for d in _designs(space, 7, 200)
+                  if 0 < Evaluator(space, LIMIT).value(d)[0].length)
+    search = LaneSearch()
+    first = search.profile(space.lane_board(design))
+    remembered = search.recent_states
+    other = space.lane_board(space.value(design, LIMIT).hardest)
+    again = search.profile(other)
+    assert search.recent_states == remembered == first.states
+    assert again == LaneSearch().profile(other)
+    assert (again.states, again.hardest_length) == (first.states, first.hardest_length)

@@ -14,6 +14,7 @@ needed.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,9 @@ from huarong.puzzles.grid import PuzzleError
 Vehicle = tuple[bool, int, int, int]
 """(whether vertical, its row or column, its length, its position along the lane)."""
 
+RECENT_STATES = 1 << 20
+"""The states of the clusters a :class:`LaneSearch` remembers (8 MiB), a cluster of more
+than a quarter of them not remembered."""
 _MOST_STATES = (1 << 31) - 2
 """The most states a search holds: its indices are int32."""
 
@@ -110,11 +114,27 @@ class LaneCodeTooLarge(PuzzleError):
     """A board whose lane-coded states need more than 63 bits."""
 
 
+@dataclass(frozen=True, eq=False)
+class _Searched:
+    """A cluster searched lately: its states (sorted), figures and keys."""
+
+    states: np.ndarray
+    solved: int
+    hardest_length: int
+    hardest: int
+    smallest: int
+
+
 class LaneSearch:
     """Values starts by lane-coded breadth-first searches, its arrays (states, table,
-    distances) kept from one call to the next: one a thread."""
+    distances) kept from one call to the next: one a thread.  It remembers the clusters it
+    searched lately (:data:`RECENT_STATES` states in all): a design search meets one
+    cluster again and again (a change of its hardest start that stays in it), and a start
+    of one of them is answered by a look-up."""
 
     def __init__(self) -> None:
+        self.recent: OrderedDict[tuple[Any, ...], list[_Searched]] = OrderedDict()
+        self.recent_states = 0
         size = 1 << 12
         self.states = np.empty(size, dtype=np.int64)
         self.keys = np.full(2 * size, -1, dtype=np.int64)
@@ -141,6 +161,17 @@ class LaneSearch:
             raise LaneCodeTooLarge(f"{board.rows}x{board.columns} board of "
                                    f"{len(board.vehicles)} vehicles",
                                    "its states need more than 63 bits")
+        # Boards of equal tables give their states equal keys: the lanes, their
+        # configurations and the cells no vehicle leaves say all.
+        signature = (int(fixed), board.unit, lanes.tobytes(), cells.tobytes(),
+                     positions.tobytes(), goal_config.tobytes())
+        for known in self.recent.get(signature, ()):
+            at = int(np.searchsorted(known.states, start))
+            if at < known.states.shape[0] and known.states[at] == start:
+                self.recent.move_to_end(signature)
+                return LaneProfile(known.states.shape[0], known.solved, known.hardest_length,
+                                   _positions(known.hardest, vehicles, tables),
+                                   _positions(known.smallest, vehicles, tables))
         (figures, self.states, self.keys, self.values, self.links, self.distance,
          self.order) = search.cluster(
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
@@ -151,9 +182,23 @@ class LaneSearch:
             raise ClusterTooLarge(f"{board.rows}x{board.columns} board of vehicles "
                                    f"{list(board.vehicles)}",
                                    f"its cluster has more than {cap:,} states")
-        return LaneProfile(states, int(figures[search.SOLVED]), int(figures[search.HARDEST]),
-                           _positions(int(figures[search.HARDEST_KEY]), vehicles, tables),
-                           _positions(int(figures[search.SMALLEST_KEY]), vehicles, tables))
+        found = _Searched(np.sort(self.states[:states]), int(figures[search.SOLVED]),
+                          int(figures[search.HARDEST]), int(figures[search.HARDEST_KEY]),
+                          int(figures[search.SMALLEST_KEY]))
+        self._remember(signature, found)
+        return LaneProfile(states, found.solved, found.hardest_length,
+                           _positions(found.hardest, vehicles, tables),
+                           _positions(found.smallest, vehicles, tables))
+
+    def _remember(self, signature: tuple[Any, ...], found: _Searched) -> None:
+        if found.states.shape[0] > RECENT_STATES // 4:
+            return
+        self.recent.setdefault(signature, []).append(found)
+        self.recent.move_to_end(signature)
+        self.recent_states += found.states.shape[0]
+        while self.recent_states > RECENT_STATES:
+            _, forgotten = self.recent.popitem(last=False)
+            self.recent_states -= sum(known.states.shape[0] for known in forgotten)
 
 
 def _signed(mask: int) -> int:

@@ -295,9 +295,11 @@ def _moves(columns: int, vehicles: np.ndarray, members: np.ndarray, lanes: np.nd
 
 @inline_kernel
 def neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
-               moves: np.ndarray, fixed: np.int64, configs: np.ndarray, out: np.ndarray
-               ) -> int:
-    """The keys one move from ``key`` into ``out``; how many.  ``configs`` (L): scratch."""
+               moves: np.ndarray, fixed: np.int64, first_only: bool, configs: np.ndarray,
+               out: np.ndarray, runs: np.ndarray) -> int:
+    """The keys one move from ``key`` into ``out``, their runs into ``runs``; how many.
+    With ``first_only``, one cell moves only (the first of each run): a slide is a chain of
+    them, so they reach a cluster's states.  ``configs`` (L): scratch."""
     taken = fixed
     for lane in range(lanes.shape[0]):
         g = lanes[lane, OFFSET] + ((key >> lanes[lane, SHIFT]) & lanes[lane, MASK])
@@ -310,35 +312,11 @@ def neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray, move_start: 
         while m < move_start[g + 1]:
             if moves[m, SWEPT] & taken:
                 m = moves[m, SKIP]
-            else:
-                out[count] = key + moves[m, DELTA]
-                count += 1
-                m += 1
-    return count
-
-
-@inline_kernel
-def unit_neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray,
-                    move_start: np.ndarray, moves: np.ndarray, fixed: np.int64,
-                    configs: np.ndarray, out: np.ndarray, runs: np.ndarray) -> int:
-    """The keys one cell from ``key`` (the first move of each run) into ``out``, their runs
-    into ``runs``; how many.  A slide is a chain of them: a cluster's states are those its
-    unit moves reach."""
-    taken = fixed
-    for lane in range(lanes.shape[0]):
-        g = lanes[lane, OFFSET] + ((key >> lanes[lane, SHIFT]) & lanes[lane, MASK])
-        configs[lane] = g
-        taken |= cells[g]
-    count = 0
-    for lane in range(lanes.shape[0]):
-        g = configs[lane]
-        m = move_start[g]
-        while m < move_start[g + 1]:
-            if moves[m, SWEPT] & taken == 0:
-                out[count] = key + moves[m, DELTA]
-                runs[count] = moves[m, RUN]
-                count += 1
-            m = moves[m, SKIP]
+                continue
+            out[count] = key + moves[m, DELTA]
+            runs[count] = moves[m, RUN]
+            count += 1
+            m = moves[m, SKIP] if first_only else m + 1
     return count
 
 

@@ -31,7 +31,6 @@ from huarong._kernels.rush_hour_lanes import (
     is_goal,
     lane_tables,
     neighbours,
-    unit_neighbours,
 )
 
 HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY = 0, 1, 2, 3, 4
@@ -148,8 +147,8 @@ def _expand(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
     runs = buffer.shape[0]
     room = min(states.shape[0], links.shape[0] // runs, (np.int64(1) << bits) // 2) - runs
     while head < count and count <= limit and count <= room:
-        found = unit_neighbours(states[head], lanes, cells, move_start, moves, fixed,
-                                scratch, buffer, found_runs)
+        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, True,
+                           scratch, buffer, found_runs)
         for i in range(found):
             key = buffer[i]
             slot = hash_table.probe(keys, bits, key)
@@ -230,10 +229,9 @@ def all_needed(rows: int, columns: int, walls: np.int64, removable: np.ndarray,
     ``removable`` is needed by the start of ``length`` moves: without it, the start is
     solved in fewer (breadth-first; not shown, so not needed, past ``limit`` states)."""
     n = vehicles.shape[0]
-    queue = np.empty(1 << 10, dtype=np.int64)
-    depth = np.empty(1 << 10, dtype=np.int32)
-    bits = hash_table.bits_for(queue.shape[0])
-    seen = hash_table.set_of(queue, 0, bits)
+    met = np.empty(1 << 10, dtype=np.int64)
+    bits = hash_table.bits_for(met.shape[0])
+    seen = hash_table.set_of(met, 0, bits)
     for skip in range(1, n + removable.shape[0]):
         fewer = vehicles
         without = walls
@@ -245,37 +243,45 @@ def all_needed(rows: int, columns: int, walls: np.int64, removable: np.ndarray,
             rows, columns, without, fewer, target, unit)
         if start < 0:
             return False
-        buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
-        scratch = np.empty(lanes.shape[0], dtype=np.int64)
-        queue[0] = start
-        depth[0] = 0
-        hash_table.add(seen, bits, start)
-        head, tail = 0, 1
-        solved = is_goal(start, lanes, goal_config) and length > 0
-        while head < tail and not solved and tail <= limit:
-            key = queue[head]
-            d = depth[head]
-            head += 1
-            if d + 1 >= length:
-                break
-            found = neighbours(key, lanes, cells, move_start, moves, fixed, scratch, buffer)
-            for i in range(found):
-                nxt = buffer[i]
-                if is_goal(nxt, lanes, goal_config):
-                    solved = True
-                    break
-                if not hash_table.add(seen, bits, nxt):
-                    continue
-                if tail == queue.shape[0]:
-                    queue = grown(queue, tail, tail + 1)
-                    depth = grown(depth, tail, tail + 1)
-                queue[tail] = nxt
-                depth[tail] = d + 1
-                tail += 1
-                if hash_table.crowded(tail, bits):
-                    bits += 1
-                    seen = hash_table.set_of(queue, tail, bits)
-        hash_table.clear(seen, bits, queue, tail)
+        solved, met, seen, bits = _solved_sooner(lanes, cells, move_start, moves,
+                                                 goal_config, fixed, start, length, limit,
+                                                 met, seen, bits)
         if not solved:
             return False
     return True
+
+
+@kernel
+def _solved_sooner(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
+                   moves: np.ndarray, goal_config: np.ndarray, fixed: np.int64,
+                   start: np.int64, length: int, limit: Int, met: np.ndarray,
+                   seen: np.ndarray, bits: Int) -> tuple[bool, np.ndarray, np.ndarray, Int]:
+    """Whether the start is solved in fewer than ``length`` moves (False past ``limit``
+    states), layer by layer; and the states' list and set (``2**bits`` slots, left empty)
+    grown for the next call."""
+    buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    runs = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    scratch = np.empty(lanes.shape[0], dtype=np.int64)
+    met[0] = start
+    hash_table.add(seen, bits, start)
+    layer_start, layer_end, total = 0, 1, 1
+    solved = is_goal(start, lanes, goal_config)
+    depth = 1
+    while not solved and depth < length and layer_start < layer_end and total <= limit:
+        for index in range(layer_start, layer_end):
+            found = neighbours(met[index], lanes, cells, move_start, moves, fixed, False,
+                               scratch, buffer, runs)
+            for i in range(found):
+                if is_goal(buffer[i], lanes, goal_config):
+                    solved = True
+                elif hash_table.add(seen, bits, buffer[i]):
+                    met = grown(met, total, total + 1)
+                    met[total] = buffer[i]
+                    total += 1
+                    if hash_table.crowded(total, bits):
+                        bits += 1
+                        seen = hash_table.set_of(met, total, bits)
+        layer_start, layer_end = layer_end, total
+        depth += 1
+    hash_table.clear(seen, bits, met, total)
+    return solved, met, seen, bits

@@ -50,6 +50,8 @@ def test_lane_values_equal_the_general_engine_s(size: int, most: int, seed: int)
         except PuzzleError:  # past the limit, or codes past 63 bits: nothing to compare
             continue
         lanes = space.value(design, LIMIT)
+        puzzle = space.puzzle(design)
+        assert space.grid(design) == puzzle.board.format(puzzle.start)  # without a code
         assert (lanes.length, lanes.states, lanes.solved) == (
             general.length, general.states, general.solved), design
         if general.length >= 0:
@@ -147,6 +149,8 @@ def test_full_7x7_boards_against_a_plain_search() -> None:
             continue
         with pytest.raises(PuzzleError, match="63 bits"):
             space.puzzle(design)
+        assert space.grid(design).count(".") == 49 - len(design.walls) - sum(
+            len(space.cells_of(*piece)) for piece in design.pieces)
         try:
             profile = search.profile(board, limit=3_000)
         except ClusterTooLarge:

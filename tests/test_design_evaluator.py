@@ -203,7 +203,7 @@ def test_a_cluster_met_again_is_answered_from_memory() -> None:
     (nothing more remembered), equal to a fresh search's."""
     space = rush_hour_space()
     design = next(d for d in _designs(space, 7, 200)
-                  if 0 < Evaluator(space, LIMIT).value(d)[0].length)
+                  if Evaluator(space, LIMIT).value(d)[0].length > 0)
     search = LaneSearch()
     first = search.profile(space.lane_board(design))
     remembered = search.recent_states

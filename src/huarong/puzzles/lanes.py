@@ -29,6 +29,9 @@ Vehicle = tuple[bool, int, int, int]
 RECENT_STATES = 1 << 20
 """The states of the clusters a :class:`LaneSearch` remembers (8 MiB), a cluster of more
 than a quarter of them not remembered."""
+_LINKS_KEPT = 1 << 24
+"""The most links (int32: 64 MiB) a search keeps for the next: each state holds two a
+vehicle."""
 _MOST_STATES = (1 << 31) - 2
 """The most states a search holds: its indices are int32."""
 
@@ -139,7 +142,7 @@ class LaneSearch:
         self.states = np.empty(size, dtype=np.int64)
         self.keys = np.full(2 * size, -1, dtype=np.int64)
         self.values = np.empty(2 * size, dtype=np.int32)
-        self.links = np.empty(16 * size, dtype=np.int32)
+        self.links = np.empty(_LINKS_KEPT // 16, dtype=np.int32)
         self.distance = np.empty(size, dtype=np.int32)
         self.order = np.empty(size, dtype=np.int32)
 
@@ -177,6 +180,8 @@ class LaneSearch:
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
             np.array(board.class_end, dtype=np.int64), board.unit, start, cap, self.states,
             self.keys, self.values, self.links, self.distance, self.order)
+        if self.links.shape[0] > _LINKS_KEPT:  # a huge cluster's links go with it
+            self.links = np.empty(_LINKS_KEPT // 16, dtype=np.int32)
         states = int(figures[search.STATES])
         if states > cap:
             raise ClusterTooLarge(f"{board.rows}x{board.columns} board of vehicles "

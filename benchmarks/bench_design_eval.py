@@ -5,9 +5,11 @@ the lane-coded evaluator (``RushHourSpace.value``, :mod:`huarong.puzzles.lanes`)
 Run: ``python benchmarks/bench_design_eval.py [--cases 6x6,7x7] [--evaluations 1500]
 [--seed 1] [--max-states 1000000]``.  Per case, two tables, each path beside the other:
 
-- the evaluator alone on the same candidates (a climbing chain's, valued by the lane engine
-  as they come): CPU seconds, candidates a second, the speed-up over the engine, the clusters
-  valued (the rest past ``--max-states``, or on 7x7 boards the engine cannot code: 63 bits);
+- the evaluator alone on the same candidates (those one chain of the lane path's search
+  below values, in its order; a cluster met again is searched again by the engine and
+  answered from memory by the lane search): CPU seconds, candidates a second, the speed-up
+  over the engine, the clusters valued (the rest past ``--max-states``, or on 7x7 boards
+  the engine cannot code: 63 bits);
 - one chain of the design search (``climb``, minimal starts only, one thread) for
   ``--evaluations`` candidates: CPU seconds, candidates a second, the share of the wall time
   in cluster searches, the clusters valued and the best length.  The chains of the two paths
@@ -23,11 +25,10 @@ import argparse
 import time
 from dataclasses import dataclass
 
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from huarong.puzzles.design import Design, DesignSpace, Value, mutate, random_design
+from huarong.puzzles.design import Design, DesignSpace, Value
 from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.design_search import Budget, design
 from huarong.puzzles.presets.rush_hour_design import RushHourSpace, rush_hour_space
@@ -47,20 +48,27 @@ def _valued(evaluator: Evaluator) -> int:
     return sum(1 for key in evaluator.values if key[0] != "too large")
 
 
+_MET: list[Design] = []
+
+
+@dataclass(frozen=True)
+class RecordingRushHour(RushHourSpace):
+    """Rush Hour valued by the lane engine, each candidate recorded in ``_MET``."""
+
+    def value(self, design: Design, limit: int) -> Value:
+        _MET.append(design)
+        return super().value(design, limit)
+
+
 def candidates(space: RushHourSpace, count: int, seed: int, max_states: int) -> list[Design]:
-    """The candidates of a climbing chain (each a change of the hardest start so far), as
-    the search meets them; valued by the lane engine."""
-    rng = np.random.default_rng(seed)
-    evaluator = Evaluator(space, max_states)
-    current, length = random_design(space, rng), -1
-    found = []
-    for _ in range(count):
-        candidate = mutate(space, current, rng)
-        found.append(candidate)
-        value, _ = evaluator.value(candidate)
-        if value.length >= length:
-            current, length = value.hardest, value.length
-    return found
+    """The candidates one chain of the design search values (climb, minimal starts only),
+    in its order."""
+    recording = RecordingRushHour(**{name: getattr(space, name) for name in
+                                     space.__dataclass_fields__})
+    _MET.clear()
+    design(recording, Budget(evaluations=count), seed=seed, chains=1, method="climb",
+           max_states=max_states)
+    return list(_MET)
 
 
 def main() -> None:
@@ -71,7 +79,7 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=1_000_000)
     arguments = parser.parse_args()
     evaluators = Table(title=f"Rush Hour evaluator, one core: the same {arguments.evaluations:,} "
-                             f"candidates (a climbing chain's, seed {arguments.seed})")
+                             f"candidates (a search chain's, seed {arguments.seed})")
     searches = Table(title=f"Rush Hour design search, one core, {arguments.evaluations:,} "
                            f"candidates a run (climb, seed {arguments.seed})")
     for column in ("case", "path", "CPU seconds", "candidates/s", "speed-up",

@@ -36,7 +36,8 @@ from huarong._kernels.rush_hour_lanes import (
 HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY = 0, 1, 2, 3, 4
 """The figures :func:`cluster` returns: the hardest start's moves (-1: no solved state),
 the states (past the limit: the limit plus one, the search stopped there), the solved
-states, the hardest start's key and the cluster's smallest key."""
+states, the hardest start's key (without a solved state, the cluster's first state by the
+engine's code, as the engine answers) and the cluster's smallest key."""
 
 
 @kernel
@@ -127,9 +128,19 @@ def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
             order = grown(order, 0, count)
         _distances(states, count, lanes, goal_config, links, runs, unit, distance, order,
                    figures)
+        # The hardest start: of the states farthest from a solved state (the last of
+        # ``order``: every state of a cluster with a solved state is reached), the first
+        # by the engine's code; without a solved state, the first of all, as the engine.
+        first = count - 1
         if figures[SOLVED]:
-            _hardest(states, distance, order, count, lanes, positions, slots, class_end,
-                     figures)
+            figures[HARDEST] = distance[order[count - 1]]
+            while first > 0 and distance[order[first - 1]] == figures[HARDEST]:
+                first -= 1
+        else:
+            first = 0
+            order[:count] = np.arange(count)
+        figures[HARDEST_KEY] = _first_by_code(states, order[first:count], lanes, positions,
+                                              slots, class_end)
     return figures, states, keys, values, links, distance, order
 
 
@@ -196,28 +207,23 @@ def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: n
 
 
 @kernel
-def _hardest(states: np.ndarray, distance: np.ndarray, order: np.ndarray, count: Int,
-             lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
-             class_end: np.ndarray, figures: np.ndarray) -> None:
-    """The most moves to a solved state and, of the states that far (the last of
-    ``order``: every state of a cluster with a solved state is reached), the one the
-    engine's code ranks first, into ``figures``."""
-    hardest = distance[order[count - 1]]
-    best = states[order[count - 1]]
+def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
+                   positions: np.ndarray, slots: np.ndarray, class_end: np.ndarray
+                   ) -> np.int64:
+    """Of the states ``states[indices]``, the one the engine's code ranks first."""
+    best = states[indices[0]]
     best_anchors = np.empty(slots.shape[0], dtype=np.int64)
     anchors = np.empty(slots.shape[0], dtype=np.int64)
     _anchors(best, lanes, positions, slots, class_end, best_anchors)
-    k = count - 2
-    while k >= 0 and distance[order[k]] == hardest:
-        _anchors(states[order[k]], lanes, positions, slots, class_end, anchors)
+    for k in range(1, indices.shape[0]):
+        _anchors(states[indices[k]], lanes, positions, slots, class_end, anchors)
         for v in range(anchors.shape[0]):
             if anchors[v] != best_anchors[v]:
                 if anchors[v] < best_anchors[v]:
-                    best = states[order[k]]
+                    best = states[indices[k]]
                     best_anchors[:] = anchors
                 break
-        k -= 1
-    figures[HARDEST], figures[HARDEST_KEY] = hardest, best
+    return best
 
 
 @kernel

@@ -103,8 +103,9 @@ def _cells(columns: int, vertical: bool, lane: int, length: int, position: int) 
 @dataclass(frozen=True)
 class LaneProfile:
     """A start's cluster: its ``states``, ``solved`` states, ``hardest_length`` (-1: no
-    solved state), the ``hardest`` start and the cluster's ``smallest`` state (its
-    canonical state), each as the vehicles' positions."""
+    solved state), the ``hardest`` start (without a solved state, the first state by the
+    general engine's code) and the cluster's ``smallest`` state (its canonical state), each
+    as the vehicles' positions."""
 
     states: int
     solved: int

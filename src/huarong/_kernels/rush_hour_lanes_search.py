@@ -41,28 +41,23 @@ engine's code, as the engine answers) and the cluster's smallest key."""
 
 
 @kernel
-def _anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
-             class_end: np.ndarray, out: np.ndarray) -> None:
-    """The pieces' anchor cells of ``key`` into ``out``, each class's (vehicles up to
-    ``class_end[c]``) largest first: the order of the general engine's codes."""
-    for v in range(slots.shape[0]):
+def _class_anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray,
+                   slots: np.ndarray, first: Int, end: Int, out: np.ndarray) -> None:
+    """The anchor cells of ``key``'s vehicles ``first:end`` (one class) into those places
+    of ``out``, largest first: the order of the general engine's codes."""
+    for v in range(first, end):
         slot = slots[v, SLOT]
         position = 0
         if slot >= 0:
             g = lanes[slot, OFFSET] + ((key >> lanes[slot, SHIFT]) & lanes[slot, MASK])
             position = positions[g, slots[v, INDEX]]
-        out[v] = slots[v, BASE] + position * slots[v, STEP]
-    first = 0
-    for c in range(class_end.shape[0]):
-        # Insertion sort, largest first: a class holds a few pieces, and no allocation.
-        for v in range(first + 1, class_end[c]):
-            anchor = out[v]
-            k = v
-            while k > first and out[k - 1] < anchor:
-                out[k] = out[k - 1]
-                k -= 1
-            out[k] = anchor
-        first = class_end[c]
+        anchor = slots[v, BASE] + position * slots[v, STEP]
+        # Insertion sort: a class holds a few pieces, and no allocation.
+        k = v
+        while k > first and out[k - 1] < anchor:
+            out[k] = out[k - 1]
+            k -= 1
+        out[k] = anchor
 
 
 @kernel
@@ -210,19 +205,36 @@ def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: n
 def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
                    positions: np.ndarray, slots: np.ndarray, class_end: np.ndarray
                    ) -> np.int64:
-    """Of the states ``states[indices]``, the one the engine's code ranks first."""
+    """Of the states ``states[indices]``, the one the engine's code ranks first: classes
+    compared in order, each by its anchors largest first (a state's next class looked at
+    only while the ones before tie)."""
     best = states[indices[0]]
     best_anchors = np.empty(slots.shape[0], dtype=np.int64)
     anchors = np.empty(slots.shape[0], dtype=np.int64)
-    _anchors(best, lanes, positions, slots, class_end, best_anchors)
+    first = 0
+    for c in range(class_end.shape[0]):
+        _class_anchors(best, lanes, positions, slots, first, class_end[c], best_anchors)
+        first = class_end[c]
     for k in range(1, indices.shape[0]):
-        _anchors(states[indices[k]], lanes, positions, slots, class_end, anchors)
-        for v in range(anchors.shape[0]):
-            if anchors[v] != best_anchors[v]:
-                if anchors[v] < best_anchors[v]:
-                    best = states[indices[k]]
-                    best_anchors[:] = anchors
+        key = states[indices[k]]
+        first = 0
+        for c in range(class_end.shape[0]):
+            _class_anchors(key, lanes, positions, slots, first, class_end[c], anchors)
+            order = 0
+            for v in range(first, class_end[c]):
+                if anchors[v] != best_anchors[v]:
+                    order = -1 if anchors[v] < best_anchors[v] else 1
+                    break
+            if order > 0:
                 break
+            if order < 0:
+                best = key
+                for rest in range(class_end.shape[0]):
+                    start = 0 if rest == 0 else class_end[rest - 1]
+                    _class_anchors(key, lanes, positions, slots, start, class_end[rest],
+                                   best_anchors)
+                break
+            first = class_end[c]
     return best
 
 

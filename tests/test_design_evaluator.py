@@ -50,10 +50,11 @@ def test_lane_values_equal_the_general_engine_s(size: int, most: int, seed: int)
         except PuzzleError:  # past the limit, or codes past 63 bits: nothing to compare
             continue
         lanes = space.value(design, LIMIT)
+        puzzle = space.puzzle(design)
+        assert space.grid(design) == puzzle.board.format(puzzle.start)  # without a code
         assert (lanes.length, lanes.states, lanes.solved) == (
             general.length, general.states, general.solved), design
-        if general.length >= 0:
-            assert lanes.hardest == general.hardest, design
+        assert lanes.hardest == general.hardest, design  # without a goal too
         compared += 1
         if general.length > 0 and minimal_compared < 6 and not space.fogleman:
             assert space.minimal(general.hardest, general.length, LIMIT) == \
@@ -147,6 +148,8 @@ def test_full_7x7_boards_against_a_plain_search() -> None:
             continue
         with pytest.raises(PuzzleError, match="63 bits"):
             space.puzzle(design)
+        assert space.grid(design).count(".") == 49 - len(design.walls) - sum(
+            len(space.cells_of(*piece)) for piece in design.pieces)
         try:
             profile = search.profile(board, limit=3_000)
         except ClusterTooLarge:
@@ -179,3 +182,32 @@ def test_bad_boards_are_refused_naming_them(vehicles: tuple[tuple[bool, int, int
                                             class_end: tuple[int, ...], problem: str) -> None:
     with pytest.raises(PuzzleError, match=problem):
         LaneBoard(6, 6, frozenset(), vehicles, class_end, 4)
+
+
+def test_a_general_search_past_its_limit_leaves_its_arrays_fit_for_the_next() -> None:
+    """Klotski's start (a cluster of 25,955 states: the database's) searched with a limit of
+    1,000 stops; the arrays it leaves for the thread's next search give that one the whole
+    cluster."""
+    from huarong.puzzles import load_puzzle
+    from huarong.puzzles.cluster import cluster_profile
+
+    puzzle = load_puzzle("1A9BF0C00")  # Klotski's start, by its common code
+    with pytest.raises(ClusterTooLarge, match="more than 1,000 states"):
+        cluster_profile(puzzle, limit=1_000)
+    assert cluster_profile(puzzle).states == 25_955
+
+
+def test_a_cluster_met_again_is_answered_from_memory() -> None:
+    """A start in a cluster searched lately gets that cluster's answer without a search
+    (nothing more remembered), equal to a fresh search's."""
+    space = rush_hour_space()
+    design = next(d for d in _designs(space, 7, 200)
+                  if Evaluator(space, LIMIT).value(d)[0].length > 0)
+    search = LaneSearch()
+    first = search.profile(space.lane_board(design))
+    remembered = search.recent_states
+    other = space.lane_board(space.value(design, LIMIT).hardest)
+    again = search.profile(other)
+    assert search.recent_states == remembered == first.states
+    assert again == LaneSearch().profile(other)
+    assert (again.states, again.hardest_length) == (first.states, first.hardest_length)

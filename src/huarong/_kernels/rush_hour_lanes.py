@@ -19,9 +19,11 @@ The tables, built once per board:
   ``fixed``, the cells always taken (walls included);
 - ``cells`` (G): each configuration's cells (bit ``row * columns + column``);
 - ``positions`` (G, 4): each configuration's vehicle positions, in lane order;
-- ``move_start`` (G + 1) and ``moves`` (M, 2): the moves of one vehicle from each
-  configuration (CSR): the key's change (``DELTA``, added) and the cells the vehicle sweeps
-  over (``SWEPT``), which must be empty;
+- ``move_start`` (G + 1) and ``moves`` (M, 3): the moves of one vehicle from each
+  configuration (CSR): the key's change (``DELTA``, added), the cells the vehicle sweeps
+  over (``SWEPT``), which must be empty, where its run ends (``SKIP``: the moves of one
+  vehicle in one direction, nearest first, so that a blocked one ends the run) and the
+  run's number (``RUN``: twice the vehicle's index, plus one rightwards or down);
 - ``goal_config`` (G): whether a configuration of the goal vehicle's lane has it at its
   target;
 - ``slots`` (N, 4): for each vehicle, its lane's index in ``lanes`` (-1: it cannot move),
@@ -34,13 +36,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from huarong._kernels._jit import kernel
+from huarong._kernels._jit import inline_kernel, kernel
 
 VERTICAL, LANE, LENGTH, POSITION = 0, 1, 2, 3
 """The columns of a vehicle (N, 4): whether vertical, its row or column, length, position."""
 SHIFT, MASK, OFFSET = 0, 1, 2
 """The columns of ``lanes``."""
-DELTA, SWEPT = 0, 1
+DELTA, SWEPT, SKIP, RUN = 0, 1, 2, 3
 """The columns of ``moves``."""
 SLOT, INDEX, BASE, STEP = 0, 1, 2, 3
 """The columns of ``slots``."""
@@ -158,7 +160,7 @@ def lane_tables(rows: int, columns: int, walls: np.int64, vehicles: np.ndarray,
                                 lane_id, scratch)
         if configs < 0:
             return (lanes[:0], np.zeros(0, dtype=np.int64), all_positions[:0],
-                    np.zeros(1, dtype=np.int64), np.zeros((0, 2), dtype=np.int64),
+                    np.zeros(1, dtype=np.int64), np.zeros((0, 4), dtype=np.int64),
                     np.zeros(0, dtype=np.bool_), slots, fixed, np.int64(-1))
         for k in range(count):
             v = members[lane_id, k]
@@ -230,14 +232,33 @@ def _configuration_cells(columns: int, vehicles: np.ndarray, members: np.ndarray
 
 
 @kernel
+def _config_with(positions: np.ndarray, first: int, end: int, g: int, moved: int,
+                 there: int, count: int) -> int:
+    """The configuration among ``first:end`` that is ``g`` with vehicle ``moved`` (of
+    ``count`` in the lane) at ``there``; -1 when there is none."""
+    for h in range(first, end):
+        if positions[h, moved] != there:
+            continue
+        same = True
+        for k in range(count):
+            if k != moved and positions[h, k] != positions[g, k]:
+                same = False
+        if same:
+            return h
+    return -1
+
+
+@kernel
 def _moves(columns: int, vehicles: np.ndarray, members: np.ndarray, lanes: np.ndarray,
            lane_ids: np.ndarray, positions: np.ndarray, sizes: np.ndarray, unit: bool
            ) -> tuple[np.ndarray, np.ndarray]:
     """The moves of each configuration (CSR): one vehicle to another position of a
-    configuration of its lane where every other vehicle of the lane stays."""
+    configuration of its lane where every other vehicle of the lane stays; in runs, one per
+    vehicle and direction, nearest first, each move's ``SKIP`` the end of its run (a move
+    blocked blocks the farther ones)."""
     total = positions.shape[0]
     move_start = np.zeros(total + 1, dtype=np.int64)
-    moves = np.zeros((total * LANE_CONFIGS, 2), dtype=np.int64)
+    moves = np.zeros((total * LANE_CONFIGS, 4), dtype=np.int64)
     count = 0
     for slot in range(lanes.shape[0]):
         lane_id = lane_ids[slot]
@@ -245,39 +266,40 @@ def _moves(columns: int, vehicles: np.ndarray, members: np.ndarray, lanes: np.nd
         end = total if slot + 1 == lanes.shape[0] else lanes[slot + 1, OFFSET]
         for g in range(first, end):
             move_start[g] = count
-            for h in range(first, end):
-                if h == g:
-                    continue
-                moved = -1
-                differing = 0
-                for k in range(sizes[lane_id]):
-                    if positions[g, k] != positions[h, k]:
-                        moved = k
-                        differing += 1
-                if differing != 1:
-                    continue
-                here, there = positions[g, moved], positions[h, moved]
-                if unit and abs(here - there) != 1:
-                    continue
+            for moved in range(sizes[lane_id]):
                 v = members[lane_id, moved]
-                length = vehicles[v, LENGTH]
-                swept = np.int64(0)
-                for x in range(min(here, there), max(here, there) + length):
-                    if x < here or x >= here + length:
+                here = positions[g, moved]
+                for step in (-1, 1):
+                    run = count
+                    there = here + step
+                    swept = np.int64(0)
+                    while True:
+                        h = _config_with(positions, first, end, g, moved, there,
+                                         sizes[lane_id])
+                        if h < 0:
+                            break
+                        entered = there if step < 0 else there + vehicles[v, LENGTH] - 1
                         swept |= vehicle_cells(columns, vehicles[v, VERTICAL],
-                                               vehicles[v, LANE], 1, x)
-                moves[count, DELTA] = np.int64(h - g) << lanes[slot, SHIFT]
-                moves[count, SWEPT] = swept
-                count += 1
+                                               vehicles[v, LANE], 1, entered)
+                        moves[count, DELTA] = np.int64(h - g) << lanes[slot, SHIFT]
+                        moves[count, SWEPT] = swept
+                        moves[count, RUN] = 2 * v + (step > 0)
+                        count += 1
+                        if unit:
+                            break
+                        there += step
+                    moves[run:count, SKIP] = count
     move_start[total] = count
     return move_start, moves[:count].copy()
 
 
-@kernel
+@inline_kernel
 def neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
-               moves: np.ndarray, fixed: np.int64, configs: np.ndarray, out: np.ndarray
-               ) -> int:
-    """The keys one move from ``key`` into ``out``; how many.  ``configs`` (L): scratch."""
+               moves: np.ndarray, fixed: np.int64, first_only: bool, configs: np.ndarray,
+               out: np.ndarray, runs: np.ndarray) -> int:
+    """The keys one move from ``key`` into ``out``, their runs into ``runs``; how many.
+    With ``first_only``, one cell moves only (the first of each run): a slide is a chain of
+    them, so they reach a cluster's states.  ``configs`` (L): scratch."""
     taken = fixed
     for lane in range(lanes.shape[0]):
         g = lanes[lane, OFFSET] + ((key >> lanes[lane, SHIFT]) & lanes[lane, MASK])
@@ -286,14 +308,19 @@ def neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray, move_start: 
     count = 0
     for lane in range(lanes.shape[0]):
         g = configs[lane]
-        for m in range(move_start[g], move_start[g + 1]):
-            if moves[m, SWEPT] & taken == 0:
-                out[count] = key + moves[m, DELTA]
-                count += 1
+        m = move_start[g]
+        while m < move_start[g + 1]:
+            if moves[m, SWEPT] & taken:
+                m = moves[m, SKIP]
+                continue
+            out[count] = key + moves[m, DELTA]
+            runs[count] = moves[m, RUN]
+            count += 1
+            m = moves[m, SKIP] if first_only else m + 1
     return count
 
 
-@kernel
+@inline_kernel
 def is_goal(key: np.int64, lanes: np.ndarray, goal_config: np.ndarray) -> bool:
     """Whether the goal vehicle (its lane first in ``lanes``) is at its target in ``key``."""
     return bool(goal_config[lanes[0, OFFSET] + ((key >> lanes[0, SHIFT]) & lanes[0, MASK])])

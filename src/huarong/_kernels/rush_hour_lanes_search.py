@@ -12,6 +12,8 @@ Private: :mod:`huarong.puzzles.lanes` wraps them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from huarong._kernels import hash_table
@@ -34,88 +36,148 @@ from huarong._kernels.rush_hour_lanes import (
 HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY = 0, 1, 2, 3, 4
 """The figures :func:`cluster` returns: the hardest start's moves (-1: no solved state),
 the states (past the limit: the limit plus one, the search stopped there), the solved
-states, the hardest start's key and the cluster's smallest key."""
+states, the hardest start's key (without a solved state, the cluster's first state by the
+engine's code, as the engine answers) and the cluster's smallest key."""
 
 
 @kernel
-def _anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
-             class_end: np.ndarray, out: np.ndarray) -> None:
-    """The pieces' anchor cells of ``key`` into ``out``, each class's (vehicles up to
-    ``class_end[c]``) largest first: the order of the general engine's codes."""
-    for v in range(slots.shape[0]):
+def _class_anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray,
+                   slots: np.ndarray, first: Int, end: Int, out: np.ndarray) -> None:
+    """The anchor cells of ``key``'s vehicles ``first:end`` (one class) into those places
+    of ``out``, largest first: the order of the general engine's codes."""
+    for v in range(first, end):
         slot = slots[v, SLOT]
         position = 0
         if slot >= 0:
             g = lanes[slot, OFFSET] + ((key >> lanes[slot, SHIFT]) & lanes[slot, MASK])
             position = positions[g, slots[v, INDEX]]
-        out[v] = slots[v, BASE] + position * slots[v, STEP]
-    first = 0
-    for c in range(class_end.shape[0]):
-        out[first:class_end[c]] = np.sort(out[first:class_end[c]])[::-1]
-        first = class_end[c]
+        anchor = slots[v, BASE] + position * slots[v, STEP]
+        # Insertion sort: a class holds a few pieces, and no allocation.
+        k = v
+        while k > first and out[k - 1] < anchor:
+            out[k] = out[k - 1]
+            k -= 1
+        out[k] = anchor
+
+
+@kernel
+def _regrown(keys: np.ndarray, values: np.ndarray, bits: Int, states: np.ndarray,
+             count: Int) -> tuple[np.ndarray, np.ndarray, Int]:
+    """The table of ``states[:count]`` one bit larger: in the same arrays when they have the
+    room (their slots past the table's are free), else in new ones."""
+    if (np.int64(1) << (bits + 1)) > keys.shape[0]:
+        keys, values = hash_table.table_of(states, count, bits + 1, np.int32)
+        return keys, values, bits + 1
+    hash_table.clear(keys, bits, states, count)
+    for i in range(count):
+        hash_table.insert(keys, values, bits + 1, states[i], i)
+    return keys, values, bits + 1
 
 
 @kernel
 def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
             move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
-            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, start: np.int64,
-            limit: Int, states: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
-            distance: np.ndarray, order: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Int, np.ndarray,
-                       np.ndarray]:
+            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, unit: bool,
+            start: np.int64, limit: Int, states: np.ndarray, keys: np.ndarray,
+            values: np.ndarray, links: np.ndarray, distance: np.ndarray, order: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                       np.ndarray, np.ndarray]:
     """The start's cluster (see the module): the figures (``HARDEST`` ..), then the
-    search's arrays and bits to hand to the next call (grown as needed; the table, of
-    ``2**bits`` slots, left empty).  A cluster past ``limit`` states is counted to
-    ``limit + 1`` and left there."""
+    search's arrays to hand to the next call, grown as needed.
+
+    The first search follows unit moves only (a slide is a chain of them, so they reach
+    the same states, with fewer look-ups) and records each state's unit move of each run
+    (``links``: the state it leads to, -1 none); the second, from the solved states, walks
+    those chains for the slides (``unit``: only their first links).  The table (``keys``:
+    free slots only, ``values`` int32) is used from its first slots up, as few as the
+    cluster needs, so a small cluster stays in cache however large an earlier one made the
+    table; it is left free.  A cluster past ``limit`` states is counted to ``limit + 1``
+    and left there."""
     figures = np.zeros(5, dtype=np.int64)
-    buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    runs = 2 * slots.shape[0]
+    buffer = np.empty(runs, dtype=np.int64)
+    found_runs = np.empty(runs, dtype=np.int64)
     scratch = np.empty(lanes.shape[0], dtype=np.int64)
+    bits: Int = np.int64(hash_table.SMALLEST_BITS)
     hash_table.insert(keys, values, bits, start, 0)
     states[0] = start
-    count = 1
+    links[:runs] = -1
+    head: Int = 0
+    count: Int = 1
     smallest = start
-    head = 0
     while head < count and count <= limit:
-        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, scratch,
-                           buffer)
-        head += 1
-        for i in range(found):
-            key = buffer[i]
-            slot = hash_table.slot_of(keys, bits, key)
-            if keys[slot] == key:
-                continue
-            keys[slot], values[slot] = key, count
-            if count == states.shape[0]:
-                states = grown(states, count, count + 1)
-            states[count] = key
-            count += 1
-            smallest = min(smallest, key)
-            if hash_table.crowded(count, bits):
-                bits += 1
-                keys, values = hash_table.table_of(states, count, bits, np.int64)
+        head, count, smallest = _expand(
+            lanes, cells, move_start, moves, fixed, limit, states, keys, values, bits,
+            links, head, count, smallest, buffer, found_runs, scratch)
+        # Room for one more state's moves before the next call.
+        states = grown(states, count, count + runs)
+        links = grown(links, count * runs, (count + runs) * runs)
+        while hash_table.crowded(count + runs, bits):
+            keys, values, bits = _regrown(keys, values, bits, states, count)
     figures[STATES] = count
     figures[HARDEST], figures[HARDEST_KEY], figures[SMALLEST_KEY] = -1, start, smallest
+    hash_table.clear(keys, bits, states, count)
     if count <= limit:
         if count > distance.shape[0]:
             distance = grown(distance, 0, count)
             order = grown(order, 0, count)
-        _distances(states, count, lanes, cells, move_start, moves, goal_config, fixed, keys,
-                   values, bits, distance, order, buffer, scratch, figures)
+        _distances(states, count, lanes, goal_config, links, runs, unit, distance, order,
+                   figures)
+        # The hardest start: of the states farthest from a solved state (the last of
+        # ``order``: every state of a cluster with a solved state is reached), the first
+        # by the engine's code; without a solved state, the first of all, as the engine.
+        first = count - 1
         if figures[SOLVED]:
-            _hardest(states, distance, order, count, lanes, positions, slots, class_end,
-                     figures)
-    hash_table.clear(keys, bits, states, count)
-    return figures, states, keys, values, bits, distance, order
+            figures[HARDEST] = distance[order[count - 1]]
+            while first > 0 and distance[order[first - 1]] == figures[HARDEST]:
+                first -= 1
+        else:
+            first = 0
+            order[:count] = np.arange(count)
+        figures[HARDEST_KEY] = _first_by_code(states, order[first:count], lanes, positions,
+                                              slots, class_end)
+    return figures, states, keys, values, links, distance, order
 
 
 @kernel
-def _distances(states: np.ndarray, count: int, lanes: np.ndarray, cells: np.ndarray,
-               move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
-               fixed: np.int64, keys: np.ndarray, values: np.ndarray, bits: Int,
-               distance: np.ndarray, order: np.ndarray, buffer: np.ndarray,
-               scratch: np.ndarray, figures: np.ndarray) -> None:
+def _expand(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
+            moves: np.ndarray, fixed: np.int64, limit: Int, states: np.ndarray,
+            keys: np.ndarray, values: np.ndarray, bits: Int, links: np.ndarray, head: Int,
+            count: Int, smallest: np.int64, buffer: np.ndarray, found_runs: np.ndarray,
+            scratch: np.ndarray) -> tuple[Int, Int, Any]:
+    """Breadth-first by unit moves: expand ``states[head]``, ... appending the new states
+    and linking each run's move, until every state is expanded, the cluster passes
+    ``limit`` or an array might overflow (the caller grows it and calls again; no array is
+    reassigned here, so the table's probe is inlined).  Returns (head, count, smallest
+    key)."""
+    runs = buffer.shape[0]
+    room = min(states.shape[0], links.shape[0] // runs, (np.int64(1) << bits) // 2) - runs
+    while head < count and count <= limit and count <= room:
+        found = neighbours(states[head], lanes, cells, move_start, moves, fixed, True,
+                           scratch, buffer, found_runs)
+        for i in range(found):
+            key = buffer[i]
+            slot = hash_table.probe(keys, bits, key)
+            if keys[slot] == key:
+                links[head * runs + found_runs[i]] = values[slot]
+            else:
+                keys[slot], values[slot] = key, count
+                links[head * runs + found_runs[i]] = count
+                links[count * runs:(count + 1) * runs] = -1
+                states[count] = key
+                count += 1
+                smallest = min(smallest, key)
+        head += 1
+    return head, count, smallest
+
+
+@kernel
+def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: np.ndarray,
+               links: np.ndarray, runs: Int, unit: bool, distance: np.ndarray,
+               order: np.ndarray, figures: np.ndarray) -> None:
     """Each state's distance from the nearest solved state into ``distance``, the states'
-    indices by distance into ``order``; the solved states into ``figures``."""
+    indices by distance into ``order`` (a move's reverse is a move: the moves out of a
+    state are the moves into it); the solved states into ``figures``."""
     solved = 0
     for i in range(count):
         if is_goal(states[i], lanes, goal_config):
@@ -129,38 +191,51 @@ def _distances(states: np.ndarray, count: int, lanes: np.ndarray, cells: np.ndar
     while head < tail:
         i = order[head]
         head += 1
-        found = neighbours(states[i], lanes, cells, move_start, moves, fixed, scratch, buffer)
-        for m in range(found):
-            j = hash_table.find(keys, values, bits, buffer[m])
-            if distance[j] < 0:
-                distance[j] = distance[i] + 1
-                order[tail] = j
-                tail += 1
+        for run in range(runs):
+            j = links[i * runs + run]
+            while j >= 0:
+                if distance[j] < 0:
+                    distance[j] = distance[i] + 1
+                    order[tail] = j
+                    tail += 1
+                j = -1 if unit else links[j * runs + run]
 
 
 @kernel
-def _hardest(states: np.ndarray, distance: np.ndarray, order: np.ndarray, count: int,
-             lanes: np.ndarray, positions: np.ndarray, slots: np.ndarray,
-             class_end: np.ndarray, figures: np.ndarray) -> None:
-    """The most moves to a solved state and, of the states that far (the last of
-    ``order``: every state of a cluster with a solved state is reached), the one the
-    engine's code ranks first, into ``figures``."""
-    hardest = distance[order[count - 1]]
-    best = states[order[count - 1]]
+def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
+                   positions: np.ndarray, slots: np.ndarray, class_end: np.ndarray
+                   ) -> np.int64:
+    """Of the states ``states[indices]``, the one the engine's code ranks first: classes
+    compared in order, each by its anchors largest first (a state's next class looked at
+    only while the ones before tie)."""
+    best = states[indices[0]]
     best_anchors = np.empty(slots.shape[0], dtype=np.int64)
     anchors = np.empty(slots.shape[0], dtype=np.int64)
-    _anchors(best, lanes, positions, slots, class_end, best_anchors)
-    k = count - 2
-    while k >= 0 and distance[order[k]] == hardest:
-        _anchors(states[order[k]], lanes, positions, slots, class_end, anchors)
-        for v in range(anchors.shape[0]):
-            if anchors[v] != best_anchors[v]:
-                if anchors[v] < best_anchors[v]:
-                    best = states[order[k]]
-                    best_anchors[:] = anchors
+    first = 0
+    for c in range(class_end.shape[0]):
+        _class_anchors(best, lanes, positions, slots, first, class_end[c], best_anchors)
+        first = class_end[c]
+    for k in range(1, indices.shape[0]):
+        key = states[indices[k]]
+        first = 0
+        for c in range(class_end.shape[0]):
+            _class_anchors(key, lanes, positions, slots, first, class_end[c], anchors)
+            order = 0
+            for v in range(first, class_end[c]):
+                if anchors[v] != best_anchors[v]:
+                    order = -1 if anchors[v] < best_anchors[v] else 1
+                    break
+            if order > 0:
                 break
-        k -= 1
-    figures[HARDEST], figures[HARDEST_KEY] = hardest, best
+            if order < 0:
+                best = key
+                for rest in range(class_end.shape[0]):
+                    start = 0 if rest == 0 else class_end[rest - 1]
+                    _class_anchors(key, lanes, positions, slots, start, class_end[rest],
+                                   best_anchors)
+                break
+            first = class_end[c]
+    return best
 
 
 @kernel
@@ -172,10 +247,9 @@ def all_needed(rows: int, columns: int, walls: np.int64, removable: np.ndarray,
     ``removable`` is needed by the start of ``length`` moves: without it, the start is
     solved in fewer (breadth-first; not shown, so not needed, past ``limit`` states)."""
     n = vehicles.shape[0]
-    queue = np.empty(1 << 10, dtype=np.int64)
-    depth = np.empty(1 << 10, dtype=np.int32)
-    bits = hash_table.bits_for(queue.shape[0])
-    seen = hash_table.set_of(queue, 0, bits)
+    met = np.empty(1 << 10, dtype=np.int64)
+    bits = hash_table.bits_for(met.shape[0])
+    seen = hash_table.set_of(met, 0, bits)
     for skip in range(1, n + removable.shape[0]):
         fewer = vehicles
         without = walls
@@ -187,37 +261,45 @@ def all_needed(rows: int, columns: int, walls: np.int64, removable: np.ndarray,
             rows, columns, without, fewer, target, unit)
         if start < 0:
             return False
-        buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
-        scratch = np.empty(lanes.shape[0], dtype=np.int64)
-        queue[0] = start
-        depth[0] = 0
-        hash_table.add(seen, bits, start)
-        head, tail = 0, 1
-        solved = is_goal(start, lanes, goal_config) and length > 0
-        while head < tail and not solved and tail <= limit:
-            key = queue[head]
-            d = depth[head]
-            head += 1
-            if d + 1 >= length:
-                break
-            found = neighbours(key, lanes, cells, move_start, moves, fixed, scratch, buffer)
-            for i in range(found):
-                nxt = buffer[i]
-                if is_goal(nxt, lanes, goal_config):
-                    solved = True
-                    break
-                if not hash_table.add(seen, bits, nxt):
-                    continue
-                if tail == queue.shape[0]:
-                    queue = grown(queue, tail, tail + 1)
-                    depth = grown(depth, tail, tail + 1)
-                queue[tail] = nxt
-                depth[tail] = d + 1
-                tail += 1
-                if hash_table.crowded(tail, bits):
-                    bits += 1
-                    seen = hash_table.set_of(queue, tail, bits)
-        hash_table.clear(seen, bits, queue, tail)
+        solved, met, seen, bits = _solved_sooner(lanes, cells, move_start, moves,
+                                                 goal_config, fixed, start, length, limit,
+                                                 met, seen, bits)
         if not solved:
             return False
     return True
+
+
+@kernel
+def _solved_sooner(lanes: np.ndarray, cells: np.ndarray, move_start: np.ndarray,
+                   moves: np.ndarray, goal_config: np.ndarray, fixed: np.int64,
+                   start: np.int64, length: int, limit: Int, met: np.ndarray,
+                   seen: np.ndarray, bits: Int) -> tuple[bool, np.ndarray, np.ndarray, Int]:
+    """Whether the start is solved in fewer than ``length`` moves (False past ``limit``
+    states), layer by layer; and the states' list and set (``2**bits`` slots, left empty)
+    grown for the next call."""
+    buffer = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    runs = np.empty(moves.shape[0] + 1, dtype=np.int64)
+    scratch = np.empty(lanes.shape[0], dtype=np.int64)
+    met[0] = start
+    hash_table.add(seen, bits, start)
+    layer_start, layer_end, total = 0, 1, 1
+    solved = is_goal(start, lanes, goal_config)
+    depth = 1
+    while not solved and depth < length and layer_start < layer_end and total <= limit:
+        for index in range(layer_start, layer_end):
+            found = neighbours(met[index], lanes, cells, move_start, moves, fixed, False,
+                               scratch, buffer, runs)
+            for i in range(found):
+                if is_goal(buffer[i], lanes, goal_config):
+                    solved = True
+                elif hash_table.add(seen, bits, buffer[i]):
+                    met = grown(met, total, total + 1)
+                    met[total] = buffer[i]
+                    total += 1
+                    if hash_table.crowded(total, bits):
+                        bits += 1
+                        seen = hash_table.set_of(met, total, bits)
+        layer_start, layer_end = layer_end, total
+        depth += 1
+    hash_table.clear(seen, bits, met, total)
+    return solved, met, seen, bits

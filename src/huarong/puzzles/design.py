@@ -29,6 +29,7 @@ from huarong.puzzles.cluster import cluster_profile, solution_length
 from huarong.puzzles.grid import (
     EMPTY,
     LETTERS,
+    WALL,
     Metric,
     PieceClass,
     PuzzleError,
@@ -245,15 +246,24 @@ class DesignSpace:
         return Design(walls, tuple(sorted(pieces)))
 
     def grid(self, design: Design) -> str:
-        """The design's start as grid text (walls ``#``, pieces lettered class by class)."""
-        puzzle = self.puzzle(design)
-        return puzzle.board.format(puzzle.start)
+        """The design's start as grid text (walls ``#``, pieces lettered class by class in
+        placement order, as the engine's boards format their states), without a state code:
+        so on boards whose codes do not fit 63 bits too."""
+        cells = [EMPTY] * (self.rows * self.columns)
+        for wall in self.walls | design.walls:
+            cells[wall] = WALL
+        for letter, (kind, anchor) in zip(LETTERS, design.pieces, strict=False):
+            for cell in self.cells_of(kind, anchor):
+                cells[cell] = letter
+        return join_rows(cells, self.columns)
 
     def goal(self, design: Design) -> str:
-        """The goal (grid text) of the design's board."""
-        board, _ = self.board(design.counts(len(self.kinds)), design.walls)
-        assert board.goal is not None
-        return board.goal
+        """The goal (grid text) of the design's board: the goal piece's first letter on the
+        goal cells."""
+        cells = [EMPTY] * (self.rows * self.columns)
+        for cell in self.goal_cells:
+            cells[cell] = LETTERS[0]
+        return join_rows(cells, self.columns)
 
     # ----- values -------------------------------------------------------------------------
     def value(self, design: Design, limit: int) -> Value:

@@ -14,6 +14,7 @@ needed.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,14 @@ from huarong.puzzles.grid import PuzzleError
 Vehicle = tuple[bool, int, int, int]
 """(whether vertical, its row or column, its length, its position along the lane)."""
 
-MOST_CELLS = 64
+RECENT_STATES = 1 << 20
+"""The states of the clusters a :class:`LaneSearch` remembers (8 MiB), a cluster of more
+than a quarter of them not remembered."""
+_LINKS_KEPT = 1 << 24
+"""The most links (int32: 64 MiB) a search keeps for the next: each state holds two a
+vehicle."""
+_MOST_STATES = (1 << 31) - 2
+"""The most states a search holds: its indices are int32."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +103,9 @@ def _cells(columns: int, vertical: bool, lane: int, length: int, position: int) 
 @dataclass(frozen=True)
 class LaneProfile:
     """A start's cluster: its ``states``, ``solved`` states, ``hardest_length`` (-1: no
-    solved state), the ``hardest`` start and the cluster's ``smallest`` state (its
-    canonical state), each as the vehicles' positions."""
+    solved state), the ``hardest`` start (without a solved state, the first state by the
+    general engine's code) and the cluster's ``smallest`` state (its canonical state), each
+    as the vehicles' positions."""
 
     states: int
     solved: int
@@ -109,17 +118,34 @@ class LaneCodeTooLarge(PuzzleError):
     """A board whose lane-coded states need more than 63 bits."""
 
 
+@dataclass(frozen=True, eq=False)
+class _Searched:
+    """A cluster searched lately: its states (sorted), figures and keys."""
+
+    states: np.ndarray
+    solved: int
+    hardest_length: int
+    hardest: int
+    smallest: int
+
+
 class LaneSearch:
     """Values starts by lane-coded breadth-first searches, its arrays (states, table,
-    distances) kept from one call to the next: one a thread."""
+    distances) kept from one call to the next: one a thread.  It remembers the clusters it
+    searched lately (:data:`RECENT_STATES` states in all): a design search meets one
+    cluster again and again (a change of its hardest start that stays in it), and a start
+    of one of them is answered by a look-up."""
 
     def __init__(self) -> None:
-        self.states = np.empty(1 << 12, dtype=np.int64)
-        self.distance = np.empty(1 << 12, dtype=np.int32)
-        self.order = np.empty(1 << 12, dtype=np.int64)
-        self.bits: int | np.integer[Any] = 13
-        self.keys = np.full(1 << self.bits, -1, dtype=np.int64)
-        self.values = np.empty(1 << self.bits, dtype=np.int64)
+        self.recent: OrderedDict[tuple[Any, ...], list[_Searched]] = OrderedDict()
+        self.recent_states = 0
+        size = 1 << 12
+        self.states = np.empty(size, dtype=np.int64)
+        self.keys = np.full(2 * size, -1, dtype=np.int64)
+        self.values = np.empty(2 * size, dtype=np.int32)
+        self.links = np.empty(_LINKS_KEPT // 16, dtype=np.int32)
+        self.distance = np.empty(size, dtype=np.int32)
+        self.order = np.empty(size, dtype=np.int32)
 
     def profile(self, board: LaneBoard, *, limit: int = 1 << 40) -> LaneProfile:
         """The cluster of the board's start (the vehicles' positions);
@@ -130,6 +156,7 @@ class LaneSearch:
 
         if limit < 1:
             raise PuzzleError(str(limit), "a cluster's limit is one state or more")
+        cap = min(limit, _MOST_STATES)
         vehicles = board.vehicle_array()
         tables = lane_tables(board.rows, board.columns, np.int64(_signed(board.wall_mask)),
                              vehicles, board.target, board.unit)
@@ -138,19 +165,46 @@ class LaneSearch:
             raise LaneCodeTooLarge(f"{board.rows}x{board.columns} board of "
                                    f"{len(board.vehicles)} vehicles",
                                    "its states need more than 63 bits")
-        (figures, self.states, self.keys, self.values, self.bits, self.distance,
+        # Boards of equal tables give their states equal keys: the lanes, their
+        # configurations and the cells no vehicle leaves say all.
+        signature = (int(fixed), board.unit, lanes.tobytes(), cells.tobytes(),
+                     positions.tobytes(), goal_config.tobytes())
+        for known in self.recent.get(signature, ()):
+            at = int(np.searchsorted(known.states, start))
+            if at < known.states.shape[0] and known.states[at] == start:
+                self.recent.move_to_end(signature)
+                return LaneProfile(known.states.shape[0], known.solved, known.hardest_length,
+                                   _positions(known.hardest, vehicles, tables),
+                                   _positions(known.smallest, vehicles, tables))
+        (figures, self.states, self.keys, self.values, self.links, self.distance,
          self.order) = search.cluster(
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
-            np.array(board.class_end, dtype=np.int64), start, limit, self.states, self.keys,
-            self.values, self.bits, self.distance, self.order)
+            np.array(board.class_end, dtype=np.int64), board.unit, start, cap, self.states,
+            self.keys, self.values, self.links, self.distance, self.order)
+        if self.links.shape[0] > _LINKS_KEPT:  # a huge cluster's links go with it
+            self.links = np.empty(_LINKS_KEPT // 16, dtype=np.int32)
         states = int(figures[search.STATES])
-        if states > limit:
+        if states > cap:
             raise ClusterTooLarge(f"{board.rows}x{board.columns} board of vehicles "
                                    f"{list(board.vehicles)}",
-                                   f"its cluster has more than {limit:,} states")
-        return LaneProfile(states, int(figures[search.SOLVED]), int(figures[search.HARDEST]),
-                           _positions(int(figures[search.HARDEST_KEY]), vehicles, tables),
-                           _positions(int(figures[search.SMALLEST_KEY]), vehicles, tables))
+                                   f"its cluster has more than {cap:,} states")
+        found = _Searched(np.sort(self.states[:states]), int(figures[search.SOLVED]),
+                          int(figures[search.HARDEST]), int(figures[search.HARDEST_KEY]),
+                          int(figures[search.SMALLEST_KEY]))
+        self._remember(signature, found)
+        return LaneProfile(states, found.solved, found.hardest_length,
+                           _positions(found.hardest, vehicles, tables),
+                           _positions(found.smallest, vehicles, tables))
+
+    def _remember(self, signature: tuple[Any, ...], found: _Searched) -> None:
+        if found.states.shape[0] > RECENT_STATES // 4:
+            return
+        self.recent.setdefault(signature, []).append(found)
+        self.recent.move_to_end(signature)
+        self.recent_states += found.states.shape[0]
+        while self.recent_states > RECENT_STATES:
+            _, forgotten = self.recent.popitem(last=False)
+            self.recent_states -= sum(known.states.shape[0] for known in forgotten)
 
 
 def _signed(mask: int) -> int:

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from huarong.cli.puzzle_design import design as command
 from huarong.puzzles import PuzzleError, load_puzzle, solve
-from huarong.puzzles.design import Evaluator, random_design
+from huarong.puzzles.design import random_design
+from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.design_search import Budget, design
 from huarong.puzzles.design_spaces import rush_hour_space, space_of, space_of_puzzle
 from huarong.puzzles.exhaustive import search
@@ -103,7 +104,7 @@ def test_a_stopped_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
     space = space_of("4x4", "2x2,1x2*0-2,2x1*0-2,1x1*0-3", "2x2@2,2")
     budget = Budget(evaluations=1500)
     whole = design(space, budget, seed=3)
-    checkpoint = tmp_path / "run.checkpoint.json"
+    checkpoint = tmp_path / "run.checkpoint"
     interrupted = False
 
     def interrupt(phase: str, done: int, total: int) -> None:
@@ -113,14 +114,15 @@ def test_a_stopped_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
             raise KeyboardInterrupt
 
     stopped = design(space, budget, seed=3, checkpoint=checkpoint, progress=interrupt)
-    assert stopped.stopped and checkpoint.is_file() and stopped.evaluations <= 1500
+    assert stopped.stopped and checkpoint.is_dir() and stopped.evaluations <= 1500
     resumed = design(space, budget, seed=3, checkpoint=checkpoint)
     assert not checkpoint.exists() and resumed.evaluations == 1500
     assert [(r.value.key, r.value.length) for r in resumed.rows] == [
         (r.value.key, r.value.length) for r in whole.rows]
-    other = tmp_path / "other.checkpoint.json"
-    other.write_text(json.dumps({"key": "another run", "chains": []}))
-    with pytest.raises(PuzzleError, match="another design run"):
+    other = tmp_path / "other.checkpoint"
+    interrupted = False
+    design(space, budget, seed=3, checkpoint=other, progress=interrupt)
+    with pytest.raises(PuzzleError, match="checkpoint of another search"):
         design(space, Budget(evaluations=200), seed=3, checkpoint=other)
 
 

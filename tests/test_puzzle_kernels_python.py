@@ -1,7 +1,8 @@
 """The kernels of the puzzles on small cases, cheap enough to run as plain Python too: the
 general engine's cluster search (:mod:`huarong._kernels.cluster`), the exhaustive search
-(:mod:`huarong._kernels.exhaustive`) and the Rush Hour sweep (:mod:`huarong._kernels.
-rush_hour_sweep` and its minimality tests), each against a count known from elsewhere or a
+(:mod:`huarong._kernels.exhaustive`), the Rush Hour sweep (:mod:`huarong._kernels.
+rush_hour_sweep` and its minimality tests) and the design search's lane-coded Rush Hour
+evaluator (:mod:`huarong._kernels.rush_hour_lanes`), each against a count known from elsewhere or a
 slow search by the definitions: the plain reference of :mod:`tests.puzzle_reference`, and for
 Rush Hour's lanes one written here.  (Bickford's kernels run as plain Python in
 ``test_sbp_preset.py``.)
@@ -49,6 +50,24 @@ def test_general_puzzle_kernels_on_the_5_puzzle() -> None:
     rush = load_puzzle("AA./B../B..", "AA./.../...", metric="slide", rules="length")
     solution = solve(rush.with_options(goal=".AA/.../..."))
     assert solution is not None and solution.length == 1
+
+
+def test_general_search_stops_once_past_its_limit() -> None:
+    """The breadth-first kernel counts a cluster only until it passes the limit: within one
+    state's moves of it, though its chunk and layer go further (Klotski's start: 25,955
+    states)."""
+    from huarong._kernels import cluster as kernels
+    from huarong.puzzles import load_puzzle
+
+    tables = load_puzzle("1A9BF0C00").tables
+    codes = np.empty(1 << 12, dtype=np.int64)
+    codes[0] = load_puzzle("1A9BF0C00").start
+    keys, values = kernels.table_of(codes, 1, 13)
+    _, size, _, _ = kernels.explore(
+        codes, keys, values, 13, np.zeros(0, dtype=np.int64), 0, 1, 1 << 12,
+        np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32),
+        0, *tables.kernel_args(), tables.most, False, 200)
+    assert 200 < size <= 200 + tables.most
 
 
 # ----- the exhaustive search ---------------------------------------------------------------
@@ -233,6 +252,41 @@ RUSH_BOARDS = [
 ]
 """A truck that blocks the red car; cars and trucks in rows and columns, and walls (one in
 the red car's row)."""
+
+
+@pytest.mark.parametrize("board", RUSH_BOARDS)
+def test_lane_coded_cluster_against_every_placement(board: str) -> None:
+    """The lane-coded evaluator (:mod:`huarong._kernels.rush_hour_lanes` and its searches)
+    on the board's start: its cluster's states, solved states and hardest length as
+    :class:`LaneArrangement` finds them, the hardest start one of the farthest, and every
+    piece needed exactly when the arrangement's test says so."""
+    from huarong.puzzles.lanes import LaneBoard, LaneSearch, lanes_minimal
+
+    plain = LaneArrangement(board)
+    cells = {letter: [c for c, glyph in enumerate(board) if glyph == letter]
+             for letter in dict.fromkeys(board) if letter not in "ox"}
+    start = tuple(c[0] // 6 if c[1] - c[0] == 6 else c[0] % 6 for c in cells.values())
+    order = [plain.red] + [i for i in range(len(start)) if i != plain.red]
+
+    def board_at(state: tuple[int, ...]) -> LaneBoard:
+        return LaneBoard(6, 6, plain.walls, tuple((*plain.vehicles[i], state[i])
+                                                 for i in order),
+                         tuple(range(1, len(order) + 1)), 4)
+
+    found = LaneSearch().profile(board_at(start))
+    cluster = set(reference.distances(MoveGraph(plain.moves), {start}))
+    distance = reference.distances(MoveGraph(plain.moves), {s for s in cluster if plain.solved(s)})
+    hardest = max(distance.values())
+    assert (found.states, found.solved, found.hardest_length) == (
+        len(cluster), sum(map(plain.solved, cluster)), hardest)
+    farthest = {s for s, d in distance.items() if d == hardest}
+    hardest_start = tuple(found.hardest[order.index(i)] for i in range(len(start)))
+    assert hardest_start in farthest
+    others = [(i, plain.walls) for i in range(len(start)) if i != plain.red]
+    others += [(-1, plain.walls - {wall}) for wall in plain.walls]
+    needed = not any(plain.still_needs(hardest_start, hardest, gone, walls)
+                     for gone, walls in others)
+    assert lanes_minimal(board_at(hardest_start), plain.walls, hardest) == needed
 
 
 @pytest.mark.parametrize("board", RUSH_BOARDS)

@@ -236,6 +236,24 @@ def table_of(codes: np.ndarray, size: Int, bits: Int) -> tuple[np.ndarray, np.nd
     return hash_table.table_of(codes, size, bits, np.int32)
 
 
+@kernel
+def table_into(keys: np.ndarray, values: np.ndarray, codes: np.ndarray, size: Int,
+               bits: Int) -> tuple[np.ndarray, np.ndarray]:
+    """A table of ``codes[:size]`` in the first ``2**bits`` slots of ``keys`` (every slot
+    free), or in new arrays when it lacks the room: (keys, values)."""
+    if (_ONE << bits) > keys.shape[0]:
+        return hash_table.table_of(codes, size, bits, np.int32)
+    for index in range(size):
+        hash_table.insert(keys, values, bits, codes[index], index)
+    return keys, values
+
+
+@kernel
+def table_free(keys: np.ndarray, bits: Int, codes: np.ndarray, size: Int) -> None:
+    """Free the slots of the table of ``codes[:size]`` (``2**bits`` slots)."""
+    hash_table.clear(keys, bits, codes, size)
+
+
 # ----- searches -----------------------------------------------------------------------------
 @kernel
 def bitset_of(codes: np.ndarray, size: Int, words: Int) -> np.ndarray:
@@ -251,7 +269,8 @@ def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
             dense: np.ndarray, head: Int, size: Int, stop_head: Int, parents: np.ndarray,
             offsets: np.ndarray, targets: np.ndarray, edges: Int, masks: np.ndarray,
             moves: np.ndarray, classes: np.ndarray, binom: np.ndarray, lookup: np.ndarray,
-            info: np.ndarray, most: Int, stop_at_goal: bool) -> tuple[Int, Int, Int, Int]:
+            info: np.ndarray, most: Int, stop_at_goal: bool, limit: Int
+            ) -> tuple[Int, Int, Int, Int]:
     """Breadth-first search: expand ``codes[head]``, ``codes[head + 1]``, ... appending the
     new states, until every found state is expanded, ``stop_head`` is reached or the storage
     might overflow (``most``: the most neighbours of a state).
@@ -260,7 +279,9 @@ def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
     ``dense`` is not empty, in that bitset over all codes (a perfect index: no indices, so
     neither parents nor edges).  ``parents`` (int32) records each state's parent when it is
     not empty; ``offsets``/``targets`` record the edges (CSR) when ``targets`` is not empty.
-    With ``stop_at_goal`` it stops at the first goal found.  Returns (head, size, edges, goal
+    With ``stop_at_goal`` it stops at the first goal found, and past ``limit`` states it
+    stops counting (the cluster is too large: no need to finish it).  The table is
+    ``2**bits`` slots of ``keys`` (its first; the rest free).  Returns (head, size, edges, goal
     index or -1); the caller grows the storage and calls again."""
     sets = np.empty(classes.shape[0], dtype=np.int64)
     out = np.empty(most, dtype=np.int64)
@@ -268,8 +289,8 @@ def explore(codes: np.ndarray, keys: np.ndarray, values: np.ndarray, bits: Int,
     with_parents = parents.shape[0] > 0
     with_edges = targets.shape[0] > 0
     by_bits = dense.shape[0] > 0
-    room = codes.shape[0] - most if by_bits else min(codes.shape[0], keys.shape[0] // 2) - most
-    while head < size and head < stop_head and size <= room and (
+    room = codes.shape[0] - most if by_bits else min(codes.shape[0], (_ONE << bits) // 2) - most
+    while head < size and head < stop_head and size <= room and size <= limit and (
             not with_edges or edges + most <= targets.shape[0]):
         count = neighbours(codes[head], masks, moves, classes, binom, lookup, info, sets, out,
                            stack)

@@ -43,14 +43,21 @@ _GOLDEN = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15, 2**64 / golden r
 _ONE = np.int64(1)
 
 
-@kernel
-def slot_of(keys: np.ndarray, bits: Int, key: Int) -> Int:
-    """The slot holding ``key``, or the free slot where it would go."""
+@inline_kernel
+def probe(keys: np.ndarray, bits: Int, key: Int) -> Int:
+    """:func:`slot_of` inlined: for a search loop that never reassigns its table (it
+    returns to grow it), where a call costs more than the probe."""
     mask = (_ONE << bits) - 1
     slot = ((key * _GOLDEN) >> (64 - bits)) & mask
     while keys[slot] != key and keys[slot] != EMPTY:
         slot = (slot + 1) & mask
     return slot
+
+
+@kernel
+def slot_of(keys: np.ndarray, bits: Int, key: Int) -> Int:
+    """The slot holding ``key``, or the free slot where it would go."""
+    return probe(keys, bits, key)
 
 
 @kernel

@@ -25,22 +25,23 @@ from huarong.cli._common import (
     sigterm_unwinds,
 )
 from huarong.cli.puzzle_search import TABLE_FORMATS, board_options, grid_rows, input_errors
+from huarong.puzzles.presets import design_presets
 
 if TYPE_CHECKING:
     from huarong.puzzles.design import DesignSpace
     from huarong.puzzles.design_search import DesignResult
 
-DESIGN_PRESETS = ("rush-hour",)
 
 
 @click.command("design")
 @board_options(board="  With --preset rush-hour, its size (default 6x6).",
-               pieces=", *A-B for A to B of them, as 2x2,1x2*0-4,2x1*0-4,1x1*2-6",
+               pieces=", *A-B for A to B of them, as 2x2,1x2*0-4,2x1*0-4,1x1*2-6; "
+                      "anyA-B for every other polyomino of A to B cells (anyA-B*L-H: L to "
+                      "H of them), as 2x2,any1-4",
                puzzle=", as many pieces as it has")
-@click.option("--preset", type=click.Choice(DESIGN_PRESETS), default=None,
-              help="rush-hour: M. Fogleman's definitions (cars and trucks in his lanes, the "
-                   "red car on the middle row to the right edge, 0-2 walls, every piece "
-                   "important).")
+@click.option("--preset", type=click.Choice(list(design_presets())), default=None,
+              help="; ".join(f"{name}: {preset.design_help}"
+                             for name, preset in design_presets().items()) + ".")
 @click.option("--walls", metavar="MIN-MAX", default=None,
               help="How many walls a start may add on free cells (default 0; 0-2 with "
                    "--preset rush-hour).")
@@ -55,11 +56,15 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
               help="The seed of the chains' random numbers: one thread and a budget of "
                    "evaluations give the same answer every time.")
-@click.option("--method", type=click.Choice(("anneal", "climb")), default=None,
-              help="anneal (the default): a chain also moves to easier clusters, less often "
-                   "as the budget runs out; climb (the default of --preset rush-hour, where "
-                   "it measured better): only to clusters at least as hard, restarting when "
-                   "it finds nothing harder.")
+@click.option("--method", type=click.Choice(("anneal", "climb", "tabu", "elites")),
+              default=None,
+              help="anneal: a chain also moves to easier clusters, less often as the budget "
+                   "runs out; climb: only to clusters at least as hard, restarting when it "
+                   "finds nothing harder; tabu: to the hardest of 8 changes, easier or not, "
+                   "never back to its last 50 clusters; elites: a population, the hardest of "
+                   "each niche (piece counts, walls, where the goal piece starts) kept and "
+                   "changed or crossed.  Default: the best measured for the board (the "
+                   "design page of the documentation).")
 @click.option("--stop-at", "stop_at", type=click.IntRange(min=1), default=None,
               metavar="MOVES", help="Stop a chain once it finds a start of this many moves.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -77,8 +82,8 @@ DESIGN_PRESETS = ("rush-hour",)
 @click.option("-o", "--output", type=OUTPUT, default=None,
               help="Write the best clusters, hardest first, to FILE.parquet or FILE.duckdb "
                    "(a search result file: serve --search browses it).  The run is saved "
-                   "in FILE.checkpoint.json every 30 s and when stopped; the same command "
-                   "resumes it.")
+                   "in the directory FILE.checkpoint every 30 s and when stopped; the same "
+                   "command resumes it.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @json_option
 def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
@@ -95,7 +100,7 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
     Prints the best (--json: {"length", "start", "states", "evaluations", "clusters",
     "seconds"}); -o writes the best clusters.  Ctrl-C keeps what was found.
     """
-    from huarong.puzzles.design_search import Budget
+    from huarong.puzzles.design_search import Budget, default_method
     from huarong.puzzles.design_search import design as run_design
     from huarong.puzzles.design_spaces import parse_range
 
@@ -108,11 +113,12 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
         chosen = Budget.parse(budget)
     if cluster is not None:
         need_dask("--cluster")
-    checkpoint = None if output is None else Path(f"{output}.checkpoint.json")
+    checkpoint = None if output is None else Path(f"{output}.checkpoint")
     with input_errors(), _cluster_faults(), progress_bar(not quiet) as progress, \
             sigterm_unwinds():
         result = run_design(space, chosen, seed=seed, chains=threads, minimal=minimal,
-                            keep=keep, method=method or ("climb" if preset else "anneal"),
+                            keep=keep, method=method or default_method(
+                                preset or ("puzzle" if start is not None else "pieces")),
                             target=stop_at,
                             max_states=max_states, cluster=cluster,
                             checkpoint=checkpoint, progress=progress)
@@ -121,6 +127,9 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
             result.write(output)
         click.echo(f"written to {output} ({len(result.rows):,} clusters)", err=True)
     _report(result, as_json)
+    if result.used_up:
+        click.echo("huarong: the chains met only clusters met before for a long while: "
+                   "this space is used up", err=True)
     if result.stopped:
         if checkpoint is not None:
             click.echo(f"huarong: stopped; the run is saved in {checkpoint}: run the same "
@@ -145,13 +154,7 @@ def _cluster_faults() -> Iterator[None]:
 def _space(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            preset: str | None, metric: str | None, rules: str | None, walls: str | None
            ) -> DesignSpace:
-    from huarong.puzzles.design_spaces import (
-        RUSH_HOUR_WALLS,
-        parse_range,
-        rush_hour_space,
-        space_of,
-        space_of_puzzle,
-    )
+    from huarong.puzzles.design_spaces import parse_range, space_of, space_of_puzzle
 
     wall_range = None if walls is None else parse_range(walls)
     if preset is not None:
@@ -160,8 +163,8 @@ def _space(board: str | None, pieces: str | None, goal: str | None, start: str |
                              "--pieces, --goal, --puzzle")
         if metric is not None or rules is not None:
             raise InputError(f"--preset {preset} sets the metric and rules")
-        rows, columns = _size(board or "6x6")
-        return rush_hour_space(rows, columns, walls=wall_range or RUSH_HOUR_WALLS)
+        rows, columns = _size(board) if board is not None else (None, None)
+        return design_presets()[preset].design_space(rows, columns, wall_range)
     if start is not None:
         from huarong.puzzles import load_puzzle
 

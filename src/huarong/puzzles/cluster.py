@@ -4,6 +4,7 @@ cluster's summary, the verdict of each move from the start and the layer figures
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -98,6 +99,11 @@ _DENSE_SPACE = 1 << 34
 """Puzzles with at most this many codes may keep a big search's found states in a bitset over
 all codes (2 GiB at most) instead of the hash table: a perfect index, 12 bytes a state less
 and one memory access a look-up."""
+_KEPT = 1 << 22
+"""The most codes a thread's arrays keep for the next search (32 MiB, and a table of twice
+as many slots): a larger search's arrays go with it."""
+_SMALLEST_TABLE = 10
+"""The bits of a search's first table: a small cluster's stays in cache."""
 _DENSE_AFTER = 1 << 20
 """States found before a search moves to the bitset: below it the hash table is small and in
 cache, and a small cluster in a large space would pay for a large bitset."""
@@ -121,57 +127,84 @@ def _grown(array: np.ndarray, length: int) -> np.ndarray:
     return bigger
 
 
+class _Arrays(threading.local):
+    """A thread's search arrays, kept from one search to the next (a design search makes
+    thousands of small ones): the found codes and the hash table, every slot free between
+    searches."""
+
+    def __init__(self) -> None:
+        self.codes = np.empty(1 << 15, dtype=np.int64)
+        self.keys = np.full(1 << 16, -1, dtype=np.int64)  # the kernels' free slot
+        self.values = np.empty(1 << 16, dtype=np.int32)
+
+
+_arrays = _Arrays()
+
+
 def _search(puzzle: Puzzle, sources: np.ndarray | None = None, *, edges: bool = False,
             parents: bool = False, stop_at_goal: bool = False, limit: int | None = None,
             progress: Progress | None = None, phase: str = "search") -> _Found:
     """Breadth-first from the start (or from the codes ``sources``) over its cluster, or to
-    the first goal.  ``layers`` of the result: where each distance's states end in
-    ``codes``."""
+    the first goal; :class:`ClusterTooLarge` as soon as it finds more than ``limit`` states.
+    ``layers`` of the result: where each distance's states end in ``codes``."""
     from huarong._kernels import cluster as kernels
 
     tables = puzzle.tables
     most = tables.most
     starts = np.unique(np.array([puzzle.start] if sources is None else sources,
                                 dtype=np.int64))
-    capacity = max(4 * most, 1 << 15, 2 * starts.shape[0])
-    bits = (2 * capacity - 1).bit_length()
-    codes = np.empty(capacity, dtype=np.int64)
+    codes = _grown(_arrays.codes, max(4 * most, 2 * starts.shape[0]))
     codes[:starts.shape[0]] = starts
-    keys, values = kernels.table_of(codes, starts.shape[0], bits)
+    bits = max(_SMALLEST_TABLE, (2 * (starts.shape[0] + most)).bit_length())
+    keys, values = kernels.table_into(_arrays.keys, _arrays.values, codes, starts.shape[0],
+                                      bits)
     dense = np.zeros(0, dtype=np.int64)
     may_go_dense = not (edges or parents) and tables.space <= _DENSE_SPACE
+    capacity = codes.shape[0]
     links = np.full(capacity if parents else 0, -1, dtype=np.int32)
     offsets = np.zeros(capacity + 1 if edges else 0, dtype=np.int64)
     targets = np.empty(4 * capacity if edges else 0, dtype=np.int32)
     head, size, count, found = 0, starts.shape[0], 0, -1
     layers: list[int] = []
     layer_end = size
+    stop = (1 << 62) if limit is None else limit
     if stop_at_goal and bool(tables.goal_flags(codes[:1])[0]):
         found = 0
-    while found < 0 and head < size:
-        head, size, count, found = (int(x) for x in kernels.explore(
-            codes, keys, values, bits, dense, head, size, min(head + _CHUNK, layer_end),
-            links, offsets, targets, count, *tables.kernel_args(), most, stop_at_goal))
-        if head == layer_end:
-            layers.append(layer_end)
-            layer_end = size
-        if limit is not None and size > limit:
-            raise ClusterTooLarge(puzzle.grid, f"its cluster has more than {limit:,} states")
-        if progress is not None:
-            progress(phase, head, size)
-        if size + most > codes.shape[0]:
-            codes = _grown(codes, size + most)
-            links = _grown(links, codes.shape[0])
-            offsets = _grown(offsets, codes.shape[0] + 1)
-        if may_go_dense and dense.shape[0] == 0 and size >= _DENSE_AFTER:
-            dense = kernels.bitset_of(codes, size, (tables.space + 63) // 64)
-            keys, values = keys[:0], values[:0]
-        elif dense.shape[0] == 0 and size + most > keys.shape[0] // 2:
-            bits = (2 * (size + most)).bit_length()
-            keys, values = kernels.table_of(codes, size, bits)
-        targets = _grown(targets, count + most)
-    codes.resize(size, refcheck=False)
-    return _Found(codes, links[:size], offsets[:head + 1], targets[:count], found, layers)
+    try:
+        while found < 0 and head < size:
+            head, size, count, found = (int(x) for x in kernels.explore(
+                codes, keys, values, bits, dense, head, size, min(head + _CHUNK, layer_end),
+                links, offsets, targets, count, *tables.kernel_args(), most, stop_at_goal,
+                stop))
+            if head == layer_end:
+                layers.append(layer_end)
+                layer_end = size
+            if size > stop:
+                raise ClusterTooLarge(puzzle.grid, f"its cluster has more than {stop:,} "
+                                                   "states")
+            if progress is not None:
+                progress(phase, head, size)
+            if size + most > codes.shape[0]:
+                codes = _grown(codes, size + most)
+                links = _grown(links, codes.shape[0])
+                offsets = _grown(offsets, codes.shape[0] + 1)
+            if may_go_dense and dense.shape[0] == 0 and size >= _DENSE_AFTER:
+                dense = kernels.bitset_of(codes, size, (tables.space + 63) // 64)
+                kernels.table_free(keys, bits, codes, size)
+            elif dense.shape[0] == 0 and size + most > (1 << bits) // 2:
+                kernels.table_free(keys, bits, codes, size)
+                bits = (2 * (size + most)).bit_length()
+                keys, values = kernels.table_into(keys, values, codes, size, bits)
+            targets = _grown(targets, count + most)
+    finally:
+        if dense.shape[0] == 0:
+            kernels.table_free(keys, bits, codes, size)
+        if codes.shape[0] <= _KEPT:
+            _arrays.codes = codes
+        if keys.shape[0] <= 2 * _KEPT:
+            _arrays.keys, _arrays.values = keys, values
+    return _Found(codes[:size].copy(), links[:size], offsets[:head + 1], targets[:count],
+                  found, layers)
 
 
 def cluster_codes(puzzle: Puzzle, *, limit: int | None = None,

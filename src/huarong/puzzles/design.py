@@ -10,16 +10,14 @@ from any goal, as the exhaustive search breaks ties).  A cluster is known by its
 state, its smallest code on its board, so a cluster met again is never searched again.
 
 Minimal (Fogleman's "each piece is important"): without any one piece but the goal piece,
-or any one wall the design added, the hardest start is solved in fewer moves.  On his 6x6
-Rush Hour board the test is his program's (``minimality="fogleman"``), on the rush kernels;
-it keeps the same starts (``tests/test_rush_hour.py``) and is faster.
+or any one wall the design added, the hardest start is solved in fewer moves.  A preset's
+space may value and test its own way (Rush Hour's: :mod:`huarong.puzzles.presets.
+rush_hour_design`); :class:`~huarong.puzzles.design_evaluate.Evaluator` keeps the values.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from huarong.puzzles.board import Board, board_spec
-from huarong.puzzles.cluster import ClusterTooLarge, cluster_profile, solution_length
+from huarong.puzzles.cluster import cluster_profile, solution_length
 from huarong.puzzles.grid import (
     EMPTY,
     LETTERS,
@@ -47,7 +45,7 @@ Placed = tuple[tuple[int, int], ...]
 cell of the piece's bounding box."""
 
 _BOARDS_KEPT = 512
-"""Boards (piece counts and walls) whose tables a space keeps: each built once, reused."""
+"""Boards (piece counts and walls) whose tables the spaces keep: each built once, reused."""
 
 
 @dataclass(frozen=True)
@@ -111,11 +109,13 @@ class DesignSpace:
     """What a design search builds: a ``rows`` x ``columns`` board with fixed ``walls``,
     piece ``kinds`` (the first is the goal piece's: a start holds exactly one goal piece
     when it is ``distinct``, else at least one piece of its shape), the ``goal_cells`` the
-    goal piece must cover, ``rules``, ``metric``, how many walls a design may add
-    (``wall_range``) and, with ``lanes``, M. Fogleman's Rush Hour definitions: the goal piece
-    on its own row (the rows' only horizontal vehicle there, walls of that row left of it),
-    every row's vehicles and walls and every column's vehicles covering at most all cells
-    but one."""
+    goal piece must cover, ``rules``, ``metric`` and how many walls a design may add
+    (``wall_range``).
+
+    A space converts its designs: to boards and state codes of the general engine
+    (:meth:`board`, :meth:`puzzle`, back by :meth:`design_of`), values them
+    (:meth:`value`) and tests their minimality (:meth:`minimal`); a preset's space
+    (:mod:`huarong.puzzles.presets`) may value and test its own way."""
 
     rows: int
     columns: int
@@ -125,19 +125,16 @@ class DesignSpace:
     rules: Rules
     metric: Metric
     wall_range: tuple[int, int] = (0, 0)
-    lanes: bool = False
-    minimality: str = "every"
-    """``every``: every piece and added wall tested by the engine; ``fogleman``: M.
-    Fogleman's test on a 6x6 Rush Hour board."""
     empty: tuple[int, int] | None = None
     """How many cells a start leaves empty, at least and at most (None: any number)."""
     example: Design | None = None
     """A start known to fit (a puzzle's own): where chains begin when random packing fails,
     as it does for pieces that fill all but a few cells."""
+    groups: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    """Kinds whose pieces together number between a fewest and a most (free shapes of
+    ``--pieces any1-3*0-4``)."""
 
     def __post_init__(self) -> None:
-        if self.minimality not in ("every", "fogleman"):
-            raise PuzzleError(self.minimality, "not a minimality test: every or fogleman")
         if not self.kinds or self.kinds[0].low < 1:
             raise PuzzleError(self.describe(), "the goal's piece must be among the pieces")
         free = self.rows * self.columns - len(self.walls) - self.wall_range[0]
@@ -166,10 +163,10 @@ class DesignSpace:
                 "kinds": [[[list(c) for c in k.shape], k.low, k.high, k.distinct]
                           for k in self.kinds],
                 "goal": list(self.goal_cells), "rules": self.rules, "metric": self.metric,
-                "wall_range": list(self.wall_range), "lanes": self.lanes,
-                "minimality": self.minimality,
+                "wall_range": list(self.wall_range),
                 "empty": None if self.empty is None else list(self.empty),
-                "example": None if self.example is None else self.example.to_json()}
+                "example": None if self.example is None else self.example.to_json(),
+                "groups": [[list(kinds), low, high] for kinds, low, high in self.groups]}
 
     def file_puzzle(self) -> dict[str, Any]:
         """The puzzle of a result file whose rows each hold their own pieces and goal."""
@@ -184,24 +181,21 @@ class DesignSpace:
     def anchors(self, kind: int) -> list[int]:
         """Every anchor where a piece of ``kind`` fits the board (walls aside)."""
         piece = self.kinds[kind]
-        rows = ([self.goal_row] if self.lanes and kind == 0 else
-                range(self.rows - piece.height + 1))
-        return [r * self.columns + c for r in rows for c in range(self.columns - piece.width + 1)]
-
-    @property
-    def goal_row(self) -> int:
-        return self.goal_cells[0] // self.columns
+        return [r * self.columns + c for r in range(self.rows - piece.height + 1)
+                for c in range(self.columns - piece.width + 1)]
 
     def valid(self, design: Design, *, complete: bool = True) -> bool:
         """Whether a design's pieces fit: inside the board, on free cells, not overlapping,
-        the counts and walls within their ranges, and Fogleman's lanes if asked.  Of a
-        design being built (not ``complete``), only the most pieces and walls are
-        checked."""
+        the counts and walls within their ranges.  Of a design being built (not
+        ``complete``), only the most pieces and walls are checked."""
         counts = design.counts(len(self.kinds))
         if len(design.pieces) > len(LETTERS):
             return False
         if any(not (k.low if complete else 0) <= n <= k.high
                for k, n in zip(self.kinds, counts, strict=True)):
+            return False
+        if any(not (low if complete else 0) <= sum(counts[kind] for kind in kinds) <= high
+               for kinds, low, high in self.groups):
             return False
         if not (self.wall_range[0] if complete else 0) <= len(design.walls) \
                 <= self.wall_range[1]:
@@ -222,149 +216,71 @@ class DesignSpace:
             if taken.intersection(cells):
                 return False
             taken.update(cells)
-        return not self.lanes or self._in_lanes(design)
+        return True
 
-    def _in_lanes(self, design: Design) -> bool:
-        rows = [0] * self.rows
-        columns = [0] * self.columns
-        red = next((anchor for kind, anchor in design.pieces if kind == 0), None)
-        for wall in design.walls | self.walls:
-            row, column = divmod(wall, self.columns)
-            rows[row] += 1
-            if row == self.goal_row and red is not None and column > red % self.columns:
-                return False
-        for kind, anchor in design.pieces:
-            piece = self.kinds[kind]
-            row, column = divmod(anchor, self.columns)
-            if piece.height == 1:
-                if row == self.goal_row and kind != 0:
-                    return False
-                rows[row] += piece.width
-            else:
-                columns[column] += piece.height
-        return max(rows) < self.columns and max(columns) < self.rows
-
-
-MAX_STATES = 1_000_000
-"""The largest cluster a design search values by default: hard starts live in clusters far
-smaller, and a board with much room holds clusters of tens of millions of states, each a
-minute to search."""
-
-
-class Evaluator:
-    """Values of designs in one space, each cluster searched once: boards and clusters
-    already met are kept (thread-safe, so chains on threads share them).  A cluster of more
-    than ``max_states`` states is not valued (length -1)."""
-
-    def __init__(self, space: DesignSpace, max_states: int = MAX_STATES) -> None:
-        self.space = space
-        self.max_states = max_states
-        self.boards: OrderedDict[tuple[Any, ...], tuple[Board, list[int]]] = OrderedDict()
-        self.values: dict[tuple[Any, ...], Value] = {}
-        self.lock = threading.Lock()
-        self.search_seconds = 0.0
-        """Wall time spent in the engine's cluster searches, all threads together."""
-        self.kind_of = {(piece.shape, piece.distinct): kind
-                        for kind, piece in enumerate(space.kinds)}
-        """A piece class's kind, by its shape and whether it is distinct."""
-
+    # ----- designs as the general engine's boards and codes ---------------------------------
     def board(self, counts: tuple[int, ...], walls: frozenset[int]
               ) -> tuple[Board, list[int]]:
         """The board of these piece counts and added walls, and each kind's class (-1: no
-        piece of it)."""
-        key = (counts, walls)
-        with self.lock:
-            if key in self.boards:
-                self.boards.move_to_end(key)
-                return self.boards[key]
-        space = self.space
-        classes: list[PieceClass] = []
-        class_of: list[int] = []
-        used = 0
-        for kind, count in zip(space.kinds, counts, strict=True):
-            class_of.append(len(classes) if count else -1)
-            if count:
-                classes.append(PieceClass(kind.shape, tuple(LETTERS[used:used + count]),
-                                          kind.distinct))
-                used += count
-        goal = [EMPTY] * (space.rows * space.columns)
-        for cell in space.goal_cells:
-            goal[cell] = classes[0].letters[0]
-        made = (Board(space.rows, space.columns, space.walls | walls, tuple(classes),
-                      join_rows(goal, space.columns), space.rules, space.metric), class_of)
-        with self.lock:
-            self.boards[key] = made
-            while len(self.boards) > _BOARDS_KEPT:
-                self.boards.popitem(last=False)
-        return made
+        piece of it); built once, kept for the next designs of these counts and walls."""
+        return _board_of(self, counts, walls)
 
     def puzzle(self, design: Design) -> Puzzle:
         """The design as a puzzle (its start the design's placement)."""
-        board, class_of = self.board(design.counts(len(self.space.kinds)), design.walls)
-        start = board.code_of([(class_of[kind], self.space.cells_of(kind, anchor))
+        board, class_of = self.board(design.counts(len(self.kinds)), design.walls)
+        start = board.code_of([(class_of[kind], self.cells_of(kind, anchor))
                                for kind, anchor in design.pieces], "a design")
         return Puzzle(board, start)
 
-    def value(self, design: Design) -> tuple[Value, bool]:
-        """The design's cluster, and whether it was met before (then not searched again:
-        only the cluster's canonical state is found).  A cluster past ``max_states`` is
-        not valued: length -1, the design's own key, and counted as met."""
-        try:
-            puzzle = self.puzzle(design)
-        except PuzzleError:  # more placements than a code holds: not valued
-            return Value(-1, 0, 0, design, ("too large", design)), True
-        began = time.perf_counter()
-        try:
-            profile = cluster_profile(puzzle, limit=self.max_states)
-        except ClusterTooLarge:
-            return Value(-1, self.max_states + 1, 0, design, ("too large", design)), True
-        finally:
-            with self.lock:
-                self.search_seconds += time.perf_counter() - began
-        key = (design.counts(len(self.space.kinds)), tuple(sorted(design.walls)),
-               profile.smallest)
-        with self.lock:
-            if key in self.values:
-                return self.values[key], True
-        hardest = self.design_of(puzzle.board, design.walls, profile.hardest)
-        found = Value(profile.hardest_length, profile.states, profile.solved, hardest, key)
-        with self.lock:
-            self.values[key] = found
-        return found, False
-
     def design_of(self, board: Board, walls: frozenset[int], code: int) -> Design:
         """The design of a state of one of this space's boards."""
+        kind_of = {(piece.shape, piece.distinct): kind for kind, piece in enumerate(self.kinds)}
         pieces = []
         for c, places in enumerate(board.placements_of(code)):
             piece_class = board.classes[c]
-            kind = self.kind_of[(piece_class.shape, piece_class.distinct)]
+            kind = kind_of[(piece_class.shape, piece_class.distinct)]
             first_row, first_column = piece_class.shape[0]
             for p in places:
                 cells = board.tables.placements[c][p]
-                pieces.append((kind, cells[0] - first_row * self.space.columns - first_column))
+                pieces.append((kind, cells[0] - first_row * self.columns - first_column))
         return Design(walls, tuple(sorted(pieces)))
 
     def grid(self, design: Design) -> str:
-        """The design's start as grid text (walls ``#``, pieces lettered class by class)."""
-        puzzle = self.puzzle(design)
-        return puzzle.board.format(puzzle.start)
+        """The design's start as grid text (walls ``#``, pieces lettered class by class in
+        placement order, as the engine's boards format their states), without a state code:
+        so on boards whose codes do not fit 63 bits too."""
+        cells = [EMPTY] * (self.rows * self.columns)
+        for wall in self.walls | design.walls:
+            cells[wall] = WALL
+        for letter, (kind, anchor) in zip(LETTERS, design.pieces, strict=False):
+            for cell in self.cells_of(kind, anchor):
+                cells[cell] = letter
+        return join_rows(cells, self.columns)
 
     def goal(self, design: Design) -> str:
-        """The goal (grid text) of the design's board."""
-        board, _ = self.board(design.counts(len(self.space.kinds)), design.walls)
-        assert board.goal is not None
-        return board.goal
+        """The goal (grid text) of the design's board: the goal piece's first letter on the
+        goal cells."""
+        cells = [EMPTY] * (self.rows * self.columns)
+        for cell in self.goal_cells:
+            cells[cell] = LETTERS[0]
+        return join_rows(cells, self.columns)
 
-    def minimal(self, design: Design, length: int) -> bool:
+    # ----- values -------------------------------------------------------------------------
+    def value(self, design: Design, limit: int) -> Value:
+        """The design's cluster, by the general engine; :class:`ClusterTooLarge` past
+        ``limit`` states, :class:`PuzzleError` when its states cannot be coded."""
+        puzzle = self.puzzle(design)
+        profile = cluster_profile(puzzle, limit=limit)
+        key = (design.counts(len(self.kinds)), tuple(sorted(design.walls)), profile.smallest)
+        return Value(profile.hardest_length, profile.states, profile.solved,
+                     self.design_of(puzzle.board, design.walls, profile.hardest), key)
+
+    def minimal(self, design: Design, length: int, limit: int) -> bool:
         """Whether every piece but the goal piece, and every wall the design added, matters:
-        without it the start is solved in fewer moves than ``length``."""
+        without it the start is solved in fewer moves than ``length`` (by the engine, a
+        search of at most about ``limit`` states each)."""
         if length < 0:
             return False
-        if self.space.minimality == "fogleman":
-            from huarong.puzzles.presets.rush_hour import fogleman_minimal
-
-            return fogleman_minimal(self.grid(design).replace("/", "").replace(WALL, "x"),
-                                    length)
         fewer: list[Design] = []
         goal_piece = next(p for p in design.pieces if p[0] == 0)
         for piece in design.pieces:
@@ -374,12 +290,37 @@ class Evaluator:
         fewer.extend(Design(design.walls - {wall}, design.pieces) for wall in design.walls)
         for smaller in fewer:
             try:
-                moves = solution_length(self.puzzle(smaller), limit=self.max_states)
+                moves = solution_length(self.puzzle(smaller), limit=limit)
             except PuzzleError:  # too large to search, or to rank: not shown to matter
                 return False
             if moves is not None and moves >= length:
                 return False
         return True
+
+
+@functools.lru_cache(maxsize=_BOARDS_KEPT)
+def _board_of(space: DesignSpace, counts: tuple[int, ...], walls: frozenset[int]
+              ) -> tuple[Board, list[int]]:
+    classes: list[PieceClass] = []
+    class_of: list[int] = []
+    used = 0
+    for kind, count in zip(space.kinds, counts, strict=True):
+        class_of.append(len(classes) if count else -1)
+        if count:
+            classes.append(PieceClass(kind.shape, tuple(LETTERS[used:used + count]),
+                                      kind.distinct))
+            used += count
+    goal = [EMPTY] * (space.rows * space.columns)
+    for cell in space.goal_cells:
+        goal[cell] = classes[0].letters[0]
+    return (Board(space.rows, space.columns, space.walls | walls, tuple(classes),
+                  join_rows(goal, space.columns), space.rules, space.metric), class_of)
+
+
+MAX_STATES = 1_000_000
+"""The largest cluster a design search values by default: hard starts live in clusters far
+smaller, and a board with much room holds clusters of tens of millions of states, each a
+minute to search."""
 
 
 def random_design(space: DesignSpace, rng: np.random.Generator, tries: int = 50
@@ -388,6 +329,17 @@ def random_design(space: DesignSpace, rng: np.random.Generator, tries: int = 50
     fits in ``tries``."""
     for _ in range(tries):
         counts = [int(rng.integers(k.low, k.high + 1)) for k in space.kinds]
+        for kinds, low, high in space.groups:  # a number in all, shared out at random
+            grouped = list(kinds)
+            for kind in kinds:
+                counts[kind] = 0
+            for _ in range(int(rng.integers(low, high + 1))):
+                kind = grouped[int(rng.integers(len(grouped)))]
+                counts[kind] += 1
+                if counts[kind] == space.kinds[kind].high:
+                    grouped.remove(kind)
+                if not grouped:
+                    break
         walls = int(rng.integers(space.wall_range[0], space.wall_range[1] + 1))
         design = Design(frozenset(), ())
         for _ in range(walls):

@@ -1,29 +1,20 @@
 """The design search (``huarong puzzle design``): the hardest starts of a board too big to
 enumerate, by chains of local search over designs (:mod:`huarong.puzzles.design`).
 
-A chain holds a current cluster, represented by its hardest start.  Each step changes that
-start a little (a piece moved, added or taken away, a wall placed or taken away), values the
-new start's cluster with the engine and moves there when it is at least as hard; a chain
-that finds nothing harder for :data:`RESTART_AFTER` steps starts again, from a random design
-or from one of its best clusters.
-
-Two methods, measured against each other by ``benchmarks/bench_design.py --methods`` (the
-design search's page of the documentation):
-
-- ``anneal`` (the default) also moves to an easier cluster, with the Metropolis probability,
-  less and less often as the budget runs out.  It reaches every truth of the checks,
-  the small boards of the tests included.
-- ``climb`` never does (hill climbing with those restarts).  On Rush Hour with walls its
-  five 10-minute seeds reached 58, 51, 48, 48 and 46 moves against annealing's 51, 49, 49,
-  49 and 51: the same mean, a far better best, so the Rush Hour preset climbs (a designer
-  runs several seeds and keeps the best); on a 3x3 board of the tests it stays on a local
-  maximum for its whole budget (3 moves of 4).
+A chain holds a current cluster, represented by its hardest start.  Each step changes a
+start a little (a piece moved, added or taken away, a wall placed or taken away) and values
+the new start's cluster with the engine; the methods (:mod:`huarong.puzzles.design_methods`:
+``anneal``, ``climb``, ``tabu``, ``elites``) differ in where they go next.  Which is best
+for which board was measured by ``benchmarks/bench_design.py`` (the design search's page of
+the documentation): :func:`default_method`.
 
 Chains run on threads (the engine's kernels release the GIL) and share what they have
 valued, or on the workers of a Dask cluster in rounds of :data:`ROUND_SECONDS`, each worker
 keeping what it valued; each chain's random numbers come from its own seed, so one chain
 with a budget of evaluations gives the same answer every time.  A run saves where its chains
-stand in a checkpoint (JSON) and resumes from it.
+stand in a checkpoint directory (:class:`~huarong.puzzles.jobs.Checkpoint`, a unit a chain)
+and resumes from it.  A chain that meets only clusters met before for a long while has used
+up its space (a small board) and ends.
 """
 
 from __future__ import annotations
@@ -35,286 +26,39 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from huarong.puzzles.design import (
-    MAX_STATES,
-    Design,
-    DesignSpace,
-    Evaluator,
-    Value,
-    mutate,
-    random_design,
-    spec_of_counts,
-)
+from huarong.puzzles.design import MAX_STATES, DesignSpace
+from huarong.puzzles.design_chain import KEEP, Budget, Chain, Found, Settings, keep_found
+from huarong.puzzles.design_evaluate import Evaluator
+from huarong.puzzles.design_methods import METHODS, run_chain
+from huarong.puzzles.design_result import DesignResult
 from huarong.puzzles.grid import PuzzleError
-from huarong.puzzles.results import results_table, totals_of, write_results
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    from huarong.puzzles.jobs import Checkpoint
 
-RESTART_AFTER = 100
-"""Steps of a chain without a new best before it starts again."""
-KEEP = 100
-"""The best distinct clusters a run keeps."""
-START_TEMPERATURE = 3.0
-END_TEMPERATURE = 0.3
-"""Moves of hardest length: how much easier a chain may go, at first and at the end."""
 CHECKPOINT_SECONDS = 30.0
 ROUND_SECONDS = 10.0
 """On a Dask cluster: how long a chain runs before it reports back (and the run saves)."""
-METHODS = ("anneal", "climb")
-"""``anneal``: Metropolis moves to easier clusters as well; ``climb``: only to clusters at
-least as hard."""
+DEFAULT_METHODS = {"rush-hour": "anneal", "pieces": "elites", "puzzle": "elites"}
+"""The method a design space gets by default, by where it comes from (a preset's name,
+``--pieces`` or ``--puzzle``): the best measured by ``benchmarks/bench_design.py`` (the
+design search's page): annealing on Rush Hour (the best mean of three seeds, with walls and
+without), the population (``elites``) on Klotski's classes, Bickford's records and free
+shapes (every truth reached, the soonest)."""
 
 Progress = Callable[[str, int, int], None]
 
-
-@dataclass(frozen=True)
-class Budget:
-    """How long a run goes: ``evaluations`` in all (shared out among the chains) or
-    ``seconds`` of wall time."""
-
-    evaluations: int | None = None
-    seconds: float | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Budget:
-        """``10m``, ``90s``, ``1h`` (wall time) or ``5000`` (evaluations)."""
-        cleaned = text.strip().lower()
-        units = {"s": 1, "m": 60, "h": 3600}
-        try:
-            if cleaned[-1:] in units:
-                seconds = float(cleaned[:-1]) * units[cleaned[-1]]
-                if seconds > 0:
-                    return cls(seconds=seconds)
-            elif int(cleaned) > 0:
-                return cls(evaluations=int(cleaned))
-        except ValueError:
-            pass
-        raise PuzzleError(text, "not a budget: a time as 90s, 10m or 1h, or a number of "
-                                "evaluations as 5000")
-
-    def key(self) -> str:
-        return f"{self.evaluations} evaluations" if self.evaluations else f"{self.seconds} s"
+__all__ = ["KEEP", "METHODS", "Budget", "DesignResult", "Found", "default_method", "design"]
 
 
-@dataclass
-class Found:
-    """A cluster a run keeps: its value, whether its hardest start is ``minimal``, and the
-    chain ``seed``, ``evaluation`` and ``seconds`` (of that chain) that found it."""
-
-    value: Value
-    minimal: bool
-    seed: int
-    evaluation: int
-    seconds: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        v = self.value
-        return {"length": v.length, "states": v.states, "solved": v.solved,
-                "hardest": v.hardest.to_json(), "key": json.dumps(v.key),
-                "minimal": self.minimal, "seed": self.seed, "evaluation": self.evaluation,
-                "seconds": self.seconds}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Found:
-        key = json.loads(data["key"])
-        value = Value(data["length"], data["states"], data["solved"],
-                      Design.from_json(data["hardest"]),
-                      (tuple(key[0]), tuple(key[1]), key[2]))
-        return cls(value, data["minimal"], data["seed"], data["evaluation"], data["seconds"])
-
-
-@dataclass
-class Chain:
-    """Where one chain stands: its ``seed``, random state, ``evaluations`` and ``seconds``
-    spent, its ``current`` cluster's hardest start and length, steps since its last new
-    best, and the best clusters it kept."""
-
-    seed: int
-    random: dict[str, Any]
-    evaluations: int = 0
-    seconds: float = 0.0
-    current: Design | None = None
-    current_length: int = -1
-    stalled: int = 0
-    best: list[Found] = field(default_factory=list)
-    clusters: int = 0
-    """Clusters this chain was the first to value (in its evaluator)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seed": self.seed, "random": self.random, "evaluations": self.evaluations,
-                "seconds": self.seconds,
-                "current": None if self.current is None else self.current.to_json(),
-                "current_length": self.current_length, "stalled": self.stalled,
-                "best": [f.to_json() for f in self.best], "clusters": self.clusters}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Chain:
-        return cls(data["seed"], data["random"], data["evaluations"], data["seconds"],
-                   None if data["current"] is None else Design.from_json(data["current"]),
-                   data["current_length"], data["stalled"],
-                   [Found.from_json(f) for f in data["best"]], data["clusters"])
-
-
-def _keep(best: list[Found], found: Found, keep: int) -> bool:
-    """Put ``found`` among the ``keep`` best (hardest, then larger) unless its cluster is
-    there; whether it went in."""
-    if any(f.value.key == found.value.key for f in best):
-        return False
-    best.append(found)
-    best.sort(key=lambda f: (-f.value.length, -f.value.states, f.seed, f.evaluation))
-    del best[keep:]
-    return found in best
-
-
-def _temperature(spent: float) -> float:
-    """The chain's temperature when ``spent`` of its budget (0 to 1) is gone."""
-    spent = min(max(spent, 0.0), 1.0)
-    return float(START_TEMPERATURE * (END_TEMPERATURE / START_TEMPERATURE) ** spent)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What every chain of a run is given: its share of the budget (``evaluations`` or
-    ``seconds``), ``minimal``, how many clusters to ``keep``, the ``method`` and the
-    ``target`` length at which it stops (None: none); clusters past ``max_states`` are not
-    valued."""
-
-    evaluations: int | None
-    seconds: float | None
-    minimal: bool = True
-    keep: int = KEEP
-    method: str = "anneal"
-    target: int | None = None
-    max_states: int = MAX_STATES
-
-    def spent(self, chain: Chain, seconds: float) -> float:
-        """The share of its budget ``chain`` has spent (at least 1 when done), ``seconds``
-        into it."""
-        if self.target is not None and chain.best and chain.best[0].value.length >= self.target:
-            return 1.0
-        if self.evaluations is not None:
-            return chain.evaluations / max(1, self.evaluations)
-        assert self.seconds is not None
-        return seconds / self.seconds
-
-
-def run_chain(space: DesignSpace, evaluator: Evaluator, chain: Chain, settings: Settings, *,
-              stop: threading.Event, lock: threading.Lock,
-              round_seconds: float | None = None) -> Chain:
-    """Run ``chain`` until its share of the budget is spent, its target reached, ``stop``
-    set or (with ``round_seconds``) this call has run that long; ``chain`` is updated in
-    place under ``lock`` after each evaluation (a checkpoint may read it)."""
-    rng = np.random.default_rng()
-    rng.bit_generator.state = chain.random
-    now = time.monotonic()
-    began = now - chain.seconds
-    pause = None if round_seconds is None else now + round_seconds
-    minimal, keep = settings.minimal, settings.keep
-
-    def spent() -> float:
-        return settings.spent(chain, time.monotonic() - began)
-
-    while spent() < 1 and not stop.is_set() and (pause is None or time.monotonic() < pause):
-        if chain.current is None or chain.stalled >= RESTART_AFTER:
-            design = (random_design(space, rng) if not chain.best or rng.random() < 0.5
-                      else mutate(space, chain.best[int(rng.integers(len(chain.best)))]
-                                  .value.hardest, rng))
-            chain_restarted = True
-        else:
-            design = mutate(space, chain.current, rng)
-            chain_restarted = False
-        value, seen = evaluator.value(design)
-        kept = False
-        if not seen and value.length >= 0 and (
-                len(chain.best) < keep or value.length >= chain.best[-1].value.length):
-            is_minimal = not minimal or evaluator.minimal(value.hardest, value.length)
-            if is_minimal:
-                found = Found(value, minimal, chain.seed, chain.evaluations + 1,
-                              time.monotonic() - began)
-                with lock:
-                    kept = _keep(chain.best, found, keep) and chain.best[0] is found
-        rise = value.length - chain.current_length
-        with lock:
-            chain.evaluations += 1
-            chain.clusters += not seen
-            chain.seconds = time.monotonic() - began
-            if chain_restarted or rise >= 0 or (
-                    settings.method == "anneal"
-                    and rng.random() < math.exp(rise / _temperature(spent()))):
-                chain.current, chain.current_length = value.hardest, value.length
-            chain.stalled = 0 if kept or chain_restarted else chain.stalled + 1
-            chain.random = rng.bit_generator.state
-    return chain
-
-
-@dataclass(frozen=True, eq=False)
-class DesignResult:
-    """A run's answer: the best distinct clusters (``rows``, hardest first), the
-    ``evaluations`` made, the distinct ``clusters`` valued, the ``seconds`` taken and
-    whether it was ``stopped`` (Ctrl-C) before its budget was spent."""
-
-    space: DesignSpace
-    evaluator: Evaluator
-    rows: list[Found]
-    evaluations: int
-    clusters: int
-    seconds: float
-    stopped: bool = False
-
-    def summary(self) -> dict[str, Any]:
-        """``{"length", "start", "states", "evaluations", "clusters", "seconds"}``: the
-        best hardest length, its start as grid text and its cluster's size (null without
-        one), and what the run did."""
-        best = self.rows[0] if self.rows else None
-        return {"length": None if best is None else best.value.length,
-                "start": None if best is None else self.evaluator.grid(best.value.hardest),
-                "states": None if best is None else best.value.states,
-                "evaluations": self.evaluations, "clusters": self.clusters,
-                "seconds": round(self.seconds, 1)}
-
-    def table(self) -> pa.Table:
-        """The rows as a result file's table: each row its start's cluster, its own goal,
-        distinct piece and pieces, and how it was found."""
-        columns: dict[str, list[Any]] = {name: [] for name in (
-            "states", "solved", "length", "start", "goal", "distinct", "pieces", "walls",
-            "minimal", "seed", "evaluation")}
-        kinds = len(self.space.kinds)
-        for row in self.rows:
-            design = row.value.hardest
-            start = self.evaluator.grid(design)
-            for name, item in (
-                    ("states", row.value.states), ("solved", row.value.solved),
-                    ("length", row.value.length), ("start", start),
-                    ("goal", self.evaluator.goal(design)),
-                    ("distinct", _goal_letter(self.space, start, design)),
-                    ("pieces", spec_of_counts(self.space, design.counts(kinds))),
-                    ("walls", len(design.walls)), ("minimal", row.minimal),
-                    ("seed", row.seed), ("evaluation", row.evaluation)):
-                columns[name].append(item)
-        summary = self.summary()
-        totals = totals_of(self.clusters, sum(f.value.states for f in self.rows),
-                           None if summary["length"] is None
-                           else (summary["length"], summary["start"]))
-        return results_table(columns, self.space.file_puzzle(), totals)
-
-    def write(self, path: str | Path) -> None:
-        """The table to a ``.parquet`` or ``.duckdb`` file, atomically."""
-        write_results(self.table(), path)
-
-
-def _goal_letter(space: DesignSpace, start: str, design: Design) -> str | None:
-    """The goal piece's letter in the start's grid when it is distinct, else None."""
-    if not space.kinds[0].distinct:
-        return None
-    anchor = next(a for kind, a in design.pieces if kind == 0)
-    return start.replace("/", "")[space.cells_of(0, anchor)[0]]
+def default_method(origin: str) -> str:
+    """The method measured best for spaces of this ``origin`` (:data:`DEFAULT_METHODS`)."""
+    return DEFAULT_METHODS.get(origin, "anneal")
 
 
 def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | None = 1,
@@ -324,17 +68,20 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
            progress: Progress | None = None) -> DesignResult:
     """The hardest starts of ``space`` found by ``chains`` chains (seeded from ``seed``)
     within ``budget``: the ``keep`` best distinct clusters, only minimal starts with
-    ``minimal``, by ``method`` (:data:`METHODS`), clusters of more than ``max_states``
+    ``minimal``, by ``method`` (:data:`~huarong.puzzles.design_methods.METHODS`), clusters
+    of more than ``max_states``
     states not valued; each chain stops early once it finds a start of ``target`` moves.
 
     The chains run on as many threads, or with ``cluster`` (a Dask scheduler's address) on
     its workers; ``chains=None``: one a core, or one a worker thread of the cluster.  With a
-    ``checkpoint`` path the chains' state is saved there every :data:`CHECKPOINT_SECONDS`
-    and when stopped, the same run resumes from it (:class:`PuzzleError` when it holds
-    another run), and it is removed when the run ends.  Ctrl-C stops the chains after their
+    ``checkpoint`` directory the chains' state is saved there every
+    :data:`CHECKPOINT_SECONDS` and when stopped, the same run resumes from it
+    (:class:`PuzzleError` when it holds another run), and it is removed when the run
+    ends.  Ctrl-C stops the chains after their
     current evaluation and answers what they found (``stopped``)."""
     import os
 
+    from huarong.puzzles.jobs import Checkpoint
     from huarong.workers import connect
 
     if method not in METHODS:
@@ -347,15 +94,16 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
         key = json.dumps({"space": space.spec(), "seed": seed, "chains": chains,
                           "budget": budget.key(), "minimal": minimal, "keep": keep,
                           "method": method, "target": target, "max_states": max_states})
-        chained = _resumed(checkpoint, key) if checkpoint is not None else None
-        if chained is None:
-            chained = [Chain(seed * 1000 + number, dict(np.random.default_rng(
-                np.random.SeedSequence(seed).spawn(chains)[number]).bit_generator.state))
-                for number in range(chains)]
+        saved = None if checkpoint is None else Checkpoint(checkpoint, key)
+        chained = [Chain.from_columns(saved.load(number))
+                   if saved is not None and saved.saved(number) else
+                   Chain(seed * 1000 + number, dict(np.random.default_rng(
+                       np.random.SeedSequence(seed).spawn(chains)[number]).bit_generator.state))
+                   for number in range(chains)]
         settings = Settings(None if budget.evaluations is None
                             else math.ceil(budget.evaluations / chains),
                             budget.seconds, minimal, keep, method, target, max_states)
-        run = _Run(space, settings, chained, key, checkpoint, progress)
+        run = _Run(space, settings, chained, saved, progress)
         if client is None:
             run.on_threads()
         else:
@@ -367,12 +115,13 @@ class _Run:
     """A run's chains as they go: reported, saved and answered the same way whether they
     run on threads or on a Dask cluster."""
 
-    def __init__(self, space: DesignSpace, settings: Settings, chains: list[Chain], key: str,
-                 checkpoint: Path | None, progress: Progress | None) -> None:
+    def __init__(self, space: DesignSpace, settings: Settings, chains: list[Chain],
+                 checkpoint: Checkpoint | None, progress: Progress | None) -> None:
         self.space, self.settings, self.chains = space, settings, chains
-        self.key, self.checkpoint, self.progress = key, checkpoint, progress
+        self.checkpoint, self.progress = checkpoint, progress
         self.evaluator = Evaluator(space, settings.max_states)
-        self.lock = threading.Lock()
+        self.locks = [threading.Lock() for _ in chains]
+        """Each chain's: held while it takes a step."""
         self.began = time.monotonic()
         self.earlier = max((c.seconds for c in chains), default=0.0)
         self.saved = self.began
@@ -381,16 +130,26 @@ class _Run:
         """Set when the run ends early: Ctrl-C, or a chain reached the target."""
 
     def snapshot(self) -> list[Chain]:
-        with self.lock:
-            return [Chain.from_json(c.to_json()) for c in self.chains]
+        """The chains as they stand between two steps."""
+        copies = []
+        for lock, chain in zip(self.locks, self.chains, strict=True):
+            with lock:
+                copies.append(Chain.from_json(chain.to_json()))
+        return copies
+
+    def save(self) -> None:
+        assert self.checkpoint is not None
+        for number, chain in enumerate(self.snapshot()):
+            self.checkpoint.save(number, chain.columns())
 
     def waiting(self) -> None:
         """Progress, the end of every chain once one reached the target, and a checkpoint
         when one is due."""
         now = time.monotonic()
-        with self.lock:
-            done = sum(c.evaluations for c in self.chains)
-            best = max((c.best[0].value.length for c in self.chains if c.best), default=-1)
+        # Read without the chains' locks (a step may hold one for seconds): figures a step
+        # old at most.
+        done = sum(c.evaluations for c in self.chains)
+        best = max((c.best[0].value.length for c in list(self.chains) if c.best), default=-1)
         if self.settings.target is not None and best >= self.settings.target:
             self.stop.set()
         if self.progress is not None:
@@ -403,18 +162,18 @@ class _Run:
                 self.progress(phase, int(now - self.began + self.earlier),
                               int(self.settings.seconds))
         if self.checkpoint is not None and now - self.saved >= CHECKPOINT_SECONDS:
-            _save(self.checkpoint, self.key, self.snapshot())
+            self.save()
             self.saved = now
 
     def on_threads(self) -> None:
         from huarong.workers import as_finished
 
-        def work(chain: Chain) -> Chain:
-            return run_chain(self.space, self.evaluator, chain, self.settings,
-                             stop=self.stop, lock=self.lock)
+        def work(number: int) -> Chain:
+            return run_chain(self.space, self.evaluator, self.chains[number], self.settings,
+                             stop=self.stop, lock=self.locks[number])
 
         try:
-            for _ in as_finished(work, self.chains, threads=len(self.chains),
+            for _ in as_finished(work, range(len(self.chains)), threads=len(self.chains),
                                  waiting=self.waiting):
                 pass
             self.waiting()  # the last figures, whatever the polls saw
@@ -439,7 +198,7 @@ class _Run:
                     pure=False), pending))
                 with stream as answers:
                     for position, answer in answers:
-                        with self.lock:
+                        with self.locks[pending[position]]:
                             self.chains[pending[position]] = Chain.from_json(answer)
                         self.waiting()
             self.waiting()
@@ -447,19 +206,22 @@ class _Run:
             self.stopped = True
 
     def result(self) -> DesignResult:
+        from huarong.puzzles.jobs import finish
+
         ended = self.snapshot()
         if self.checkpoint is not None:
             if self.stopped:
-                _save(self.checkpoint, self.key, ended)
+                self.save()
             else:
-                self.checkpoint.unlink(missing_ok=True)
+                finish(self.checkpoint.directory)
         rows: list[Found] = []
         for chain in ended:
             for found in chain.best:
-                _keep(rows, found, self.settings.keep)
+                keep_found(rows, found, self.settings.keep)
         return DesignResult(self.space, self.evaluator, rows,
                             sum(c.evaluations for c in ended), sum(c.clusters for c in ended),
-                            max(c.seconds for c in ended), self.stopped)
+                            max(c.seconds for c in ended), self.stopped,
+                            all(c.used_up for c in ended))
 
 
 @functools.lru_cache(maxsize=4)
@@ -475,26 +237,3 @@ def _round(space: DesignSpace, settings: Settings, chain: dict[str, Any]) -> dic
                      Chain.from_json(chain), settings,
                      stop=threading.Event(), lock=threading.Lock(),
                      round_seconds=ROUND_SECONDS).to_json()
-
-
-def _save(path: Path, key: str, chains: list[Chain]) -> None:
-    from huarong.fileio import write_text_atomically
-
-    write_text_atomically(path, json.dumps({"key": key,
-                                            "chains": [c.to_json() for c in chains]}))
-
-
-def _resumed(path: Path, key: str) -> list[Chain] | None:
-    """The chains of a checkpoint of this run; None when there is none."""
-    if not path.is_file():
-        return None
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        if saved["key"] != key:
-            raise PuzzleError(str(path), "the checkpoint of another design run: remove it "
-                                         "or run that one")
-        return [Chain.from_json(c) for c in saved["chains"]]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        if isinstance(error, PuzzleError):
-            raise
-        raise PuzzleError(str(path), f"not a design checkpoint: {error}") from None

@@ -5,7 +5,8 @@ A unit's answer is a few equal-length columns (:data:`Columns`).  :func:`run_job
 units on worker threads (the kernels release the GIL) and saves each finished unit's columns
 in a checkpoint directory, so a stopped job, run again with the same key, starts only the
 units not yet saved.  The caller reads the answers as they come and removes the directory
-(:func:`finish`) once it has what it needs.
+(:func:`finish`) once it has what it needs.  A job whose units change as it goes (the
+design search's chains) saves them in a :class:`Checkpoint` itself.
 """
 
 from __future__ import annotations
@@ -32,42 +33,49 @@ UnitProgress = Callable[[int, int], None]
 _KEY_FILE = "job.json"
 
 
-def _unit_path(directory: Path, index: int) -> Path:
-    return directory / f"unit-{index:08d}.npz"
+class Checkpoint:
+    """The checkpoint directory of the job ``key``: each unit's columns saved in a file of
+    its own (atomically), read back by a later run of the same job.  Made when absent;
+    :class:`PuzzleError` when it holds another job's units."""
 
+    def __init__(self, directory: Path, key: str) -> None:
+        from huarong.fileio import write_text_atomically
 
-def _open_directory(directory: Path, key: str) -> None:
-    """Make ``directory`` the checkpoint of the job ``key``: :class:`PuzzleError` when it
-    holds another job's units."""
-    from huarong.fileio import write_text_atomically
+        self.directory = directory
+        marker = directory / _KEY_FILE
+        if marker.is_file():
+            try:
+                held = json.loads(marker.read_text(encoding="utf-8")).get("key")
+            except (OSError, ValueError, AttributeError) as error:
+                raise PuzzleError(str(directory), f"not a search checkpoint: {error}"
+                                  ) from None
+            if held != key:
+                raise PuzzleError(str(directory), "the checkpoint of another search: remove "
+                                                  "it or run that search")
+            return
+        directory.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(marker, json.dumps({"key": key}))
 
-    marker = directory / _KEY_FILE
-    if marker.is_file():
+    def _path(self, index: int) -> Path:
+        return self.directory / f"unit-{index:08d}.npz"
+
+    def saved(self, index: int) -> bool:
+        return self._path(index).is_file()
+
+    def load(self, index: int) -> Columns:
         try:
-            held = json.loads(marker.read_text(encoding="utf-8")).get("key")
-        except (OSError, ValueError, AttributeError) as error:
-            raise PuzzleError(str(directory), f"not a search checkpoint: {error}") from None
-        if held != key:
-            raise PuzzleError(str(directory), "the checkpoint of another search: remove it "
-                                              "or run that search")
-        return
-    directory.mkdir(parents=True, exist_ok=True)
-    write_text_atomically(marker, json.dumps({"key": key}))
+            with np.load(self._path(index)) as saved:
+                return {name: saved[name].copy() for name in saved.files}
+        except (OSError, ValueError) as error:
+            raise PuzzleError(str(self._path(index)),
+                              f"an unreadable checkpoint unit: {error}") from None
 
+    def save(self, index: int, columns: Columns) -> None:
+        """Unit ``index``'s columns, replacing what was saved of it."""
+        from huarong.fileio import atomic_writer
 
-def _load(path: Path) -> Columns:
-    try:
-        with np.load(path) as saved:
-            return {name: saved[name].copy() for name in saved.files}
-    except (OSError, ValueError) as error:
-        raise PuzzleError(str(path), f"an unreadable checkpoint unit: {error}") from None
-
-
-def _save(path: Path, columns: Columns) -> None:
-    from huarong.fileio import atomic_writer
-
-    with atomic_writer(path, "wb") as stream:
-        np.savez(stream, **columns)  # type: ignore[arg-type]  # numpy stubs: allow_pickle
+        with atomic_writer(self._path(index), "wb") as stream:
+            np.savez(stream, **columns)  # type: ignore[arg-type]  # numpy stubs: allow_pickle
 
 
 def run_job(units: Sequence[Unit], work: Callable[[Unit], Columns], *, threads: int = 1,
@@ -118,18 +126,16 @@ def _run(units: Sequence[Unit], work: Callable[[Unit], Columns], threads: int,
     with contextlib.ExitStack() as stack:
         # Connected first: an unreachable scheduler stops the job before it makes anything.
         client = None if cluster is None else stack.enter_context(connect(cluster))
-        saved: set[int] = set()
-        if directory is not None:
-            _open_directory(directory, key)
-            saved = {index for index in range(len(units))
-                     if _unit_path(directory, index).is_file()}
+        checkpoint = None if directory is None else Checkpoint(directory, key)
+        saved = set() if checkpoint is None else {
+            index for index in range(len(units)) if checkpoint.saved(index)}
         done = 0
         for index in sorted(saved):
             done += 1
             if progress is not None:
                 progress(done, len(units))
-            assert directory is not None
-            yield index, _load(_unit_path(directory, index))
+            assert checkpoint is not None
+            yield index, checkpoint.load(index)
         pending = [index for index in range(len(units)) if index not in saved]
         pending_sizes = None if sizes is None else [sizes[index] for index in pending]
         if client is None:
@@ -144,8 +150,8 @@ def _run(units: Sequence[Unit], work: Callable[[Unit], Columns], threads: int,
         stream = stack.enter_context(contextlib.closing(stream))
         for position, columns in stream:
             index = pending[position]
-            if directory is not None:
-                _save(_unit_path(directory, index), columns)
+            if checkpoint is not None:
+                checkpoint.save(index, columns)
             done += 1
             if progress is not None:
                 progress(done, len(units))

@@ -25,6 +25,10 @@ from huarong.puzzles.grid import (
 )
 from huarong.puzzles.puzzle import Puzzle
 
+_ANY = re.compile(r"\s*any\s*(\d+)\s*(?:-\s*(\d+)\s*)?(?:\*\s*(\d+)(?:\s*-\s*(\d+))?)?\s*",
+                  re.IGNORECASE)
+MOST_CELLS = 6
+"""The largest free shape (``anyN``): 216 polyominoes of 6 cells, 760 of 7."""
 _PIECE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*(?:\*\s*(\d+)(?:\s*-\s*(\d+))?)?\s*")
 _GOAL = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*")
 _SIZE = re.compile(r"\s*(\d+)\s*x\s*(\d+)\s*")
@@ -76,6 +80,84 @@ def parse_piece_ranges(text: str) -> list[tuple[Shape, int, int]]:
         before = pieces.get(shape, (0, 0))
         pieces[shape] = (before[0] + low, before[1] + high)
     return [(shape, low, high) for shape, (low, high) in pieces.items()]
+
+
+def polyominoes(cells: int) -> list[Shape]:
+    """Every fixed polyomino of ``cells`` cells (a sliding piece does not turn: rotations
+    and reflections are other shapes), as a :data:`Shape` (its cells from its bounding
+    box's top-left, sorted), smallest bounding box first."""
+    shapes: set[Shape] = {((0, 0),)}
+    for _ in range(cells - 1):
+        grown: set[Shape] = set()
+        for shape in shapes:
+            for row, column in shape:
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    cell = (row + dr, column + dc)
+                    if cell not in shape:
+                        top = min(0, cell[0])
+                        left = min(0, cell[1])
+                        grown.add(tuple(sorted((r - top, c - left) for r, c in (*shape, cell))))
+        shapes = grown
+    return sorted(shapes, key=lambda s: (max(r for r, _ in s) + max(c for _, c in s), s))
+
+
+PieceRange = tuple[Shape, int, int]
+"""A shape and the fewest and most pieces of it."""
+ShapeGroup = tuple[tuple[Shape, ...], int, int]
+"""Shapes whose pieces together number between the fewest and the most."""
+
+
+def parse_design_pieces(text: str, rows: int, columns: int, free: int
+                        ) -> tuple[list[PieceRange], list[ShapeGroup]]:
+    """The pieces of a design on a ``rows`` x ``columns`` board of ``free`` free cells:
+    rectangles as :func:`parse_piece_ranges` reads them, and free shapes: ``anyA-B`` (every
+    polyomino of A to B cells but the shapes named, as many of each as fit), ``anyA-B*L-H``
+    (L to H of them in all), ``anyN*L-H`` (of N cells).  The most of each shape, or of a
+    group, is cut to what the board holds; :class:`PuzzleError` when the fewest cover more
+    than it, or a shape is twice among the free ones."""
+    rectangles = ",".join(part for part in text.split(",") if not _ANY.fullmatch(part))
+    ranges = parse_piece_ranges(rectangles) if rectangles.strip() else []
+    named = {shape for shape, _, _ in ranges}
+    room = max(0, free - sum(len(shape) * low for shape, low, _ in ranges))
+    groups: list[ShapeGroup] = []
+    taken: set[Shape] = set()
+    for part in text.split(","):
+        found = _ANY.fullmatch(part)
+        if not found:
+            continue
+        smallest, largest = int(found[1]), int(found[2] or found[1])
+        low = int(found[3] or 0)
+        high = int(found[4] or found[3]) if found[3] else free
+        if not 1 <= smallest <= largest <= MOST_CELLS or high < max(low, 1):
+            raise PuzzleError(text, f"{part.strip()!r} is not a free shape: anyA-B (any "
+                                    f"polyomino of A to B cells, B at most {MOST_CELLS}), "
+                                    "anyA-B*N or anyA-B*L-H for that many of them")
+        shapes = tuple(shape for size in range(smallest, largest + 1)
+                       for shape in polyominoes(size) if shape not in named
+                       and max(r for r, _ in shape) < rows and max(c for _, c in shape) < columns)
+        if taken.intersection(shapes):
+            raise PuzzleError(text, f"{part.strip()!r}: its sizes are among another "
+                                    "free shape's")
+        if not shapes:
+            raise PuzzleError(text, f"{part.strip()!r}: no such shape fits the "
+                                    f"{rows}x{columns} board")
+        taken.update(shapes)
+        most = min(high, room // smallest, len(LETTERS))
+        if low > most:
+            raise PuzzleError(text, f"{part.strip()!r}: {low} pieces of at least "
+                                    f"{smallest} cells cover more than the {free} free cells")
+        ranges.extend((shape, 0, min(most, room // len(shape))) for shape in shapes)
+        if found[3]:
+            groups.append((shapes, low, most))
+    clamped = []
+    least = sum(len(shape) * low for shape, low, _ in ranges)
+    for shape, low, high in ranges:
+        most = min(high, low + max(0, free - least) // len(shape), len(LETTERS))
+        if least > free:
+            raise PuzzleError(text, f"the fewest pieces cover {least} cells, more than the "
+                                    f"board's {free} free cells")
+        clamped.append((shape, low, most))
+    return clamped, groups
 
 
 def parse_goal(text: str) -> tuple[Shape, int, int]:

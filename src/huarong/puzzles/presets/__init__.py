@@ -5,7 +5,9 @@ result file, as JSON and as text.
 
 Every module of this package that defines ``PRESET`` is a preset (:func:`presets` finds
 them), so a new preset is its own module, its kernel and its tests: the command line lists,
-runs and checks the options of whatever it finds here.  The units run as one resumable job
+runs and checks the options of whatever it finds here; a preset that also offers a design
+space (:class:`DesignPreset`) serves ``huarong puzzle design --preset`` too
+(:func:`design_presets`).  The units run as one resumable job
 (:func:`~huarong.puzzles.jobs.run_job`: threads or Dask workers, a checkpoint directory).
 """
 
@@ -17,12 +19,14 @@ import pkgutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from huarong.puzzles.jobs import Columns, run_job
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from huarong.puzzles.design import DesignSpace
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``."""
@@ -96,6 +100,19 @@ class Preset(Protocol):
         """Whether the answer disagrees with what it was checked against (exit status 1)."""
 
 
+class DesignPreset(Preset, Protocol):
+    """A preset that also offers a design space (``huarong puzzle design --preset NAME``):
+    ``design_help`` says what the space is, for the help."""
+
+    design_help: str
+
+    def design_space(self, rows: int | None, columns: int | None,
+                     walls: tuple[int, int] | None) -> DesignSpace:
+        """The space of designs by the preset's definitions on a ``rows`` x ``columns``
+        board (None: the preset's own) adding ``walls`` walls (None: the preset's
+        range)."""
+
+
 @functools.cache
 def presets() -> dict[str, Preset]:
     """Every preset of this package, by name."""
@@ -107,6 +124,12 @@ def presets() -> dict[str, Preset]:
         if preset is not None:
             found[preset.name] = preset
     return dict(sorted(found.items()))
+
+
+def design_presets() -> dict[str, DesignPreset]:
+    """The presets that offer a design space, by name."""
+    return {name: cast("DesignPreset", preset) for name, preset in presets().items()
+            if hasattr(preset, "design_space")}
 
 
 def preset_options() -> dict[str, PresetOption]:

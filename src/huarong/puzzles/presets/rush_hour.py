@@ -59,6 +59,8 @@ from huarong.puzzles.presets._rush_rows import (
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from huarong.puzzles.design import DesignSpace
+
 MAX_WALLS = 2
 """Walls on a board of the database (Fogleman's ``MaxWalls``); fewer give a part of it."""
 ROW_CELLS = SIDE - 1
@@ -290,12 +292,7 @@ def search_unit(unit: RushUnit, mode: int | None = None,
 def fogleman_minimal(board: str, moves: int) -> bool:
     """Whether a start in Fogleman's notation, solved in ``moves`` moves, passes his
     minimality test (the preset's ``FOGLEMAN``): no piece that his solver's solution leaves
-    unmoved, wall or vehicle, can go with the start still needing ``moves``.  His pieces'
-    order decides which solution his solver finds: the red car, rows 0, 1, 3, 4, 5 left to
-    right, then columns 0 to 5 top to bottom."""
-    from huarong._kernels.rush_hour import FOGLEMAN, POSITION_BITS
-    from huarong._kernels.rush_hour_minimality import minimal
-
+    unmoved, wall or vehicle, can go with the start still needing ``moves``."""
     cells = read_board(board).cells
     if cells[PRIMARY_ROW * SIDE:(PRIMARY_ROW + 1) * SIDE].count("A") != 2:
         raise PuzzleError(board, f"the red car A is not a car on row {PRIMARY_ROW}")
@@ -304,6 +301,19 @@ def fogleman_minimal(board: str, moves: int) -> bool:
     lanes += [(0, r, x, length) for r in range(SIDE) if r != PRIMARY_ROW
               for x, length in _runs(cells[r * SIDE:(r + 1) * SIDE])]
     lanes += [(1, c, y, length) for c in range(SIDE) for y, length in _runs(cells[c::SIDE])]
+    return fogleman_lanes_minimal(lanes, [cell for cell, glyph in enumerate(cells)
+                                          if glyph == "#"], moves)
+
+
+def fogleman_lanes_minimal(lanes: Sequence[tuple[int, int, int, int]], walls: Sequence[int],
+                           moves: int) -> bool:
+    """:func:`fogleman_minimal` of a start given as its vehicles, each ``(vertical, row or
+    column, position, length)``, and its walls' cells (ascending).  His pieces' order
+    decides which solution his solver finds: the red car, rows 0, 1, 3, 4, 5 left to right,
+    then columns 0 to 5 top to bottom."""
+    from huarong._kernels.rush_hour import FOGLEMAN, POSITION_BITS
+    from huarong._kernels.rush_hour_minimality import minimal
+
     all_masks = _masks()
     masks = np.zeros((len(lanes), SIDE), dtype=np.int64)
     last = np.zeros(len(lanes), dtype=np.int64)
@@ -312,12 +322,11 @@ def fogleman_minimal(board: str, moves: int) -> bool:
         masks[p, :SIDE - length + 1] = all_masks[vertical, lane, length, :SIDE - length + 1]
         last[p] = SIDE - length
         start |= np.int64(position) << np.int64(POSITION_BITS * p)
-    walls = np.array([cell for cell, glyph in enumerate(cells) if glyph == "#"],
-                     dtype=np.int64)
-    wall_mask = np.int64(sum(1 << int(cell) for cell in walls))
+    wall_cells = np.array(walls, dtype=np.int64)
+    wall_mask = np.int64(sum(1 << int(cell) for cell in wall_cells))
     buffer = np.empty(4 * len(lanes) * SIDE, dtype=np.int64)
-    return bool(minimal(FOGLEMAN, start, moves, len(lanes), masks, last, wall_mask, walls,
-                        buffer))
+    return bool(minimal(FOGLEMAN, start, moves, len(lanes), masks, last, wall_mask,
+                        wall_cells, buffer))
 
 
 @cache
@@ -386,6 +395,14 @@ class _RushHourPreset:
                      "0 is the part without walls)."))
     outputs: tuple[str, ...] = (".parquet", ".duckdb", ".txt")
     unit_name = "units"
+    design_help = ("M. Fogleman's definitions (cars and trucks in his lanes, the red car on "
+                   "the middle row to the right edge, 0-2 walls, every piece important)")
+
+    def design_space(self, rows: int | None, columns: int | None,
+                     walls: tuple[int, int] | None) -> DesignSpace:
+        from huarong.puzzles.presets.rush_hour_design import RUSH_HOUR_WALLS, rush_hour_space
+
+        return rush_hour_space(rows or SIDE, columns or SIDE, walls=walls or RUSH_HOUR_WALLS)
 
     def check(self, settings: Settings) -> None:
         max_walls = settings.get("max_walls", MAX_WALLS)

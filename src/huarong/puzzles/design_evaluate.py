@@ -1,0 +1,73 @@
+"""The values of a design search: each candidate's cluster, searched once
+(:class:`Evaluator`).  The space values a design (:meth:`DesignSpace.value
+<huarong.puzzles.design.DesignSpace.value>`: the general engine, or a preset's own); the
+evaluator keeps the clusters met, by their canonical key, so a cluster met again is not kept
+twice, and tests minimality with the function it is given (the space's by default)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from huarong.puzzles.cluster import ClusterTooLarge
+from huarong.puzzles.design import MAX_STATES, Design, DesignSpace, Value
+from huarong.puzzles.grid import PuzzleError
+
+Minimality = Callable[[Design, int, int], bool]
+"""``minimal(design, length, limit)``: whether every piece of a start of ``length`` moves
+matters (searches of about ``limit`` states at most)."""
+
+
+class Evaluator:
+    """Values of designs in one space, each cluster kept once (thread-safe, so chains on
+    threads share them).  A cluster of more than ``max_states`` states is not valued
+    (length -1); ``minimality`` tests starts (the space's test by default)."""
+
+    def __init__(self, space: DesignSpace, max_states: int = MAX_STATES,
+                 minimality: Minimality | None = None) -> None:
+        self.space = space
+        self.max_states = max_states
+        self.minimality = space.minimal if minimality is None else minimality
+        self.values: dict[tuple[Any, ...], Value] = {}
+        self.lock = threading.Lock()
+        self.search_seconds = 0.0
+        """Wall time spent in the cluster searches, all threads together."""
+
+    def value(self, design: Design) -> tuple[Value, bool]:
+        """The design's cluster, and whether it was met before.  A cluster past
+        ``max_states``, or whose states cannot be coded, is not valued: length -1, the
+        design's own key, and counted as met."""
+        began = time.perf_counter()
+        try:
+            found = self.space.value(design, self.max_states)
+        except ClusterTooLarge:
+            return Value(-1, self.max_states + 1, 0, design, ("too large", design)), True
+        except PuzzleError:  # more placements than a code holds: not valued
+            return Value(-1, 0, 0, design, ("too large", design)), True
+        finally:
+            with self.lock:
+                self.search_seconds += time.perf_counter() - began
+        with self.lock:
+            if found.key in self.values:
+                return self.values[found.key], True
+            self.values[found.key] = found
+        return found, False
+
+    def minimal(self, design: Design, length: int) -> bool:
+        """Whether every piece but the goal piece, and every wall the design added, matters:
+        without it the start is solved in fewer moves than ``length``."""
+        return length >= 0 and self.minimality(design, length, self.max_states)
+
+    def grid(self, design: Design) -> str:
+        """The design's start as grid text."""
+        return self.space.grid(design)
+
+    def goal(self, design: Design) -> str:
+        """The goal (grid text) of the design's board."""
+        return self.space.goal(design)
+
+    def puzzle(self, design: Design) -> Any:
+        """The design as a puzzle of the general engine."""
+        return self.space.puzzle(design)

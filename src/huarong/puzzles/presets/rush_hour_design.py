@@ -1,0 +1,150 @@
+"""The Rush Hour preset's design space (``huarong puzzle design --preset rush-hour``): M.
+Fogleman's definitions on a board of any size up to 8x8, each start valued on lane-coded
+keys (:mod:`huarong.puzzles.lanes`) rather than by the general engine, and tested by his
+program's minimality on his 6x6 board (the preset's kernels), by every piece elsewhere."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from huarong._kernels.rush_hour_board import SIDE
+from huarong.puzzles.design import Design, DesignSpace, PieceKind, Value
+from huarong.puzzles.grid import PuzzleError, rectangle
+from huarong.puzzles.lanes import LaneBoard, LaneCodeTooLarge, LaneSearch, lanes_minimal
+
+RUSH_HOUR_WALLS = (0, 2)
+"""Fogleman's walls on a board: none to two (his ``MaxWalls``)."""
+
+_searches = threading.local()
+
+
+def _lane_search() -> LaneSearch:
+    """This thread's search (its arrays reused from one start to the next)."""
+    search: LaneSearch | None = getattr(_searches, "search", None)
+    if search is None:
+        search = _searches.search = LaneSearch()
+    return search
+
+
+@dataclass(frozen=True)
+class RushHourSpace(DesignSpace):
+    """Fogleman's Rush Hour: the goal piece (the red car) on its own row, the row's only
+    horizontal vehicle, walls of that row left of it; every row's vehicles and walls and
+    every column's vehicles covering at most all cells but one.  ``fogleman``: minimality
+    by his program's test (his 6x6 board), else every piece tested."""
+
+    fogleman: bool = False
+
+    @property
+    def goal_row(self) -> int:
+        return self.goal_cells[0] // self.columns
+
+    def spec(self) -> dict[str, Any]:
+        return {**super().spec(), "preset": "rush-hour", "fogleman": self.fogleman}
+
+    def anchors(self, kind: int) -> list[int]:
+        if kind:
+            return super().anchors(kind)
+        return [self.goal_row * self.columns + c
+                for c in range(self.columns - self.kinds[0].width + 1)]
+
+    def valid(self, design: Design, *, complete: bool = True) -> bool:
+        return super().valid(design, complete=complete) and self._in_lanes(design)
+
+    def _in_lanes(self, design: Design) -> bool:
+        rows = [0] * self.rows
+        columns = [0] * self.columns
+        red = next((anchor for kind, anchor in design.pieces if kind == 0), None)
+        for wall in design.walls | self.walls:
+            row, column = divmod(wall, self.columns)
+            rows[row] += 1
+            if row == self.goal_row and red is not None and column > red % self.columns:
+                return False
+        for kind, anchor in design.pieces:
+            piece = self.kinds[kind]
+            row, column = divmod(anchor, self.columns)
+            if piece.height == 1:
+                if row == self.goal_row and kind != 0:
+                    return False
+                rows[row] += piece.width
+            else:
+                columns[column] += piece.height
+        return max(rows) < self.columns and max(columns) < self.rows
+
+    def lane_board(self, design: Design) -> LaneBoard:
+        """The design as the lane engine's board: its vehicles in the general engine's
+        class order (the design's pieces are sorted by kind)."""
+        vehicles = []
+        ends = []
+        for index, (kind, anchor) in enumerate(design.pieces):
+            piece = self.kinds[kind]
+            row, column = divmod(anchor, self.columns)
+            if index and kind != design.pieces[index - 1][0]:
+                ends.append(index)
+            vehicles.append((True, column, piece.height, row) if piece.width == 1 else
+                            (False, row, piece.width, column))
+        ends.append(len(vehicles))
+        return LaneBoard(self.rows, self.columns, self.walls | design.walls, tuple(vehicles),
+                         tuple(ends), self.goal_cells[0] % self.columns,
+                         unit=self.metric == "unit")
+
+    def _design_at(self, design: Design, board: LaneBoard, positions: tuple[int, ...]
+                   ) -> Design:
+        return Design(design.walls, tuple(sorted(
+            (kind, board.anchor(v, position))
+            for v, ((kind, _), position) in enumerate(zip(design.pieces, positions,
+                                                          strict=True)))))
+
+    def value(self, design: Design, limit: int) -> Value:
+        board = self.lane_board(design)
+        try:
+            profile = _lane_search().profile(board, limit=limit)
+        except LaneCodeTooLarge:
+            return super().value(design, limit)
+        smallest = self._design_at(design, board, profile.smallest)
+        key = (design.counts(len(self.kinds)), tuple(sorted(design.walls)),
+               tuple(cell for piece in smallest.pieces for cell in piece))
+        return Value(profile.hardest_length, profile.states, profile.solved,
+                     self._design_at(design, board, profile.hardest), key)
+
+    def minimal(self, design: Design, length: int, limit: int) -> bool:
+        if length < 0:
+            return False
+        if self.fogleman:
+            return self._fogleman_minimal(design, length)
+        return lanes_minimal(self.lane_board(design), design.walls, length, limit=limit)
+
+    def _fogleman_minimal(self, design: Design, length: int) -> bool:
+        """His test, his pieces in his order: the red car, the rows' vehicles row by row
+        left to right, then the columns' column by column top to bottom."""
+        from huarong.puzzles.presets.rush_hour import fogleman_lanes_minimal
+
+        board = self.lane_board(design)
+        lanes = sorted((int(vertical), lane, position, length)
+                       for vertical, lane, length, position in board.vehicles[1:])
+        red = board.vehicles[0]
+        return fogleman_lanes_minimal([(0, red[1], red[3], red[2]), *lanes],
+                                      sorted(board.walls), length)
+
+
+def rush_hour_space(rows: int = 6, columns: int = 6, *,
+                    walls: tuple[int, int] = RUSH_HOUR_WALLS) -> RushHourSpace:
+    """Fogleman's Rush Hour on a ``rows`` x ``columns`` board: the red car (a distinct 1x2)
+    on row ``(rows - 1) // 2`` to the right edge, any number of cars (1x2, 2x1) and trucks
+    (1x3, 3x1) that fit his lanes, each moved along its length any distance, and ``walls``
+    walls (fixed cells; 0-2 in his database).  On his 6x6 board a start is minimal by his
+    program's test, on any other by the every-piece test."""
+    if min(rows, columns) < 3 or max(rows, columns) > 8:
+        raise PuzzleError(f"{rows}x{columns}", "a Rush Hour board has 3 to 8 rows and "
+                                               "columns")
+    red_row = (rows - 1) // 2
+    vehicles = [PieceKind(rectangle(1, 2), 1, 1, distinct=True)]
+    vehicles += [PieceKind(rectangle(1, length), 0, (rows - 1) * (columns - 1) // length)
+                 for length in (2, 3)]
+    vehicles += [PieceKind(rectangle(length, 1), 0, (columns) * (rows - 1) // length)
+                 for length in (2, 3)]
+    return RushHourSpace(rows, columns, frozenset(), tuple(vehicles),
+                         (red_row * columns + columns - 2, red_row * columns + columns - 1),
+                         "length", "slide", walls, fogleman=rows == columns == SIDE)

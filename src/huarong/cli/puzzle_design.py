@@ -65,6 +65,12 @@ if TYPE_CHECKING:
                    "each niche (piece counts, walls, where the goal piece starts) kept and "
                    "changed or crossed.  Default: the best measured for the board (the "
                    "design page of the documentation).")
+@click.option("--objective", type=click.Choice(("length", "difficulty")), default="length",
+              show_default=True,
+              help="What the chains make as large as they can: the hardest start's fewest "
+                   "moves, or its predicted median time to solve for a person (the "
+                   "difficulty model, fitted on Rush Hour play: other boards extrapolate); "
+                   "each new cluster is then searched once more.")
 @click.option("--stop-at", "stop_at", type=click.IntRange(min=1), default=None,
               metavar="MOVES", help="Stop a chain once it finds a start of this many moves.")
 @click.option("--threads", type=click.IntRange(min=1), default=None,
@@ -89,7 +95,7 @@ if TYPE_CHECKING:
 def design(board: str | None, pieces: str | None, goal: str | None, start: str | None,
            preset: str | None, metric: str | None, rules: str | None, walls: str | None,
            empty: str | None, minimal: bool, budget: str, seed: int, method: str | None,
-           stop_at: int | None,
+           objective: str, stop_at: int | None,
            threads: int | None, cluster: str | None, max_states: int, keep: int,
            output: str | None,
            quiet: bool, as_json: bool) -> None:
@@ -119,7 +125,7 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
         result = run_design(space, chosen, seed=seed, chains=threads, minimal=minimal,
                             keep=keep, method=method or default_method(
                                 preset or ("puzzle" if start is not None else "pieces")),
-                            target=stop_at,
+                            target=stop_at, objective=objective,
                             max_states=max_states, cluster=cluster,
                             checkpoint=checkpoint, progress=progress)
     if output is not None:

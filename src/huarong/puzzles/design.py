@@ -94,14 +94,20 @@ class Design:
 @dataclass(frozen=True)
 class Value:
     """A candidate's cluster: its ``length`` (hardest start's moves; -1 without a goal),
-    ``states``, ``solved`` states, its ``hardest`` start (a design) and its canonical
-    ``key``."""
+    ``states``, ``solved`` states, its ``hardest`` start (a design), its canonical ``key``
+    and, when a search's objective is not the length, its ``score`` on that objective."""
 
     length: int
     states: int
     solved: int
     hardest: Design
     key: tuple[Any, ...]
+    score: int | None = None
+
+    @property
+    def rank(self) -> int:
+        """What a search compares: the ``score``, or the length without one."""
+        return self.length if self.score is None else self.score
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ class Found:
 
     def to_json(self) -> dict[str, Any]:
         v = self.value
-        return {"length": v.length, "states": v.states, "solved": v.solved,
+        return {"length": v.length, "score": v.score, "states": v.states, "solved": v.solved,
                 "hardest": v.hardest.to_json(), "key": json.dumps(v.key),
                 "minimal": self.minimal, "seed": self.seed, "evaluation": self.evaluation,
                 "seconds": self.seconds}
@@ -81,14 +81,15 @@ class Found:
         key = json.loads(data["key"])
         value = Value(data["length"], data["states"], data["solved"],
                       Design.from_json(data["hardest"]),
-                      (tuple(key[0]), tuple(key[1]), key[2]))
+                      (tuple(key[0]), tuple(key[1]), key[2]), data.get("score"))
         return cls(value, data["minimal"], data["seed"], data["evaluation"], data["seconds"])
 
 
 @dataclass
 class Elite:
     """A cluster a chain holds on to (in a niche of its population, or as the best
-    neighbour met so far): its hardest start, length and key (as JSON)."""
+    neighbour met so far): its hardest start, length (the objective's rank,
+    :attr:`~huarong.puzzles.design.Value.rank`) and key (as JSON)."""
 
     design: Design
     length: int
@@ -168,7 +169,7 @@ def keep_found(best: list[Found], found: Found, keep: int) -> bool:
     if any(f.value.key == found.value.key for f in best):
         return False
     best.append(found)
-    best.sort(key=lambda f: (-f.value.length, -f.value.states, f.seed, f.evaluation))
+    best.sort(key=lambda f: (-f.value.rank, -f.value.states, f.seed, f.evaluation))
     del best[keep:]
     return found in best
 
@@ -187,6 +188,7 @@ class Settings:
     method: str = "anneal"
     target: int | None = None
     max_states: int = MAX_STATES
+    objective: str = "length"
 
     def spent(self, chain: Chain, seconds: float) -> float:
         """The share of its budget ``chain`` has spent (at least 1 when done: its budget
@@ -223,7 +225,7 @@ class Walk:
         value, seen = self.evaluator.value(design)
         best = False
         hard_enough = not seen and value.length >= 0 and (
-            len(chain.best) < settings.keep or value.length >= chain.best[-1].value.length)
+            len(chain.best) < settings.keep or value.rank >= chain.best[-1].value.rank)
         if hard_enough and (not settings.minimal
                             or self.evaluator.minimal(value.hardest, value.length)):
             found = Found(value, settings.minimal, chain.seed, chain.evaluations + 1,

@@ -6,6 +6,8 @@ twice, and tests minimality with the function it is given (the space's by defaul
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +17,10 @@ from huarong.puzzles.cluster import ClusterTooLarge
 from huarong.puzzles.design import MAX_STATES, Design, DesignSpace, Value
 from huarong.puzzles.grid import PuzzleError
 
+OBJECTIVES = ("length", "difficulty")
+"""What a search makes as large as it can: the hardest start's fewest moves, or its predicted
+median time to solve for a person (:mod:`huarong.puzzles.difficulty`)."""
+
 Minimality = Callable[[Design, int, int], bool]
 """``minimal(design, length, limit)``: whether every piece of a start of ``length`` moves
 matters (searches of about ``limit`` states at most)."""
@@ -23,12 +29,17 @@ matters (searches of about ``limit`` states at most)."""
 class Evaluator:
     """Values of designs in one space, each cluster kept once (thread-safe, so chains on
     threads share them).  A cluster of more than ``max_states`` states is not valued
-    (length -1); ``minimality`` tests starts (the space's test by default)."""
+    (length -1); ``minimality`` tests starts (the space's test by default); with the
+    ``difficulty`` objective a cluster's score is its hardest start's predicted median time
+    to solve, as ``round(100 * ln(seconds))``."""
 
     def __init__(self, space: DesignSpace, max_states: int = MAX_STATES,
-                 minimality: Minimality | None = None) -> None:
+                 minimality: Minimality | None = None, objective: str = "length") -> None:
+        if objective not in OBJECTIVES:
+            raise PuzzleError(objective, f"not an objective: one of {', '.join(OBJECTIVES)}")
         self.space = space
         self.max_states = max_states
+        self.objective = objective
         self.minimality = space.minimal if minimality is None else minimality
         self.values: dict[tuple[Any, ...], Value] = {}
         self.lock = threading.Lock()
@@ -52,8 +63,19 @@ class Evaluator:
         with self.lock:
             if found.key in self.values:
                 return self.values[found.key], True
-            self.values[found.key] = found
+        if self.objective == "difficulty":
+            found = dataclasses.replace(found, score=self._difficulty_score(found))
+        with self.lock:
+            found = self.values.setdefault(found.key, found)
         return found, False
+
+    def _difficulty_score(self, found: Value) -> int:
+        from huarong.puzzles.difficulty.model import difficulty
+
+        if found.length <= 0:
+            return found.length
+        seconds = difficulty(self.space.puzzle(found.hardest), limit=self.max_states)
+        return max(0, round(100 * math.log(seconds.median_seconds)))
 
     def minimal(self, design: Design, length: int) -> bool:
         """Whether every piece but the goal piece, and every wall the design added, matters:

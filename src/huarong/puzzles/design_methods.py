@@ -75,10 +75,10 @@ def _local(walk: Walk, *, metropolis: bool) -> None:
     restarted = current is None
     design = _restart(walk) if current is None else mutate(walk.space, current, rng)
     value, best = walk.evaluate(design)
-    rise = value.length - chain.current_length
+    rise = value.rank - chain.current_length
     if restarted or rise >= 0 or (
             metropolis and rng.random() < math.exp(rise / _temperature(walk.spent()))):
-        walk.move(value.hardest, value.length)
+        walk.move(value.hardest, value.rank)
     chain.stalled = 0 if best or restarted else chain.stalled + 1
 
 
@@ -94,15 +94,15 @@ def tabu(walk: Walk) -> None:
     chain = walk.chain
     if chain.current is None or chain.stalled >= RESTART_AFTER:
         value, _ = walk.evaluate(_restart(walk))
-        walk.move(value.hardest, value.length)
+        walk.move(value.hardest, value.rank)
         chain.stalled, chain.neighbour, chain.tried = 0, None, 0
         chain.tabu = [json.dumps(value.key)]
         return
     value, best = walk.evaluate(mutate(walk.space, chain.current, walk.rng))
     key = json.dumps(value.key)
     if value.length >= 0 and key not in chain.tabu and (
-            chain.neighbour is None or value.length > chain.neighbour.length):
-        chain.neighbour = Elite(value.hardest, value.length, key)
+            chain.neighbour is None or value.rank > chain.neighbour.length):
+        chain.neighbour = Elite(value.hardest, value.rank, key)
     chain.stalled = 0 if best else chain.stalled + 1
     chain.tried += 1
     if chain.tried >= NEIGHBOURS:
@@ -161,8 +161,8 @@ def elites(walk: Walk) -> None:
     if value.length >= 0:
         place = niche(space, value.hardest)
         held = chain.elites.get(place)
-        if held is None or value.length >= held.length:
-            chain.elites[place] = Elite(value.hardest, value.length)
+        if held is None or value.rank >= held.length:
+            chain.elites[place] = Elite(value.hardest, value.rank)
 
 
 def probe(walk: Walk) -> None:
@@ -172,7 +172,7 @@ def probe(walk: Walk) -> None:
     chain = walk.chain
     value, _ = walk.evaluate(random_design(walk.space, walk.rng))
     if chain.stale == 0:
-        walk.move(value.hardest, value.length)
+        walk.move(value.hardest, value.rank)
         chain.stalled = 0
     chain.probes = 0 if chain.stale == 0 else chain.probes + 1
     chain.used_up = chain.probes >= PROBES

@@ -33,7 +33,7 @@ import numpy as np
 
 from huarong.puzzles.design import MAX_STATES, DesignSpace
 from huarong.puzzles.design_chain import KEEP, Budget, Chain, Found, Settings, keep_found
-from huarong.puzzles.design_evaluate import Evaluator
+from huarong.puzzles.design_evaluate import OBJECTIVES, Evaluator
 from huarong.puzzles.design_methods import METHODS, run_chain
 from huarong.puzzles.design_result import DesignResult
 from huarong.puzzles.grid import PuzzleError
@@ -64,13 +64,16 @@ def default_method(origin: str) -> str:
 def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | None = 1,
            minimal: bool = True, keep: int = KEEP, method: str = "anneal",
            target: int | None = None, max_states: int = MAX_STATES,
-           cluster: str | None = None, checkpoint: Path | None = None,
+           objective: str = "length", cluster: str | None = None, checkpoint: Path | None = None,
            progress: Progress | None = None) -> DesignResult:
     """The hardest starts of ``space`` found by ``chains`` chains (seeded from ``seed``)
     within ``budget``: the ``keep`` best distinct clusters, only minimal starts with
     ``minimal``, by ``method`` (:data:`~huarong.puzzles.design_methods.METHODS`), clusters
     of more than ``max_states``
     states not valued; each chain stops early once it finds a start of ``target`` moves.
+    The chains make the ``objective`` as large as they can
+    (:data:`~huarong.puzzles.design_evaluate.OBJECTIVES`): the hardest start's fewest moves,
+    or its predicted median time to solve for a person.
 
     The chains run on as many threads, or with ``cluster`` (a Dask scheduler's address) on
     its workers; ``chains=None``: one a core, or one a worker thread of the cluster.  With a
@@ -86,6 +89,8 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
 
     if method not in METHODS:
         raise PuzzleError(method, f"not a design method: one of {', '.join(METHODS)}")
+    if objective not in OBJECTIVES:
+        raise PuzzleError(objective, f"not an objective: one of {', '.join(OBJECTIVES)}")
     with contextlib.ExitStack() as stack:
         client = None if cluster is None else stack.enter_context(connect(cluster))
         if chains is None:
@@ -93,7 +98,8 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
                 1, sum(client.nthreads().values()))
         key = json.dumps({"space": space.spec(), "seed": seed, "chains": chains,
                           "budget": budget.key(), "minimal": minimal, "keep": keep,
-                          "method": method, "target": target, "max_states": max_states})
+                          "method": method, "target": target, "max_states": max_states,
+                          "objective": objective})
         saved = None if checkpoint is None else Checkpoint(checkpoint, key)
         chained = [Chain.from_columns(saved.load(number))
                    if saved is not None and saved.saved(number) else
@@ -102,7 +108,8 @@ def design(space: DesignSpace, budget: Budget, *, seed: int = 1, chains: int | N
                    for number in range(chains)]
         settings = Settings(None if budget.evaluations is None
                             else math.ceil(budget.evaluations / chains),
-                            budget.seconds, minimal, keep, method, target, max_states)
+                            budget.seconds, minimal, keep, method, target, max_states,
+                            objective)
         run = _Run(space, settings, chained, saved, progress)
         if client is None:
             run.on_threads()
@@ -119,7 +126,7 @@ class _Run:
                  checkpoint: Checkpoint | None, progress: Progress | None) -> None:
         self.space, self.settings, self.chains = space, settings, chains
         self.checkpoint, self.progress = checkpoint, progress
-        self.evaluator = Evaluator(space, settings.max_states)
+        self.evaluator = Evaluator(space, settings.max_states, objective=settings.objective)
         self.locks = [threading.Lock() for _ in chains]
         """Each chain's: held while it takes a step."""
         self.began = time.monotonic()
@@ -225,15 +232,15 @@ class _Run:
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_evaluator(space: DesignSpace, max_states: int) -> Evaluator:
+def _worker_evaluator(space: DesignSpace, max_states: int, objective: str) -> Evaluator:
     """A Dask worker's evaluator of ``space``: kept between rounds, so a cluster a chain
     met on this worker is not searched again."""
-    return Evaluator(space, max_states)
+    return Evaluator(space, max_states, objective=objective)
 
 
 def _round(space: DesignSpace, settings: Settings, chain: dict[str, Any]) -> dict[str, Any]:
     """One round of a chain on a Dask worker: its state after :data:`ROUND_SECONDS`."""
-    return run_chain(space, _worker_evaluator(space, settings.max_states),
+    return run_chain(space, _worker_evaluator(space, settings.max_states, settings.objective),
                      Chain.from_json(chain), settings,
                      stop=threading.Event(), lock=threading.Lock(),
                      round_seconds=ROUND_SECONDS).to_json()

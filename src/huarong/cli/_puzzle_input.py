@@ -13,6 +13,10 @@ import click
 
 from huarong.cli._common import InputError
 
+MAX_STATES = 2_000_000
+"""The largest cluster ``draw``, ``graph`` and ``analyze`` take unless told otherwise: its
+graph and what is made of it hold a few gigabytes (about 300 bytes a move)."""
+
 if TYPE_CHECKING:
     from huarong.puzzles import Puzzle
 

@@ -30,7 +30,7 @@ EXTRAPOLATION = ("the model was fitted on 70 Rush Hour puzzles of 6 to 15 moves:
 
 def _difficulty_of(chosen: Puzzle, start: str, max_states: int | None, quiet: bool
                    ) -> Difficulty:
-    from huarong.cli.puzzle import MAX_STATES
+    from huarong.cli._puzzle_input import MAX_STATES
     from huarong.puzzles import PuzzleError
     from huarong.puzzles.cluster import state_graph
     from huarong.puzzles.difficulty.features import UnsolvableStart

@@ -25,7 +25,7 @@ from huarong.cli._common import (
     machine_faults,
     progress_bar,
 )
-from huarong.cli._puzzle_input import load_start, puzzle_input_errors, puzzle_options
+from huarong.cli._puzzle_input import MAX_STATES, load_start, puzzle_input_errors, puzzle_options
 from huarong.cli.difficulty import puzzle_difficulty
 from huarong.cli.draw import SizeParam
 from huarong.cli.graph_tools import graph_file_name
@@ -42,9 +42,6 @@ PICTURE_FORMATS = (".png", ".svg")
 
 _start_argument = click.argument("start")
 _quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
-MAX_STATES = 2_000_000
-"""The largest cluster ``draw``, ``graph`` and ``analyze`` take unless told otherwise: its
-graph and what is made of it hold a few gigabytes (about 300 bytes a move)."""
 _max_states_option = click.option(
     "--max-states", type=click.IntRange(min=1), default=MAX_STATES, show_default=True,
     help="Refuse a cluster of more states (the whole graph is held in memory).")

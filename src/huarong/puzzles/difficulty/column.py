@@ -30,12 +30,14 @@ def row_difficulty(start: str, spec: Mapping[str, Any], goal: str | None = None,
     from huarong.puzzles.cluster import ClusterTooLarge
     from huarong.puzzles.difficulty.features import UnsolvableStart
     from huarong.puzzles.difficulty.model import difficulty
-    from huarong.puzzles.notation import load_puzzle
+    from huarong.puzzles.puzzle import build_puzzle
 
     if distinct is None:
         distinct = "".join(piece["letters"] for piece in spec["pieces"] if piece["distinct"])
-    puzzle = load_puzzle(start, goal or spec["goal"], metric=spec["metric"],
-                         rules=spec["rules"], distinct=distinct)
+    # A row's start is always grid text: built as the grid notation builds it, without the
+    # notation's readers (which reach the presets, whose searches write result files).
+    puzzle = build_puzzle(start, goal=goal or spec["goal"], metric=spec["metric"],
+                          rules=spec["rules"], distinct=set(distinct))
     try:
         return difficulty(puzzle, limit=DIFFICULTY_STATES).median_seconds
     except (ClusterTooLarge, UnsolvableStart):

@@ -55,6 +55,7 @@ from huarong.puzzles.presets._rush_rows import (
     compare,
     read_rows,
 )
+from huarong.puzzles.presets.fogleman_minimality import fogleman_lanes_minimal, lane_masks
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -278,7 +279,7 @@ def search_unit(unit: RushUnit, mode: int | None = None,
         pieces, walls, column_letter = _row_pieces(rows)
         *columns, written = sweep(
             pieces, walls, column_letter, allowed,
-            kernels.FOGLEMAN if mode is None else mode, _masks(), counts)
+            kernels.FOGLEMAN if mode is None else mode, lane_masks(), counts)
         if written:
             parts.append(tuple(column[:written] for column in columns))
     names = ("moves", "states", "solved", "board")
@@ -303,37 +304,6 @@ def fogleman_minimal(board: str, moves: int) -> bool:
     lanes += [(1, c, y, length) for c in range(SIDE) for y, length in _runs(cells[c::SIDE])]
     return fogleman_lanes_minimal(lanes, [cell for cell, glyph in enumerate(cells)
                                           if glyph == "#"], moves)
-
-
-def fogleman_lanes_minimal(lanes: Sequence[tuple[int, int, int, int]], walls: Sequence[int],
-                           moves: int) -> bool:
-    """:func:`fogleman_minimal` of a start given as its vehicles, each ``(vertical, row or
-    column, position, length)``, and its walls' cells (ascending).  His pieces' order
-    decides which solution his solver finds: the red car, rows 0, 1, 3, 4, 5 left to right,
-    then columns 0 to 5 top to bottom."""
-    from huarong._kernels.rush_hour import FOGLEMAN, POSITION_BITS
-    from huarong._kernels.rush_hour_minimality import minimal
-
-    all_masks = _masks()
-    masks = np.zeros((len(lanes), SIDE), dtype=np.int64)
-    last = np.zeros(len(lanes), dtype=np.int64)
-    start = np.int64(0)
-    for p, (vertical, lane, position, length) in enumerate(lanes):
-        masks[p, :SIDE - length + 1] = all_masks[vertical, lane, length, :SIDE - length + 1]
-        last[p] = SIDE - length
-        start |= np.int64(position) << np.int64(POSITION_BITS * p)
-    wall_cells = np.array(walls, dtype=np.int64)
-    wall_mask = np.int64(sum(1 << int(cell) for cell in wall_cells))
-    buffer = np.empty(4 * len(lanes) * SIDE, dtype=np.int64)
-    return bool(minimal(FOGLEMAN, start, moves, len(lanes), masks, last, wall_mask,
-                        wall_cells, buffer))
-
-
-@cache
-def _masks() -> np.ndarray:
-    from huarong._kernels.rush_hour import lane_masks
-
-    return lane_masks()
 
 
 def sample(fraction: float) -> list[RushUnit]:

@@ -119,7 +119,7 @@ class RushHourSpace(DesignSpace):
     def _fogleman_minimal(self, design: Design, length: int) -> bool:
         """His test, his pieces in his order: the red car, the rows' vehicles row by row
         left to right, then the columns' column by column top to bottom."""
-        from huarong.puzzles.presets.rush_hour import fogleman_lanes_minimal
+        from huarong.puzzles.presets.fogleman_minimality import fogleman_lanes_minimal
 
         board = self.lane_board(design)
         lanes = sorted((int(vertical), lane, position, length)

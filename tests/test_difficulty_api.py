@@ -6,7 +6,6 @@ by the predicted times computed here one puzzle at a time."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,6 +16,7 @@ from huarong.web.app import create_app
 from tests.patient_client import PatientClient as TestClient
 
 from .test_difficulty_cli import LONGEST_STUDY, _relettered, _study_board
+from .test_puzzles_api import get
 
 NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
 
@@ -24,12 +24,6 @@ NO_DATABASE = Path(__file__).parent / "no-such-database.duckdb"
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     return TestClient(create_app(NO_DATABASE, max_group_size=30_000))
-
-
-def get(client: TestClient, path: str, status: int = 200, **params: str) -> Any:
-    answer = client.get(path, params=params)
-    assert answer.status_code == status, answer.text
-    return answer.json()
 
 
 def test_a_study_board_s_difficulty_is_the_model_s_with_the_study_s_length(

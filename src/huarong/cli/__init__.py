@@ -47,7 +47,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
                    "How hard a layout is for a person: predicted time, solve share, grade."),
     "npuzzle": ("huarong.cli.npuzzle", "npuzzle_group", "The 8-puzzle and N x M puzzles."),
     "puzzle": ("huarong.cli.puzzle", "puzzle",
-               "Any sliding-block puzzle: solve, group, analyze, draw, graph, list, search, "
+               "Any sliding-block puzzle: solve, cluster, analyze, draw, graph, list, search, "
                "design, card, difficulty."),
 }
 

@@ -1,7 +1,7 @@
 """The difficulty line in both viewers and the puzzle viewer's ladder by difficulty, checked on
-the picture: the line is drawn (ink on the paper) between the title and the board and says
-the grade the model gives in Python (``huarong.puzzles.difficulty``), and the ladder's
-"Harder" rung is the family's next puzzle by the predicted times computed here."""
+the picture: the line is drawn (ink on the paper) under the board's readouts, above the game's
+buttons, and says the grade the model gives in Python (``huarong.puzzles.difficulty``), and
+the ladder's "Harder" rung is the family's next puzzle by the predicted times computed here."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_the_puzzle_viewer_says_a_study_board_s_grade(browser: Browser, server_u
             "() => document.querySelector('#puzzle-difficulty').textContent.startsWith('Grade')")
         text = page.text_content("#puzzle-difficulty") or ""
         assert text.startswith(_told(start)) and "extrapolated" not in text
-        _drawn_between(page, "#puzzle-difficulty", "#puzzle-name", "#puzzle-board")
+        _drawn_between(page, "#puzzle-difficulty", "#progress", ".play-controls")
 
 
 def test_the_klotski_viewer_says_the_grade_and_that_it_extrapolates(browser: Browser,
@@ -67,7 +67,7 @@ def test_the_klotski_viewer_says_the_grade_and_that_it_extrapolates(browser: Bro
             "() => document.querySelector('#layout-difficulty').textContent.startsWith('Grade')")
         text = page.text_content("#layout-difficulty") or ""
         assert text.startswith(_told("1A9BF0C00")) and "extrapolated" in text
-        _drawn_between(page, "#layout-difficulty", "#layout-name", "#board")
+        _drawn_between(page, "#layout-difficulty", "#progress", ".play-controls")
 
 
 def test_the_ladder_by_difficulty_offers_the_next_puzzle_by_predicted_time(

@@ -1,5 +1,5 @@
 // The difficulty model's word on a start (/api/puzzles/difficulty, docs/difficulty.md), in
-// one line under a viewer's title: the grade and its name, the predicted median time of a
+// one line under a viewer's readouts: the grade and its name, the predicted median time of a
 // first-time player and the share of people who solve it; the model is fitted on people's
 // Rush Hour play, so any other puzzle's line says it is an extrapolation. A start the server
 // does not grade (a cluster past its limit, no goal) leaves the line empty.

@@ -11,7 +11,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -58,14 +58,42 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             base.parent.rmdir()
 
 
+BIG_MEMORY_FILES = frozenset({
+    "test_api_contract.py", "test_browser_explore.py", "test_cases.py", "test_cli_database.py",
+    "test_cli_draw.py", "test_explorer_api.py", "test_explorer_data.py", "test_faults.py",
+    "test_figures.py", "test_layers.py", "test_layers_job.py", "test_puzzle_jobs.py",
+    "test_stats.py", "test_table.py"})
+"""The files marked big_memory: the scheduler below reads this list (it sees test ids, not
+markers), and the collection checks that it names exactly the marked files."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # The files marked big_memory run first, file by file, before the rest of the suite
     # (compiled kernels, imported libraries, caches) has grown the process: the suite's peak
     # memory is then one file's peak (arrays over all layouts, a Dask cluster) on a small
-    # process, not on a large one.  Under xdist (`-n 2 --dist loadfile`, pyproject.toml) each
-    # worker takes whole files, so a file's module fixtures (a browser, a server, the
-    # whole-space arrays) are made once.
+    # process, not on a large one.
     items.sort(key=lambda item: item.get_closest_marker("big_memory") is None)
+    marked = {item.path.name for item in items if item.get_closest_marker("big_memory")}
+    collected = {item.path.name for item in items}
+    if marked != BIG_MEMORY_FILES & collected:
+        raise pytest.UsageError(f"tests/conftest.py's BIG_MEMORY_FILES must name the files "
+                                f"marked big_memory: {sorted(marked ^ BIG_MEMORY_FILES)}")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under xdist (`-n 2`, pyproject.toml) a worker takes whole files, so that a file's
+    module fixtures (a browser, a server, the whole-space arrays) are made once; and one
+    worker takes every big_memory file, one after another, so that two of them never hold
+    their memory at once while the other worker runs the rest."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class BigMemoryOnOneWorker(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            file = nodeid.split("::", 1)[0]
+            return "big_memory" if Path(file).name in BIG_MEMORY_FILES else file
+
+    return BigMemoryOnOneWorker(config, log)
 
 
 @pytest.fixture(autouse=True, scope="module")

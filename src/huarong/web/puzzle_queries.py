@@ -19,6 +19,7 @@ from fastapi import Depends, Query
 from pydantic import BaseModel, Field
 
 from huarong.web.errors import BadQuery
+from huarong.web.schema import ClusterCounts
 
 if TYPE_CHECKING:
     from huarong.puzzles import Puzzle
@@ -89,9 +90,7 @@ class Hardest(BaseModel):
     start: str
 
 
-class ClusterAnswer(BaseModel):
-    states: int = Field(description="The positions reachable from the start.")
-    solved: int = Field(description="How many of them are goals.")
+class ClusterAnswer(ClusterCounts):
     hardest: Hardest | None = Field(description="The position farthest from any goal; null "
                                                 "without one.")
 

@@ -58,6 +58,15 @@ Code = Annotated[str, Field(pattern=r"^[0-9A-F]{9}$", description="A common code
 PieceKindName = Literal["cao", "horizontal", "vertical", "soldier"]
 
 
+class ClusterCounts(BaseModel):
+    """What every answer about a whole cluster starts with (a puzzle's cluster, a search
+    file's row)."""
+
+    states: int = Field(description="The positions of the cluster: every one reachable from "
+                                    "any other.")
+    solved: int = Field(description="How many of them are goals.")
+
+
 class Move(BaseModel):
     """One step: the piece at cell ``from`` (its top-left, 0-19 in reading order) goes so that
     its top-left is at ``to``."""

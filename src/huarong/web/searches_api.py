@@ -17,7 +17,7 @@ from fastapi import Path as PathParameter
 from pydantic import BaseModel, Field
 
 from huarong.web.errors import BadQuery
-from huarong.web.schema import answers
+from huarong.web.schema import ClusterCounts, answers
 
 if TYPE_CHECKING:
     from huarong.puzzles.results import SearchFile
@@ -78,11 +78,9 @@ class SearchSummary(BaseModel):
     puzzle: SearchPuzzle
 
 
-class SearchRow(BaseModel):
+class SearchRow(ClusterCounts):
     """One cluster."""
 
-    states: int = Field(description="The cluster's states.")
-    solved: int = Field(description="How many of them are solved.")
     length: int | None = Field(description="The hardest start's moves to the nearest solved "
                                            "state; null when none is solved.")
     start: str = Field(description="One hardest start, as grid text.")

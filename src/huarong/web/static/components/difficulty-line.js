@@ -31,6 +31,15 @@ export function describeDifficulty(found) {
   return found.extrapolates ? `${told} (extrapolated from Rush Hour play)` : told;
 }
 
+// The line, made once under the element after (the viewer's progress line) with this id.
+export function difficultyLine(id, after) {
+  const line = document.createElement('p');
+  line.id = id;
+  line.className = 'difficulty-line';
+  after.after(line);
+  return line;
+}
+
 // Draws the line of the start that query names ({start, goal, ...} as the puzzle routes read
 // them) into element, unless stillShown() says the viewer has moved on meanwhile.
 export async function drawDifficulty(element, query, stillShown) {

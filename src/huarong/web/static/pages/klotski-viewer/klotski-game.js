@@ -9,7 +9,7 @@ import { decode, isGoal, moveBetween, pieceLabel } from '../../lib/klotski-rules
 import { createGame } from '../../components/game.js';
 import { klotskiAnswer, klotskiPositions } from '../../components/game-klotski.js';
 import { first } from '../../components/game-history.js';
-import { drawDifficulty } from '../../components/difficulty-line.js';
+import { difficultyLine, drawDifficulty } from '../../components/difficulty-line.js';
 import { readHelpMode } from '../../components/help-mode.js';
 import { showLost, showTargets } from './klotski-marks.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from './klotski-page.js';
 
 const SOLVED_KEY = 'huarong.solved';
+const difficulty = difficultyLine('layout-difficulty', ui.progress);
 const BASE_STEP_MS = 1600;
 const NO_WAY_OUT = 'the 2×2 can never reach the exit from this layout.';
 
@@ -128,7 +129,7 @@ export function refresh() {
   const start = first(history);
   if (start !== state.gradedStart) {
     state.gradedStart = start;
-    drawDifficulty(ui.difficulty, { start }, () => state.gradedStart === start);
+    drawDifficulty(difficulty, { start }, () => state.gradedStart === start);
   }
   const goal = isGoal(decode(code));
   if (goal === ui.celebration.hidden) celebrate(goal);

@@ -15,7 +15,7 @@ drawReadouts($('readout'), [
 
 export const ui = {
   board: $('board'), frame: $('frame'), celebration: $('celebration'),
-  currentCode: $('current-code'), layoutName: $('layout-name'), difficulty: $('layout-difficulty'), announce: $('announce'),
+  currentCode: $('current-code'), layoutName: $('layout-name'), announce: $('announce'),
   remaining: $('remaining'), movesMade: $('moves-made'), progress: $('progress'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
   hint: $('hint-button'), hintsUsed: $('hints-used'), copyLink: $('copy-link'),

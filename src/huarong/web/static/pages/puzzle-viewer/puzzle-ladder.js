@@ -1,6 +1,7 @@
 // The puzzle viewer's ways to another puzzle: the catalogue, the family's next puzzles by
-// fewest moves or by difficulty for a person (/api/puzzles/ladder) or a search result file's rows beside the one played,
-// and a random start of the same cluster whose fewest moves lie in a range.
+// fewest moves or by difficulty for a person (/api/puzzles/ladder) or a search result
+// file's rows beside the one played, and a random start of the same cluster whose fewest
+// moves lie in a range.
 
 import { api } from '../../lib/api.js';
 import { el } from '../../lib/dom.js';

@@ -12,7 +12,7 @@ import { plural } from '../../lib/format.js';
 import { colourOf, span } from '../../lib/grid-text.js';
 import { createGame } from '../../components/game.js';
 import { familyOf, gridAnswer, gridPositions } from '../../components/game-grid.js';
-import { drawDifficulty } from '../../components/difficulty-line.js';
+import { difficultyLine, drawDifficulty } from '../../components/difficulty-line.js';
 import { bindHelpMode, readHelpMode } from '../../components/help-mode.js';
 import { createBoard, piecesOfGrid, wallsOfGrid } from '../../components/piece-board.js';
 import { climbLadder, drawCatalogue, drawLadder } from './puzzle-ladder.js';
@@ -26,7 +26,7 @@ drawReadouts($('readout'), [
 ]);
 
 const ui = {
-  name: $('puzzle-name'), difficulty: $('puzzle-difficulty'), board: $('puzzle-board'), goalBoard: $('goal-board'),
+  name: $('puzzle-name'), board: $('puzzle-board'), goalBoard: $('goal-board'),
   announce: $('announce'), remaining: $('remaining'), movesMade: $('moves-made'),
   verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
   undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
@@ -40,6 +40,8 @@ const ui = {
   error: $('error'), catalogue: $('catalogue'), graphLink: $('graph-link'),
   printLink: $('print-link'), editLink: $('edit-link'),
 };
+
+const difficulty = difficultyLine('puzzle-difficulty', ui.progress);
 
 const BASE_STEP_MS = 2250; // a playback step at speed 1×; 5× (450 ms) by default
 const MOVE_MS = 180; // a move made by key or from the list slides this long
@@ -239,7 +241,7 @@ async function load(params, title) {
   }
   state.ladderFrom = { search, row, min_length: minLength };
   drawLadder(ui, spec.start, state.ladderFrom, () => state.spec?.start === spec.start);
-  drawDifficulty(ui.difficulty, spec, () => state.spec === spec);
+  drawDifficulty(difficulty, spec, () => state.spec === spec);
   ui.name.textContent = `${title} · ${opening.rows}×${opening.columns}, ${opening.rules} rules, `
     + `${opening.metric} metric`;
   history.replaceState(null, '', `#${new URLSearchParams(params)}`);

@@ -65,9 +65,9 @@ class Evaluator:
                 return self.values[found.key], True
         if self.objective == "difficulty":
             found = dataclasses.replace(found, score=self._difficulty_score(found))
-        with self.lock:
-            found = self.values.setdefault(found.key, found)
-        return found, False
+        with self.lock:  # another thread may have valued the same cluster meanwhile
+            kept = self.values.setdefault(found.key, found)
+        return kept, kept is not found
 
     def _difficulty_score(self, found: Value) -> int:
         from huarong.puzzles.difficulty.model import difficulty

@@ -268,8 +268,10 @@ def test_solution_animates_to_the_goal(page: Page) -> None:
     page.wait_for_function(
         "text => document.querySelector('#step-counter').textContent === text",
         arg=final_counter, timeout=90_000)
-    # let the last slide's readouts settle before reading the board
+    # let the last slide's readouts settle, and its slide end, before reading the board
     page.wait_for_selector("#celebration", state="visible")
+    page.wait_for_function("() => document.querySelector('#board .piece.cao')"
+                           ".getAnimations().every(a => a.playState !== 'running')")
     goal_code = _shown_code(page)
     assert goal_code.startswith("D")
     assert _drawn_pieces(page) == _pieces_of(goal_code)

@@ -42,13 +42,14 @@ export function difficultyLine(id, after) {
 
 // Draws the line of the start that query names ({start, goal, ...} as the puzzle routes read
 // them) into element, unless stillShown() says the viewer has moved on meanwhile.
+// The line keeps its text until the new one comes, so its height does not jump meanwhile.
 export async function drawDifficulty(element, query, stillShown) {
-  element.textContent = '';
   let found;
   try {
     found = await graded.get(new URLSearchParams(query).toString());
   } catch {
-    return; // not graded here: the game goes on without it
+    if (stillShown()) element.textContent = ''; // not graded here: the game goes on without it
+    return;
   }
   if (!stillShown()) return;
   element.textContent = describeDifficulty(found);

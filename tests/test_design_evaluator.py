@@ -189,12 +189,12 @@ def test_a_general_search_past_its_limit_leaves_its_arrays_fit_for_the_next() ->
     1,000 stops; the arrays it leaves for the thread's next search give that one the whole
     cluster."""
     from huarong.puzzles import load_puzzle
-    from huarong.puzzles.cluster import cluster_profile
+    from huarong.puzzles.cluster import cluster_summary
 
     puzzle = load_puzzle("1A9BF0C00")  # Klotski's start, by its common code
     with pytest.raises(ClusterTooLarge, match="more than 1,000 states"):
-        cluster_profile(puzzle, limit=1_000)
-    assert cluster_profile(puzzle).states == 25_955
+        cluster_summary(puzzle, limit=1_000)
+    assert cluster_summary(puzzle).states == 25_955
 
 
 def test_a_cluster_met_again_is_answered_from_memory() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -51,18 +51,6 @@ class PuzzleSolution:
     length: int
     path: list[str]
     moves: list[Move]
-
-
-@dataclass(frozen=True)
-class ClusterSummary:
-    """The start's cluster: its ``states``, how many are ``solved``, and its state farthest
-    from any goal (``hardest_length`` moves, ``hardest_start`` its grid, the smallest code of
-    those; None when the cluster holds no goal)."""
-
-    states: int
-    solved: int
-    hardest_length: int | None
-    hardest_start: str | None
 
 
 @dataclass(frozen=True)
@@ -324,35 +312,55 @@ def _solution_along(puzzle: Puzzle, codes: list[int]) -> PuzzleSolution:
 
 
 @dataclass(frozen=True)
-class ClusterProfile:
+class ClusterSummary:
     """What a search of the start's whole cluster tells: its ``states``, ``solved`` states,
-    ``smallest`` code (the cluster's canonical state), the ``hardest_length`` (-1: no goal in
-    the cluster) and ``hardest`` code (the smallest code of the states farthest from any
+    ``smallest`` code (the cluster's canonical state), the ``hardest_length`` (None: no goal
+    in the cluster) and ``hardest`` code (the smallest code of the states farthest from any
     goal; without a goal, the smallest code)."""
 
+    puzzle: Puzzle = field(repr=False, compare=False)
     states: int
     solved: int
     smallest: int
-    hardest_length: int
+    hardest_length: int | None
     hardest: int
 
+    @property
+    def hardest_start(self) -> str | None:
+        """The hardest state's grid; None when the cluster holds no goal."""
+        return None if self.hardest_length is None else format_state(self.puzzle, self.hardest)
 
-def cluster_profile(puzzle: Puzzle, *, limit: int | None = None,
-                    progress: Progress | None = None) -> ClusterProfile:
+
+def cluster_summary(puzzle: Puzzle, *, limit: int | None = None,
+                    progress: Progress | None = None, graph: StateGraph | None = None
+                    ) -> ClusterSummary:
     """The start's cluster by two breadth-first searches: the cluster from the start, then
-    the distances from all its goals at once; :class:`ClusterTooLarge` past ``limit``
-    states."""
+    the distances from all its goals at once (read from ``graph``, the cluster's state graph,
+    when it is given); :class:`ClusterTooLarge` past ``limit`` states."""
+    if graph is not None:
+        return _summary_of_graph(puzzle, graph)
     codes = _search(puzzle, limit=limit, progress=progress).codes
     states, smallest = int(codes.shape[0]), int(codes.min())
     goals = codes[puzzle.tables.goal_flags(codes)]
     del codes
     if not goals.shape[0]:
-        return ClusterProfile(states, 0, smallest, -1, smallest)
+        return ClusterSummary(puzzle, states, 0, smallest, None, smallest)
     layers = _search(puzzle, goals, progress=progress, phase="distances to the goals")
     farthest = layers.codes[(layers.layers[-2] if len(layers.layers) > 1 else 0):
                             layers.layers[-1]]
-    return ClusterProfile(states, int(goals.shape[0]), smallest, len(layers.layers) - 1,
-                          int(farthest.min()))
+    return ClusterSummary(puzzle, states, int(goals.shape[0]), smallest,
+                          len(layers.layers) - 1, int(farthest.min()))
+
+
+def _summary_of_graph(puzzle: Puzzle, graph: StateGraph) -> ClusterSummary:
+    smallest = int(graph.codes.min())
+    solved = int(np.count_nonzero(graph.goal))
+    if not solved:
+        return ClusterSummary(puzzle, graph.size, 0, smallest, None, smallest)
+    steps = graph.min_steps
+    hardest = int(steps.max())
+    return ClusterSummary(puzzle, graph.size, solved, smallest, hardest,
+                          int(graph.codes[steps == hardest].min()))
 
 
 def solution_length(puzzle: Puzzle, *, limit: int | None = None) -> int | None:
@@ -367,31 +375,6 @@ def solution_length(puzzle: Puzzle, *, limit: int | None = None) -> int | None:
     # listed yet: the goal lies one layer past the last one listed below it.
     return 1 + int(np.searchsorted(np.array(found.layers, dtype=np.int64), found.goal,
                                    side="right"))
-
-
-def cluster_summary(puzzle: Puzzle, *, limit: int | None = None,
-                    progress: Progress | None = None, graph: StateGraph | None = None
-                    ) -> ClusterSummary:
-    """The start's cluster: states, solved states and its hardest state, found by a second
-    breadth-first search from all the goals at once (from ``graph``, the cluster's state
-    graph, when it is given)."""
-    if graph is not None:
-        return _group_of_graph(puzzle, graph)
-    profile = cluster_profile(puzzle, limit=limit, progress=progress)
-    if not profile.solved:
-        return ClusterSummary(profile.states, 0, None, None)
-    return ClusterSummary(profile.states, profile.solved, profile.hardest_length,
-                          format_state(puzzle, profile.hardest))
-
-
-def _group_of_graph(puzzle: Puzzle, graph: StateGraph) -> ClusterSummary:
-    solved = int(np.count_nonzero(graph.goal))
-    if not solved:
-        return ClusterSummary(graph.size, 0, None, None)
-    steps = graph.min_steps
-    hardest = int(steps.max())
-    return ClusterSummary(graph.size, solved, hardest,
-                          format_state(puzzle, int(graph.codes[steps == hardest].min())))
 
 
 def next_moves(puzzle: Puzzle, graph: StateGraph | None = None) -> list[MoveVerdict]:

@@ -4,7 +4,7 @@ piece and where it must go), each start's value (its cluster's hardest length, b
 engine), and whether every piece of a start matters.
 
 A candidate is a :class:`Design`: the walls it adds and where each piece stands.  Its
-value is that of its cluster (:func:`~huarong.puzzles.cluster.cluster_profile`): the
+value is that of its cluster (:func:`~huarong.puzzles.cluster.cluster_summary`): the
 states, the solved states and the hardest start (the smallest code of the states farthest
 from any goal, as the exhaustive search breaks ties).  A cluster is known by its canonical
 state, its smallest code on its board, so a cluster met again is never searched again.
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from huarong.puzzles.board import Board, board_spec
-from huarong.puzzles.cluster import cluster_profile, solution_length
+from huarong.puzzles.cluster import cluster_summary, solution_length
 from huarong.puzzles.grid import (
     EMPTY,
     LETTERS,
@@ -276,10 +276,11 @@ class DesignSpace:
         """The design's cluster, by the general engine; :class:`ClusterTooLarge` past
         ``limit`` states, :class:`PuzzleError` when its states cannot be coded."""
         puzzle = self.puzzle(design)
-        profile = cluster_profile(puzzle, limit=limit)
-        key = (design.counts(len(self.kinds)), tuple(sorted(design.walls)), profile.smallest)
-        return Value(profile.hardest_length, profile.states, profile.solved,
-                     self.design_of(puzzle.board, design.walls, profile.hardest), key)
+        summary = cluster_summary(puzzle, limit=limit)
+        key = (design.counts(len(self.kinds)), tuple(sorted(design.walls)), summary.smallest)
+        length = -1 if summary.hardest_length is None else summary.hardest_length
+        return Value(length, summary.states, summary.solved,
+                     self.design_of(puzzle.board, design.walls, summary.hardest), key)
 
     def minimal(self, design: Design, length: int, limit: int) -> bool:
         """Whether every piece but the goal piece, and every wall the design added, matters:

@@ -1,7 +1,7 @@
 """Rush Hour clusters on lane-coded keys (:mod:`huarong._kernels.rush_hour_lanes`): the
 specialised engine for vehicles that each move along one row or column, on any board up to
 8x8 with any number of vehicles and walls.  It answers what the general engine's
-:func:`~huarong.puzzles.cluster.cluster_profile` answers for such a board (the same
+:func:`~huarong.puzzles.cluster.cluster_summary` answers for such a board (the same
 hardest start, picked by the same order) some ten times faster, and on boards whose general
 state codes do not fit 63 bits.
 

@@ -14,3 +14,16 @@ export function el(tag, attributes = {}, ...children) {
   element.append(...children.filter((child) => child !== null && child !== undefined));
   return element;
 }
+
+// A page's table of elements from one text of ids: each id under its camelCase name
+// ('moves-made' -> movesMade), or under the name written before it ('undo:undo-button').
+export function elementsById(text) {
+  const table = {};
+  for (const entry of text.trim().split(/\s+/)) {
+    const [name, id] = entry.includes(':') ? entry.split(':') : [camelCase(entry), entry];
+    table[name] = $(id);
+  }
+  return table;
+}
+
+const camelCase = (id) => id.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());

@@ -1,7 +1,7 @@
 // The Klotski viewer's elements, the page's own state (the game's is the game's: see
 // klotski-game.js), what the server has told about codes, and the page's three voices.
 
-import { $ } from '../../lib/dom.js';
+import { $, elementsById } from '../../lib/dom.js';
 import { drawReadouts } from '../../components/page-parts.js';
 
 drawReadouts($('readout'), [
@@ -13,26 +13,15 @@ drawReadouts($('readout'), [
     title: 'Your moves plus the fewest steps still needed, less the fewest from the start' },
 ]);
 
-export const ui = {
-  board: $('board'), frame: $('frame'), celebration: $('celebration'),
-  currentCode: $('current-code'), layoutName: $('layout-name'), announce: $('announce'),
-  remaining: $('remaining'), movesMade: $('moves-made'), progress: $('progress'),
-  undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
-  hint: $('hint-button'), hintsUsed: $('hints-used'), copyLink: $('copy-link'),
-  recordButton: $('record-button'), printLink: $('print-link'),
-  solve: $('solve-button'),
-  play: $('play-button'), back: $('step-back'), forward: $('step-forward'),
-  counter: $('step-counter'), speed: $('speed'), speedValue: $('speed-value'),
-  message: $('message'), loadForm: $('load-form'), codeInput: $('code-input'),
-  error: $('error'), editButton: $('edit-button'), editor: $('editor'),
-  palette: $('palette'), editStatus: $('edit-status'), editClear: $('edit-clear'),
-  editDone: $('edit-done'), editCancel: $('edit-cancel'), classics: $('classics'),
-  levels: $('levels'), levelsNote: $('levels-note'), levelsForm: $('levels-form'),
-  levelsSteps: $('levels-steps'), levelsPager: $('levels-pager'), levelsPrev: $('levels-prev'),
-  levelsNext: $('levels-next'), levelsRange: $('levels-range'), shortCode: $('short-code'),
-  groupLink: $('group-link'), stepsLost: $('steps-lost'), pieceMoves: $('piece-moves'),
-  helpMode: $('help-mode'),
-};
+export const ui = elementsById(`
+  board frame celebration current-code layout-name announce remaining moves-made progress
+  undo:undo-button redo:redo-button restart:restart-button hint:hint-button hints-used
+  copy-link record-button print-link solve:solve-button play:play-button back:step-back
+  forward:step-forward counter:step-counter speed speed-value message load-form code-input
+  error edit-button editor palette edit-status edit-clear edit-done edit-cancel classics levels
+  levels-note levels-form levels-steps levels-pager levels-prev levels-next levels-range
+  short-code group-link steps-lost piece-moves help-mode
+`);
 
 export const state = {
   optimum: undefined, // the fewest steps from the game's first layout, once known

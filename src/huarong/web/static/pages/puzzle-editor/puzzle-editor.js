@@ -5,7 +5,7 @@
 
 import '../../components/page-parts.js';
 import { ApiError, api } from '../../lib/api.js';
-import { $ } from '../../lib/dom.js';
+import { elementsById } from '../../lib/dom.js';
 import {
   SIDES, emptyGrid, erased, gridOf, goalFor, goalPlaced, lettersOf, linesOf, nameOf,
   pathTo, rectangle, resized, shapeAt, textOf, tomlOf, withPiece, withWalls,
@@ -14,13 +14,13 @@ import { createBoard, piecesOfGrid } from '../../components/piece-board.js';
 import { colourOf, pieceLabel, span } from '../../lib/grid-text.js';
 
 const ui = {
-  board: $('editor-board'), tools: document.querySelectorAll('input[name=tool]'),
-  toolHelp: $('tool-help'), answer: $('answer'), cluster: $('cluster'),
-  shareLink: $('share-link'), copy: $('copy-button'), play: $('play-link'),
-  download: $('download-button'), clear: $('clear-button'), shareStatus: $('share-status'),
-  title: $('title-input'), rows: $('rows-input'), columns: $('columns-input'),
-  metric: $('metric-input'), rules: $('rules-input'), distinct: $('distinct-input'),
-  boardText: $('board-text'), goalText: $('goal-text'), textError: $('text-error'),
+  ...elementsById(`
+  board:editor-board tool-help answer cluster share-link copy:copy-button play:play-link
+  download:download-button clear:clear-button share-status title:title-input rows:rows-input
+  columns:columns-input metric:metric-input rules:rules-input distinct:distinct-input
+  board-text goal-text text-error
+  `),
+  tools: document.querySelectorAll('input[name=tool]'),
 };
 
 const ANSWER_DELAY_MS = 300; // a drawing still changing is not asked about

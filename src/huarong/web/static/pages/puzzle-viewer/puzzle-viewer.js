@@ -7,7 +7,7 @@
 import { drawReadouts } from '../../components/page-parts.js';
 import { createAnswers } from '../../lib/answers.js';
 import { ApiError, api } from '../../lib/api.js';
-import { $ } from '../../lib/dom.js';
+import { $, elementsById } from '../../lib/dom.js';
 import { plural } from '../../lib/format.js';
 import { colourOf, span } from '../../lib/grid-text.js';
 import { createGame } from '../../components/game.js';
@@ -25,21 +25,14 @@ drawReadouts($('readout'), [
   { id: 'verdict', label: 'last move', value: '–' },
 ]);
 
-const ui = {
-  name: $('puzzle-name'), board: $('puzzle-board'), goalBoard: $('goal-board'),
-  announce: $('announce'), remaining: $('remaining'), movesMade: $('moves-made'),
-  verdict: $('verdict'), progress: $('progress'), message: $('message'), moves: $('moves'),
-  undo: $('undo-button'), redo: $('redo-button'), restart: $('restart-button'),
-  hint: $('hint-button'), hintsUsed: $('hints-used'), helpMode: $('help-mode'),
-  recordButton: $('record-button'), easier: $('easier-button'), harder: $('harder-button'),
-  ladderOrder: $('ladder-order'),
-  speed: $('speed'), speedValue: $('speed-value'), randomForm: $('random-form'),
-  randomLow: $('random-low'), randomHigh: $('random-high'), solve: $('solve-button'),
-  form: $('load-form'), start: $('start-input'), goal: $('goal-input'),
-  distinct: $('distinct-input'), metric: $('metric-input'), rules: $('rules-input'),
-  error: $('error'), catalogue: $('catalogue'), graphLink: $('graph-link'),
-  printLink: $('print-link'), editLink: $('edit-link'),
-};
+const ui = elementsById(`
+  name:puzzle-name board:puzzle-board goal-board announce remaining moves-made verdict progress
+  message moves undo:undo-button redo:redo-button restart:restart-button hint:hint-button
+  hints-used help-mode record-button easier:easier-button harder:harder-button ladder-order
+  speed speed-value random-form random-low random-high solve:solve-button form:load-form
+  start:start-input goal:goal-input distinct:distinct-input metric:metric-input
+  rules:rules-input error catalogue graph-link print-link edit-link
+`);
 
 const difficulty = difficultyLine('puzzle-difficulty', ui.progress);
 

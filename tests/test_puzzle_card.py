@@ -17,7 +17,14 @@ from huarong.cli import main
 from huarong.cli.puzzle import puzzle
 from huarong.cli.puzzle_card import card
 from huarong.puzzles import load_puzzle
-from huarong.puzzles.card import EMPTY_COLOUR, WALL_COLOUR, piece_colours
+from huarong.puzzles.card import (
+    BACKGROUND,
+    EMPTY_COLOUR,
+    GOAL_OUTLINE_COLOUR,
+    TEXT_COLOUR,
+    WALL_COLOUR,
+    piece_colours,
+)
 from huarong.puzzles.card_layout import (
     BACK_TOP,
     DPI,
@@ -28,6 +35,7 @@ from huarong.puzzles.card_layout import (
     THUMBNAIL_GAP,
     card_layout,
 )
+from huarong.puzzles.grid import Grid
 
 from .puzzle_reference import reference
 
@@ -40,6 +48,8 @@ length."""
 TINY_GOAL = "..../..AA/..AA"
 DADS = ("AABB/AACC/DE../FGHH/FGII", "..../..../..../AA../AA..")
 """The catalogue's dads-puzzle, start and goal (step metric, free rules)."""
+CENTURY = ("ABBC/DBBE/DF.E/GF.H/IIJJ", "..../..../..../.BB./.BB.")
+"""The catalogue's century, start and goal (step metric, free rules)."""
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -177,3 +187,30 @@ def test_bad_input_is_one_line_exit_2_and_leaves_nothing(
     assert words in lines[0]
     assert "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_letter_of_centurys_front_is_inked_the_goals_edge_too(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """Century's I and J lie across the goal's outline, their middles on its edge: around
+    each piece's middle the PNG holds pixels of the two colours letters are written in (dark
+    on a light piece, light on a dark one), and more of them than of the outline's red."""
+    output = tmp_path / "century.png"
+    run(runner, "century", "-o", str(output))
+    puzzle = load_puzzle("century")
+    grid = Grid.read(CENTURY[0])
+    layout = card_layout(grid.rows, grid.columns, shortest(*CENTURY))
+    colours = piece_colours(puzzle)
+    with Image.open(output) as image:
+        front = image.convert("RGB")
+    half = layout.board_cell // 4
+    for letter, cells in grid.pieces(grid.text).items():
+        rows = [address // grid.columns + 0.5 for address in cells]
+        columns = [address % grid.columns + 0.5 for address in cells]
+        centre = (round(layout.board_x + sum(columns) / len(cells) * layout.board_cell),
+                  round(layout.board_y + sum(rows) / len(cells) * layout.board_cell))
+        box = front.crop((centre[0] - half, centre[1] - half, centre[0] + half,
+                          centre[1] + half))
+        counts = {colour: count for count, colour in box.getcolors(box.width * box.height)}
+        ink = counts.get(TEXT_COLOUR, 0) + counts.get(BACKGROUND, 0)
+        assert colours[letter] in counts, letter
+        assert ink > max(20, counts.get(GOAL_OUTLINE_COLOUR, 0) // 4), (letter, counts)

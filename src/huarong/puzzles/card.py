@@ -191,14 +191,14 @@ def _board_marks(grid: str, x: int, y: int, cell: int, colours: dict[str, RGB],
             marks.append(_Box(left + inset_left, top + inset_top,
                               cell - inset_left - inset_right, cell - inset_top - inset_bottom,
                               colours[glyph]))
-    if letters:
+    if goal is not None:
+        marks += _outline(Grid.read(goal), x, y, cell)
+    if letters:  # over the outline: a letter on the goal's edge (Century's I) stays whole
         size = max(8, int(cell * 0.5))
         for letter, cells in board.pieces(grid).items():
             row_at, column_at = _letter_point(cells, columns)
             marks.append(_Caption(x + round(column_at * cell), y + round(row_at * cell), letter,
                                   size, _text_colour(colours[letter])))
-    if goal is not None:
-        marks += _outline(Grid.read(goal), x, y, cell)
     return tuple(marks)
 
 

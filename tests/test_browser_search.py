@@ -1,16 +1,21 @@
 """A search's results browsed in the explorer (#/searches), driven in Debian's chromium
 through Playwright: the rows hardest first, paged, filtered, and a start played in the viewer
 by the keyboard.  Expected rows come from the :class:`SearchResult` in the order of a plain
-sort; the viewer's minimum moves from the search's length for that start."""
+sort, their difficulty from the model on each start loaded alone; the viewer's minimum moves
+from the search's length for that start."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from huarong.puzzles import load_puzzle
+from huarong.puzzles.difficulty.column import DIFFICULTY_ROWS
+from huarong.puzzles.difficulty.model import difficulty
 from huarong.puzzles.exhaustive import search
 
 from .puzzle_reference import reference
@@ -24,6 +29,10 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 
+GOAL = "..../..AA/..AA"
+"""The goal ``2x2@1,2`` of the search below, as grid text."""
+
+
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """A 3x4 search written as ``tiny.parquet``, and its rows hardest first."""
@@ -34,8 +43,25 @@ def expected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[
     rows = [{"length": None if result.length[i] < 0 else int(result.length[i]),
              "states": int(result.states[i]), "solved": int(result.solved[i]),
              "start": grids[i]} for i in range(len(result))]
-    return path, sorted(rows, key=lambda row: (
-        -(row["length"] if row["length"] is not None else -1), -row["states"]))
+    rows.sort(key=lambda row: (-(row["length"] if row["length"] is not None else -1),
+                               -row["states"]))
+    for row in rows[:DIFFICULTY_ROWS]:
+        if row["length"] is not None:
+            alone = difficulty(load_puzzle(row["start"], GOAL, metric="slide", rules="free"))
+            row["difficulty"] = f"{_readable(alone.median_seconds)}, grade {alone.grade}"
+    return path, rows
+
+
+def _readable(seconds: float) -> str:
+    """A time as the viewers write it (difficulty-line.js), rounding halves up as JS does."""
+    def rounded(value: float) -> int:
+        return math.floor(value + 0.5)
+
+    if seconds < 90:
+        return f"about {max(1, rounded(seconds))} s"
+    if seconds < 90 * 60:
+        return f"about {rounded(seconds / 60)} min"
+    return f"about {rounded(seconds / 3600)} h" if seconds < 36 * 3600 else "over a day"
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +78,8 @@ def _rows(page: Page) -> list[list[str]]:
 
 def _shown(row: dict[str, Any], rank: int) -> list[str]:
     length = "none" if row["length"] is None else str(row["length"])
-    return [str(rank), length, str(row["states"]), str(row["solved"]), row["start"],
-            f"graph of {row['start']}"]
+    return [str(rank), length, str(row["states"]), str(row["solved"]),
+            row.get("difficulty", "–"), row["start"], f"graph of {row['start']}"]
 
 
 def test_the_rows_hardest_first_paged_filtered_and_a_start_played(
@@ -84,7 +110,7 @@ def test_the_rows_hardest_first_paged_filtered_and_a_start_played(
         long_ones = [row for row in rows if row["length"] is not None and row["length"] >= 5]
         page.wait_for_function("n => document.querySelector('#search-range').textContent"
                                ".endsWith(`of ${n}`)", arg=len(long_ones))
-        assert [cells[4] for cells in _rows(page)] == [row["start"] for row in long_ones[:6]]
+        assert [cells[5] for cells in _rows(page)] == [row["start"] for row in long_ones[:6]]
 
         # The hardest start played in the viewer from the keyboard: its moves to the goal
         # are the search's length.

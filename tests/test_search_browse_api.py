@@ -8,6 +8,7 @@ file's goal, rules and metric (its moves to a goal are the row's length)."""
 
 from __future__ import annotations
 
+import functools
 import socket
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from huarong.cli import main
-from huarong.puzzles import PuzzleError
+from huarong.puzzles import PuzzleError, load_puzzle
+from huarong.puzzles.difficulty.model import difficulty
 from huarong.puzzles.exhaustive import SearchResult, search
 from huarong.puzzles.results import write_results
 from huarong.web.app import create_app
@@ -64,12 +66,22 @@ def _hardest_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _expected(result: SearchResult) -> list[dict[str, Any]]:
-    """Every cluster hardest first, those alike as the search found them."""
+    """Every cluster hardest first, those alike as the search found them; the difficulty of
+    each solved one (all 20 are among the hardest the file grades) from its start alone."""
     grids = result.board.grids(result.start)
     return _hardest_first([
         {"states": int(result.states[i]), "solved": int(result.solved[i]),
          "length": None if result.length[i] < 0 else int(result.length[i]),
-         "start": grids[i]} for i in range(len(result))])
+         "start": grids[i], **_difficulty(grids[i], solved=result.length[i] >= 0)}
+        for i in range(len(result))])
+
+
+@functools.cache
+def _difficulty(start: str, *, solved: bool) -> dict[str, Any]:
+    if not solved:
+        return {"difficulty": None, "grade": None}
+    alone = difficulty(load_puzzle(start, GOAL_GRID, metric=METRIC, rules="free"))
+    return {"difficulty": alone.median_seconds, "grade": alone.grade}
 
 
 def test_the_list_names_each_file_with_its_rows_totals_and_puzzle(

@@ -73,7 +73,7 @@ class SearchPage:
 
 def _columns(names: list[str]) -> list[str]:
     """The columns a page reads of a file with the columns ``names``."""
-    return [*COLUMNS, *(name for name in OWN_COLUMNS if name in names)]
+    return [*COLUMNS, *(name for name in (*OWN_COLUMNS, DIFFICULTY_COLUMN) if name in names)]
 
 
 class _Parquet:

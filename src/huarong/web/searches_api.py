@@ -88,6 +88,11 @@ class SearchRow(ClusterCounts):
                                                        "is its own puzzle (grid text).")
     distinct: str | None = Field(default=None, description="The row's own distinct pieces' "
                                                            "letters, where it has its own.")
+    difficulty: float | None = Field(default=None, description=(
+        "The difficulty model's predicted median seconds to solve the start for a first-time "
+        "player (docs/difficulty.md): the file's hardest rows hold one, older files and the "
+        "other rows none."))
+    grade: int | None = Field(default=None, ge=1, le=10, description="That time's grade, 1-10.")
 
 
 class SearchRows(BaseModel):
@@ -111,6 +116,15 @@ _Name = Annotated[str, PathParameter(min_length=1, max_length=200,
 def _summary(found: SearchFile) -> dict[str, Any]:
     return {"name": found.name, "rows": found.rows, "totals": found.totals,
             "puzzle": found.puzzle}
+
+
+def _graded(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with its difficulty (null in a file written before the model) and that
+    time's grade."""
+    from huarong.puzzles.difficulty.model import grade_of
+
+    seconds = row.get("difficulty")
+    return {**row, "difficulty": seconds, "grade": None if seconds is None else grade_of(seconds)}
 
 
 def searches_router(files: Mapping[str, SearchFile]) -> APIRouter:
@@ -148,6 +162,7 @@ def searches_router(files: Mapping[str, SearchFile]) -> APIRouter:
             raise BadQuery(f"no search result named {name!r}; served: {served}", name, 404)
         page = found.page(offset, limit, min_length)
         return {"name": name, "offset": offset, "limit": limit, "min_length": min_length,
-                "total": page.total, "rows": page.rows, "puzzle": found.puzzle}
+                "total": page.total, "rows": [_graded(row) for row in page.rows],
+                "puzzle": found.puzzle}
 
     return router

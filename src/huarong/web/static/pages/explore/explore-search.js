@@ -6,6 +6,7 @@
 import { api } from '../../lib/api.js';
 import { $, el } from '../../lib/dom.js';
 import { count } from '../../lib/format.js';
+import { readableTime } from '../../components/difficulty-line.js';
 import { gridBoard } from '../../components/miniboard.js';
 import { rowAddress, rowQuery } from '../../lib/search-rows.js';
 
@@ -67,6 +68,16 @@ function drawSummary(file) {
     ...fact('hardest', hardestText(totals)));
 }
 
+// The difficulty model's prediction the file holds for its hardest rows (none for the others
+// and in files written before the model): the time of a first-time player and its grade.
+function difficultyCell(item) {
+  if (item.difficulty === null || item.difficulty === undefined) {
+    return el('td', { className: 'quiet' }, '–');
+  }
+  return el('td', { title: 'Predicted median time to solve for a first-time player' },
+    `${readableTime(item.difficulty)}, grade ${item.grade}`);
+}
+
 function row(item, rank, puzzle) {
   const query = rowQuery(puzzle, item);
   return el('tr', {},
@@ -74,6 +85,7 @@ function row(item, rank, puzzle) {
     el('td', {}, item.length === null ? 'none' : count(item.length)),
     el('td', {}, count(item.states)),
     el('td', {}, count(item.solved)),
+    difficultyCell(item),
     el('td', { className: 'layout-cell' }, el('a', {
       href: rowAddress(puzzle, item, shown.name, rank - 1, shown.minLength),
       className: 'play-link', title: 'Play this start',

@@ -145,6 +145,7 @@ DESIGN_RECORDS: dict[str, tuple[int, int]] = {
     "design-rush-hour-walls": (52, 5_717),
     "design-4x5-free": (190, 30_331),
     "design-6x6-free": (156, 574_362),
+    "design-5x5-free": (268, 690_908),
 }
 REFERENCE_LIMIT = 10_000
 """The largest cluster the plain-Python reference checks here (seconds each)."""
@@ -170,7 +171,7 @@ def test_a_design_record_is_its_cluster_s_hardest_start(name: str,
         assert steps[plain.start] == moves == max(steps.values())
 
 
-@pytest.mark.parametrize("name", ["design-4x5-free", "design-6x6-free"])
+@pytest.mark.parametrize("name", ["design-4x5-free", "design-6x6-free", "design-5x5-free"])
 def test_a_design_record_needs_every_piece(name: str) -> None:
     """Without any one piece but the goal piece the record's start is solved in fewer moves
     (the design search's minimality, checked here by solving each smaller start)."""

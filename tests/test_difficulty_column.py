@@ -59,3 +59,24 @@ def test_a_rush_hour_row_with_its_own_goal() -> None:
     expected = difficulty(load_puzzle(board))
     assert table.column("difficulty").to_pylist() == [
         pytest.approx(expected.median_seconds, rel=1e-12)]
+
+
+def test_a_full_7x7_rush_hour_row_gets_null_and_the_file_is_written(tmp_path: Path) -> None:
+    """A 7x7 board of 21 vehicles has more placements than the general engine's 63-bit
+    codes rank (so ``load_puzzle`` refuses it): its row's difficulty is null, and the design
+    search's result file is still written, as it was not when the error escaped."""
+    from huarong.puzzles.presets.rush_hour_design import rush_hour_space
+    from huarong.puzzles.results import write_results
+    from huarong.puzzles.tables import TooManyPlacements
+
+    start = "BBBCC.D/EEFFG.D/HIJ.GKL/HIJAAKL/MMNNOOP/QQRRS.P/TTUUS.."
+    goal = "......./......./......./.....AA/......./......./......."
+    with pytest.raises(TooManyPlacements, match="cannot be ranked in 63 bits"):
+        load_puzzle(start, goal, metric="slide", rules="length").tables  # noqa: B018
+    columns = {"states": [100], "solved": [1], "length": [10], "start": [start],
+               "goal": [goal], "distinct": ["A"]}
+    table = results_table(columns, rush_hour_space(7, 7).file_puzzle(),
+                          totals_of(1, 100, (10, start)))
+    assert table.column("difficulty").to_pylist() == [None]
+    write_results(table, tmp_path / "r.parquet")
+    assert open_search_file(tmp_path / "r.parquet").rows == 1

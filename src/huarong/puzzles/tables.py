@@ -51,6 +51,11 @@ _METRIC_NUMBER = {"unit": 0, "slide": 1, "step": 2}
 _RANK_LIMIT = 1 << 63
 
 
+class TooManyPlacements(PuzzleError):
+    """A board whose placements of the pieces are too many for the general engine's state
+    codes (63 bits); Rush Hour boards have lane codes (:mod:`huarong.puzzles.lanes`)."""
+
+
 def _placements(shape: Shape, rows: int, columns: int, walls: frozenset[int]
                 ) -> list[tuple[int, ...]]:
     """Every position of ``shape`` on the board clear of walls, by anchor cell."""
@@ -86,9 +91,9 @@ class Tables:
         self.space = math.prod(radices)
         if self.space >= _RANK_LIMIT:
             letters = "".join(sorted(letter for k in board.classes for letter in k.letters))
-            raise PuzzleError(f"{rows}x{columns} board of pieces {letters}",
-                              f"its {self.space:,} placements of the pieces cannot be "
-                              "ranked in 63 bits")
+            raise TooManyPlacements(f"{rows}x{columns} board of pieces {letters}",
+                                    f"its {self.space:,} placements of the pieces cannot be "
+                                    "ranked in 63 bits")
         self.masks = np.zeros((count, 2 * MAX_CELLS), dtype=np.int64)
         self.moves = np.full((count, MAX_CELLS, 4), -1, dtype=np.int64)
         self.classes = np.zeros((count, 5), dtype=np.int64)

@@ -128,11 +128,11 @@ def design(board: str | None, pieces: str | None, goal: str | None, start: str |
                             target=stop_at, objective=objective,
                             max_states=max_states, cluster=cluster,
                             checkpoint=checkpoint, progress=progress)
+    _report(result, as_json)  # first: a file that cannot be written loses no answer
     if output is not None:
         with machine_faults(output, "-o"):
             result.write(output)
         click.echo(f"written to {output} ({len(result.rows):,} clusters)", err=True)
-    _report(result, as_json)
     if result.used_up:
         click.echo("huarong: the chains met only clusters met before for a long while: "
                    "this space is used up", err=True)

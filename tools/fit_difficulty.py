@@ -30,13 +30,26 @@ from huarong.puzzles.difficulty.fitting import (
     nested_cross_validated,
     study_data,
 )
-from huarong.puzzles.difficulty.model import MODEL_FEATURES, MODEL_FILE, SOLVED_FEATURES
+from huarong.puzzles.difficulty.model import (
+    MODEL_FEATURES,
+    MODEL_FILE,
+    SOLVED_FEATURES,
+    TIME_FEATURES,
+)
 from huarong.puzzles.difficulty.study import LABELS, study_puzzles
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "src" / "huarong" / "puzzles" / "difficulty" / "data" / MODEL_FILE
 PLOT = ROOT / "docs" / "images" / "difficulty-fit.png"
 COLOURS = {7: (46, 134, 193), 11: (39, 174, 96), 14: (230, 126, 34), 16: (192, 57, 43)}
+EARLIER = ("optimal_length", "away_nearby", "tempting_share", "mean_moves", "mean_blockers")
+CANDIDATE_SETS = {
+    "the first model (five features; share: three)": (EARLIER, (*EARLIER[:2], "mean_moves")),
+    "the first model and log_walk_moves": ((*EARLIER, "log_walk_moves"),
+                                           (*EARLIER[:2], "mean_moves", "log_walk_moves")),
+    "optimal length and log_walk_moves": (("optimal_length", "log_walk_moves"),) * 2,
+}
+"""Feature sets (time, share) compared with the shipped one by leave-one-out."""
 
 
 def _row(name: str, figures: Agreement) -> str:
@@ -82,7 +95,9 @@ def _plot(data: StudyData, predicted_seconds: np.ndarray) -> bytes:
 
 
 def main() -> None:
-    data = study_data(study_puzzles())
+    every = study_data(study_puzzles(), ("optimal_length", *CANDIDATES))
+    data = StudyData(every.puzzles, MODEL_FEATURES,
+                     every.inputs[:, [every.names.index(name) for name in MODEL_FEATURES]])
     model = fit(data)
     time_cv, solved_cv = cross_validated(data)
     ours = agreement(data, time_cv, -solved_cv)
@@ -96,15 +111,27 @@ def main() -> None:
     print("|---|---|---|---|---|")
     print(_row("optimal length alone", alone))
     print(_row("model (leave-one-out)", ours))
-    every = study_data(data.puzzles, ("optimal_length", *CANDIDATES))
-    nested = nested_cross_validated(every, (len(MODEL_FEATURES) - 1, len(SOLVED_FEATURES) - 1))
+    sizes = (len(TIME_FEATURES) - 1, len(SOLVED_FEATURES) - 1)
+    nested = nested_cross_validated(every, sizes)
     print(_row("features chosen inside each fold", agreement(every, nested[0], -nested[1])))
-    time_all, solved_all = cross_validated(every, every.names)
+    time_all, solved_all = cross_validated(every, every.names, every.names)
     print(_row("every feature, one ridge", agreement(every, time_all, -solved_all)))
+    for name, (time_names, solved_names) in CANDIDATE_SETS.items():
+        candidate = cross_validated(every, time_names, solved_names)
+        print(_row(name + " (leave-one-out)", agreement(every, candidate[0], -candidate[1])))
+    for size in range(1, 6):
+        if size != sizes[0]:
+            other = nested_cross_validated(every, (size, sizes[1]))
+            print(_row(f"{size} chosen inside each fold", agreement(every, other[0], -other[1])))
     for name, linear in (("log seconds", model.time), ("solved log-odds", model.solved)):
         terms = ", ".join(f"{feature} {value:+.3f}" for feature, value in
                           zip(model.features, linear.coefficients, strict=True))
         print(f"{name}: {linear.intercept:+.3f}, {terms} (penalty {linear.alpha:.3g})")
+    _disagreements(data, time_cv, length)
+
+
+def _disagreements(data: StudyData, time_cv: np.ndarray, length: np.ndarray) -> None:
+    """Print the five puzzles whose ranks by the model and by the length differ most."""
     by_model, by_length = rankdata(time_cv), rankdata(length)
     observed = rankdata(data.seconds)
     print("\nwhere the model and the length disagree most (ranks among 70, 1 the quickest):")

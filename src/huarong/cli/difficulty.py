@@ -68,7 +68,7 @@ def _echo(chosen: Puzzle, found: Difficulty, as_json: bool) -> None:
                "(first-time players who solve it)")
     click.echo(f"predicted share who solve it: {found.solved_share:.0%}")
     if found.extrapolates:
-        outside = (f" (outside the study's range: {', '.join(found.outside)})"
+        outside = (f" (outside the study's range or missing: {', '.join(found.outside)})"
                    if found.outside else "")
         click.echo(f"note: {EXTRAPOLATION}{outside}")
     click.echo("features:")

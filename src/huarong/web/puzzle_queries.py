@@ -115,7 +115,7 @@ class DifficultyAnswer(BaseModel):
     grade_name: str = Field(description="The grade's name, as ThinkFun names its levels.")
     extrapolates: bool = Field(description="True for a puzzle unlike the study's 6x6 Rush "
                                            "Hour boards, or a feature outside its range.")
-    outside: list[str] = Field(description="The features outside the study's range.")
+    outside: list[str] = Field(description="The features outside the study's range or missing.")
     features: dict[str, float | int | None] = Field(
         description="The features the model reads and the others it reports, by name.")
 

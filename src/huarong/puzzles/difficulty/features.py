@@ -1,9 +1,10 @@
 """What makes a start hard for a person, measured on its cluster's state graph: the features
 of :class:`DifficultyFeatures`, each defined in ``docs/difficulty.md``.
 
-Every figure but the blocking graph is read from the graph alone (distances from the start
-and from the goals, and each state's moves), so it means the same for any puzzle; the blocking
-graph needs straight pieces that move along their length (Rush Hour's rules).  The *optimal
+Every figure but the blocking graph and the walk that prefers its pieces is read from the graph
+alone (distances from the start and from the goals, and each state's moves), so it means the
+same for any puzzle; the blocking graph needs straight pieces that move along their length
+(Rush Hour's rules).  The *optimal
 region* is the set of states on at least one shortest solution from the start: a state ``v``
 with ``from_start[v] + to_goal[v] == optimal_length``; its *optimal moves* take one move off
 the distance to the goal and stay in it.
@@ -20,6 +21,7 @@ from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.puzzles.cluster import puzzle_start_node, solution_of_graph, state_graph
 from huarong.puzzles.difficulty.blocking import blocking_graph
 from huarong.puzzles.difficulty.progress import progress_scores
+from huarong.puzzles.difficulty.walk import log_walk_moves
 from huarong.puzzles.grid import PuzzleError
 from huarong.puzzles.puzzle import Puzzle
 
@@ -31,7 +33,8 @@ class UnsolvableStart(PuzzleError):
 @dataclass(frozen=True)
 class DifficultyFeatures:
     """The features of one start (definitions in ``docs/difficulty.md``); the blocking
-    graph's two are None for puzzles without straight pieces moving along their length."""
+    graph's two and ``log_walk_moves`` are None for puzzles without straight pieces moving
+    along their length."""
 
     optimal_length: int
     cluster_size: int
@@ -53,6 +56,7 @@ class DifficultyFeatures:
     pieces_moved: int
     blocking_size: int | None
     blocking_depth: int | None
+    log_walk_moves: float | None
 
     def as_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
@@ -180,9 +184,11 @@ def difficulty_features(puzzle: Puzzle, graph: StateGraph | None = None, *,
     solution = solution_of_graph(puzzle, graph)
     assert solution is not None
     blocking = blocking_graph(puzzle)
-    blockers, score = progress_scores(puzzle, graph.codes)
+    cells = puzzle.board.cell_pieces(graph.codes)
+    blockers, score = progress_scores(puzzle, cells)
     return DifficultyFeatures(
         **graph_features(graph, start, blockers, score),  # type: ignore[arg-type]
         pieces_moved=len({move.piece for move in solution.moves}),
         blocking_size=None if blocking is None else blocking.size,
-        blocking_depth=None if blocking is None else blocking.depth)
+        blocking_depth=None if blocking is None else blocking.depth,
+        log_walk_moves=log_walk_moves(puzzle, graph, cells, start))

@@ -13,6 +13,7 @@ from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_f
 from huarong.puzzles.difficulty.model import (
     MODEL_FEATURES,
     SOLVED_FEATURES,
+    TIME_FEATURES,
     DifficultyModel,
     Linear,
     model_inputs,
@@ -82,18 +83,20 @@ def _columns(data: StudyData, names: tuple[str, ...]) -> list[int]:
 
 
 def fit(data: StudyData) -> DifficultyModel:
-    """The model fitted on all the study's puzzles: the time on every feature of ``data``,
-    the solved share on :data:`SOLVED_FEATURES` (0 for the others)."""
+    """The model fitted on all the study's puzzles (``data`` of :data:`MODEL_FEATURES`): the
+    time on :data:`TIME_FEATURES`, the solved share on :data:`SOLVED_FEATURES` (0 for the
+    others)."""
     from sklearn.base import clone
 
+    time_columns = _columns(data, TIME_FEATURES)
     solved_columns = _columns(data, SOLVED_FEATURES)
     fitted = []
-    for target, columns in ((data.log_seconds, list(range(len(data.names)))),
+    for target, columns in ((data.log_seconds, time_columns),
                             (data.solved_logit, solved_columns)):
         pipeline = clone(_pipeline())
         pipeline.fit(data.inputs[:, columns], target)
         fitted.append(pipeline)
-    scaler = fitted[0][0]
+    scaler = clone(fitted[0][0]).fit(data.inputs)
 
     def linear(pipeline: object, columns: list[int]) -> Linear:
         ridge = pipeline[-1]  # type: ignore[index]
@@ -106,22 +109,25 @@ def fit(data: StudyData) -> DifficultyModel:
                            tuple(float(s) for s in scaler.scale_),
                            tuple(float(v) for v in data.inputs.min(axis=0)),
                            tuple(float(v) for v in data.inputs.max(axis=0)),
-                           linear(fitted[0], list(range(len(data.names)))),
+                           linear(fitted[0], time_columns),
                            linear(fitted[1], solved_columns))
 
 
-def cross_validated(data: StudyData, solved_features: tuple[str, ...] = SOLVED_FEATURES
+def cross_validated(data: StudyData, time_features: tuple[str, ...] = TIME_FEATURES,
+                    solved_features: tuple[str, ...] = SOLVED_FEATURES
                     ) -> tuple[np.ndarray, np.ndarray]:
-    """Leave-one-out predictions of the log seconds (on every feature of ``data``) and the
-    solve log-odds (on ``solved_features``): each puzzle's prediction from the model fitted
+    """Leave-one-out predictions of the log seconds (on ``time_features``) and the solve
+    log-odds (on ``solved_features``): each puzzle's prediction from the model fitted
     (penalty chosen too) on the 69 others."""
     from sklearn.model_selection import LeaveOneOut, cross_val_predict
 
-    solved_inputs = data.inputs[:, _columns(data, solved_features)]
-    return tuple(cross_val_predict(_pipeline(), inputs, target,  # type: ignore[return-value]
-                                   cv=LeaveOneOut())
-                 for inputs, target in ((data.inputs, data.log_seconds),
-                                        (solved_inputs, data.solved_logit)))
+    def predicted(names: tuple[str, ...], target: np.ndarray) -> np.ndarray:
+        found: np.ndarray = cross_val_predict(_pipeline(), data.inputs[:, _columns(data, names)],
+                                              target, cv=LeaveOneOut())
+        return found
+
+    return (predicted(time_features, data.log_seconds),
+            predicted(solved_features, data.solved_logit))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,6 @@
-"""The difficulty model: two ridge regressions on standardised features (five, three of them for
-the solved share), fitted on the
-Rush Hour study (``tools/fit_difficulty.py``, :mod:`.fitting`) and shipped as coefficients in
-``data/model.json``; predictions here need numpy only.
+"""The difficulty model: two ridge regressions on standardised features (three each, two of
+them shared), fitted on the Rush Hour study (``tools/fit_difficulty.py``, :mod:`.fitting`)
+and shipped as coefficients in ``data/model.json``; predictions here need numpy only.
 
 - the log of the median time to solve, in seconds, of a first-time player;
 - the log-odds of the share of the people who try it who solve it;
@@ -24,12 +23,15 @@ from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_f
 from huarong.puzzles.puzzle import Puzzle
 
 MODEL_FILE = "model.json"
-MODEL_FEATURES = ("optimal_length", "away_nearby", "tempting_share", "mean_moves",
-                  "mean_blockers")
-"""The model's features, chosen for what they tell of a person's search (see the docs)."""
-SOLVED_FEATURES = ("optimal_length", "away_nearby", "mean_moves")
-"""The features the solved share's regression reads (its other coefficients are 0): fitted
-on its own target, a smaller model orders the shares better (see the docs)."""
+TIME_FEATURES = ("optimal_length", "log_walk_moves", "tempting_share")
+"""The features the time's regression reads: optimal length and the two that forward
+selection adds to it on the study (see the docs)."""
+SOLVED_FEATURES = ("optimal_length", "mean_moves", "log_walk_moves")
+"""The features the solved share's regression reads, chosen the same way on its own
+target."""
+MODEL_FEATURES = tuple(dict.fromkeys(TIME_FEATURES + SOLVED_FEATURES))
+"""Every feature the model reads, in the order of its coefficients (a regression's
+coefficients of the features it does not read are 0)."""
 GRADE_SECONDS = (15.0, 22.0, 32.0, 45.0, 65.0, 90.0, 130.0, 190.0, 280.0)
 """Predicted median seconds at which grades 2, 3, ... 10 begin."""
 GRADE_NAMES = ("Beginner", "Beginner", "Intermediate", "Intermediate", "Advanced", "Advanced",
@@ -110,8 +112,8 @@ class Difficulty:
     """How hard a start is for a person: the predicted ``median_seconds`` to solve it of the
     people who solve it on a first try, the predicted ``solved_share`` of those who try, the
     ``grade`` (1-10) and its ``grade_name``, whether the model ``extrapolates`` (a puzzle
-    unlike the study's, or a feature outside the study's range, as ``outside`` names), and
-    the ``features``."""
+    unlike the study's, or a feature outside the study's range or missing, as ``outside``
+    names), and the ``features``."""
 
     median_seconds: float
     solved_share: float
@@ -136,16 +138,20 @@ def grade_of(seconds: float) -> int:
 def predict(features: DifficultyFeatures, *, like_study: bool = True,
             model: DifficultyModel | None = None) -> Difficulty:
     """The model's difficulty of a start with these features (``like_study``: its board and
-    rules are the study's, a 6x6 Rush Hour board)."""
+    rules are the study's, a 6x6 Rush Hour board).  A feature the puzzle lacks (None: no
+    blocking graph) is taken at the study's mean, and named in ``outside``."""
     model = model or shipped_model()
-    values = model_inputs(features, model.features)
+    given = features.as_dict()
+    missing = tuple(name for name in model.features if given[name] is None)
+    values = np.array([model.mean[k] if name in missing else float(given[name] or 0.0)
+                       for k, name in enumerate(model.features)], dtype=np.float64)
     standardised = model.standardised(values)
     log_seconds = model.time(standardised)
     seconds = math.exp(min(log_seconds, 700.0))
     share = 1.0 / (1.0 + math.exp(-max(min(model.solved(standardised), 700.0), -700.0)))
-    outside = tuple(name for name, value, low, high in
-                    zip(model.features, values, model.low, model.high, strict=True)
-                    if not low <= value <= high)
+    outside = missing + tuple(name for name, value, low, high in
+                              zip(model.features, values, model.low, model.high, strict=True)
+                              if not low <= value <= high)
     grade = grade_of(seconds)
     return Difficulty(seconds, share, grade, GRADE_NAMES[grade - 1],
                       bool(outside) or not like_study, outside, features)

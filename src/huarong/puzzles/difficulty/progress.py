@@ -17,9 +17,9 @@ from huarong.puzzles.grid import Grid, PuzzleError
 from huarong.puzzles.puzzle import Puzzle
 
 
-def progress_scores(puzzle: Puzzle, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(blockers, score) of each state of ``codes`` (int64 arrays); :class:`PuzzleError`
-    when the puzzle has no goal."""
+def progress_scores(puzzle: Puzzle, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(blockers, score) of each state given by its ``cells`` (:meth:`~huarong.puzzles.board.
+    Board.cell_pieces`; int64 arrays); :class:`PuzzleError` when the puzzle has no goal."""
     from huarong._kernels import difficulty as kernels
 
     if puzzle.goal is None:
@@ -34,7 +34,7 @@ def progress_scores(puzzle: Puzzle, codes: np.ndarray) -> tuple[np.ndarray, np.n
     rows = [cell // puzzle.columns for cell in target]
     columns = [cell % puzzle.columns for cell in target]
     box = np.array([min(rows), max(rows), min(columns), max(columns)], dtype=np.int64)
-    blockers, distance = kernels.way_blockers(puzzle.board.cell_pieces(codes), is_goal_piece,
+    blockers, distance = kernels.way_blockers(cells, is_goal_piece,
                                               puzzle.columns, box)
     score: np.ndarray = blockers * (puzzle.rows + puzzle.columns) + distance
     return blockers, score

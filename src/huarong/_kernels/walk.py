@@ -1,0 +1,211 @@
+"""Kernels behind the difficulty feature ``log_walk_moves``: the goal piece's blocking graph in
+every state, the weights of the moves of a player who prefers the pieces of that graph, and
+the expected moves of such a player (a linear system solved by BiCGSTAB).
+
+Private: :mod:`huarong.puzzles.difficulty.walk` wraps them with checked, typed functions and
+defines the figures; :mod:`huarong.puzzles.difficulty.blocking` defines the blocking graph.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from huarong._kernels._jit import inline_kernel, kernel
+
+WALL = 255
+
+
+@kernel
+def blocking_members(cells: np.ndarray, strides: np.ndarray, goal_piece: int,
+                     target_first: int, target_last: int, rows: int, columns: int
+                     ) -> np.ndarray:
+    """``cells`` uint8 (states, cells): piece numbers (0 empty, 255 wall); ``strides`` int64
+    by piece number (1 along a row, ``columns`` along a column); ``target_first`` and
+    ``target_last`` the first and last of the goal piece's goal cells.  Returns bool (states,
+    pieces + 1): whether each piece number lies in the state's blocking graph of
+    ``goal_piece`` (the rules of :mod:`huarong.puzzles.difficulty.blocking`)."""
+    states, size = cells.shape
+    pieces = strides.shape[0]
+    members = np.zeros((states, pieces), dtype=np.bool_)
+    first = np.empty(pieces, dtype=np.int64)
+    length = np.empty(pieces, dtype=np.int64)
+    # The cells a blocked piece must leave, as the lowest and highest index along its line.
+    low = np.empty(pieces, dtype=np.int64)
+    high = np.empty(pieces, dtype=np.int64)
+    frontier = np.empty(pieces, dtype=np.int64)
+    found = np.empty(pieces, dtype=np.int64)
+    step = strides[goal_piece]
+    for state in range(states):
+        row = cells[state]
+        first[:] = size
+        length[:] = 0
+        low[:] = size
+        high[:] = -1
+        span_low, span_high = target_first, target_last
+        for cell in range(size):
+            piece = row[cell]
+            if piece != 0 and piece != WALL:
+                first[piece] = min(first[piece], cell)
+                length[piece] += 1
+                if piece == goal_piece:
+                    span_low, span_high = min(span_low, cell), max(span_high, cell)
+        members[state, goal_piece] = True  # never a blocker of itself
+        count = 0
+        for cell in range(span_low, span_high + 1, step):
+            count = _block(row[cell], cell, strides, columns, members[state], low, high,
+                           frontier, count)
+        while count > 0:
+            for k in range(count):
+                members[state, frontier[k]] = True
+            reached = 0
+            for k in range(count):
+                piece = frontier[k]
+                reached = _slide_aside(row, piece, first[piece], length[piece], low[piece],
+                                       high[piece], strides, rows, columns, members[state],
+                                       low, high, found, reached)
+            for k in range(count):
+                low[frontier[k]], high[frontier[k]] = size, -1
+            frontier[:reached] = found[:reached]
+            count = reached
+        members[state, goal_piece] = False
+    return members
+
+
+@inline_kernel
+def _block(piece: int, cell: int, strides: np.ndarray, columns: int, seen: np.ndarray,
+           low: np.ndarray, high: np.ndarray, listed: np.ndarray, count: int) -> int:
+    """Note that ``piece`` (if a piece not ``seen``) must leave ``cell``: widen its interval
+    and list it once in ``listed`` (``count`` so far); returns the new count."""
+    if piece == 0 or piece == WALL or seen[piece]:
+        return count
+    index = cell % columns if strides[piece] == 1 else cell // columns
+    if high[piece] < 0:
+        listed[count] = piece
+        count += 1
+    low[piece], high[piece] = min(low[piece], index), max(high[piece], index)
+    return count
+
+
+@inline_kernel
+def _slide_aside(row: np.ndarray, piece: int, first: int, length: int, low: int, high: int,
+                 strides: np.ndarray, rows: int, columns: int, seen: np.ndarray,
+                 next_low: np.ndarray, next_high: np.ndarray, found: np.ndarray,
+                 count: int) -> int:
+    """List in ``found`` the pieces on the cells that ``piece`` crosses or lands on when it
+    slides back or forward just far enough to leave its line's indices ``low..high``, both
+    ways where the board and its walls leave room; returns the new count."""
+    stride = strides[piece]
+    line_start = (first // columns) * columns if stride == 1 else first % columns
+    line_length = columns if stride == 1 else rows
+    at = first % columns if stride == 1 else first // columns
+    for new_first in (low - length, high + 1):
+        if new_first < 0 or new_first + length > line_length:
+            continue
+        begin, end = min(at, new_first), max(at, new_first) + length
+        walled = False
+        for index in range(begin, end):
+            walled = walled or row[line_start + index * stride] == WALL
+        if walled:
+            continue
+        for index in range(begin, end):
+            cell = line_start + index * stride
+            if row[cell] != piece:
+                count = _block(row[cell], cell, strides, columns, seen, next_low, next_high,
+                               found, count)
+    return count
+
+
+@kernel
+def walk_weights(cells: np.ndarray, offsets: np.ndarray, targets: np.ndarray,
+                 members: np.ndarray, goal_piece: int, preferred: float) -> np.ndarray:
+    """The weight of every move (float64, in the order of ``targets``): ``preferred`` when
+    the piece it moves (the one on a cell the move empties) is the goal piece or in the
+    blocking graph of the state it leaves (``members``), else 1."""
+    weights = np.ones(targets.shape[0], dtype=np.float64)
+    size = cells.shape[1]
+    for state in range(offsets.shape[0] - 1):
+        for edge in range(offsets[state], offsets[state + 1]):
+            target = targets[edge]
+            for cell in range(size):
+                piece = cells[state, cell]
+                if piece != 0 and piece != WALL and cells[target, cell] == 0:
+                    if piece == goal_piece or members[state, piece]:
+                        weights[edge] = preferred
+                    break
+    return weights
+
+
+@kernel
+def _walk_product(offsets: np.ndarray, targets: np.ndarray, chance: np.ndarray,
+                  solved: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:
+    """``out = (I - P) x`` with ``P`` the walk's moves out of unsolved states."""
+    for state in range(offsets.shape[0] - 1):
+        total = x[state]
+        if not solved[state]:
+            for edge in range(offsets[state], offsets[state + 1]):
+                total -= chance[edge] * x[targets[edge]]
+        out[state] = total
+
+
+@kernel
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    total = 0.0
+    for k in range(a.shape[0]):
+        total += a[k] * b[k]
+    return total
+
+
+@kernel
+def expected_moves(offsets: np.ndarray, targets: np.ndarray, weights: np.ndarray,
+                   solved: np.ndarray, tolerance: float, max_rounds: int
+                   ) -> tuple[np.ndarray, float]:
+    """The expected moves to a solved state of a walk that picks each move out of a state
+    with chance proportional to its weight, from every state: the solution of ``x = 0`` on
+    the ``solved`` states, ``x = 1 + P x`` elsewhere, by BiCGSTAB (no preconditioner: the
+    diagonal is 1) until the residual is below ``tolerance`` times the right-hand side's.
+    Returns (x, the final relative residual)."""
+    states = offsets.shape[0] - 1
+    chance = np.empty(weights.shape[0], dtype=np.float64)
+    for state in range(states):
+        total = 0.0
+        for edge in range(offsets[state], offsets[state + 1]):
+            total += weights[edge]
+        for edge in range(offsets[state], offsets[state + 1]):
+            chance[edge] = weights[edge] / total
+    r = np.where(solved, 0.0, 1.0)
+    shadow = r.copy()
+    x, p, v = np.zeros(states), np.zeros(states), np.zeros(states)
+    s, t = np.empty(states), np.empty(states)
+    scale = math.sqrt(_dot(r, r))
+    if scale == 0.0:
+        return x, 0.0
+    rho, alpha, omega = 1.0, 1.0, 1.0
+    residual = 1.0
+    for _ in range(max_rounds):
+        rho_next = _dot(shadow, r)
+        if rho_next == 0.0 or omega == 0.0:
+            break
+        beta = (rho_next / rho) * (alpha / omega)
+        for k in range(states):
+            p[k] = r[k] + beta * (p[k] - omega * v[k])
+        _walk_product(offsets, targets, chance, solved, p, v)
+        alpha = rho_next / _dot(shadow, v)
+        for k in range(states):
+            s[k] = r[k] - alpha * v[k]
+        residual = math.sqrt(_dot(s, s)) / scale
+        if residual < tolerance:
+            for k in range(states):
+                x[k] += alpha * p[k]
+            break
+        _walk_product(offsets, targets, chance, solved, s, t)
+        omega = _dot(t, s) / _dot(t, t)
+        for k in range(states):
+            x[k] += alpha * p[k] + omega * s[k]
+            r[k] = s[k] - omega * t[k]
+        rho = rho_next
+        residual = math.sqrt(_dot(r, r)) / scale
+        if residual < tolerance:
+            break
+    return x, residual

@@ -1,0 +1,96 @@
+"""A player who fiddles with the pieces in the way: the expected moves of a random walk on the
+start's cluster that prefers moving the goal piece and the pieces of its blocking graph
+(:mod:`.blocking`) in the state it stands in, ``PREFERRED`` times over any other piece's
+move, until it reaches a solved state.
+
+People in the Rush Hour study mostly move the cars in the red car's way (four moves in five,
+where those cars make two in three of the moves there are), and how many moves they make
+orders the puzzles as their times do: the walk is a plain model of that play, with no
+parameter fitted to people.  Only puzzles whose every piece is straight and moves along its
+length have a blocking graph, so only they have the figure.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from huarong.graph import StateGraph
+from huarong.puzzles.grid import Grid
+from huarong.puzzles.puzzle import Puzzle
+
+PREFERRED = 10.0
+"""How many times likelier the walk moves a piece of the blocking graph (or the goal piece)
+than any other piece."""
+TOLERANCE = 1e-7
+"""The relative residual at which the linear solve of the expected moves stops."""
+MAX_ROUNDS = 20_000
+
+
+class WalkDidNotSettle(ArithmeticError):
+    """The linear solve of the walk's expected moves did not reach its tolerance."""
+
+
+def blocking_members(puzzle: Puzzle, cells: np.ndarray) -> np.ndarray | None:
+    """Whether each piece number (``cells``' numbering, :meth:`~huarong.puzzles.board.
+    Board.cell_pieces`) lies in the goal piece's blocking graph in each state: bool (states,
+    pieces + 1); None where the puzzle has no blocking graph (its rules do not move pieces
+    along their length, a piece is not straight, or the goal names more than one piece)."""
+    from huarong._kernels import walk as kernels
+
+    goal_piece, targets = _goal_piece(puzzle)
+    if goal_piece < 0:
+        return None
+    strides = np.zeros(sum(k.size for k in puzzle.classes) + 1, dtype=np.int64)
+    number = 1
+    for piece_class in puzzle.classes:
+        for _ in range(piece_class.size):
+            strides[number] = 1 if piece_class.straight == "row" else puzzle.columns
+            number += 1
+    members: np.ndarray = kernels.blocking_members(
+        np.ascontiguousarray(cells, dtype=np.uint8), strides, goal_piece, min(targets),
+        max(targets), puzzle.rows, puzzle.columns)
+    return members
+
+
+def _goal_piece(puzzle: Puzzle) -> tuple[int, list[int]]:
+    """(the goal piece's number, its goal cells); -1 where the puzzle has no blocking graph."""
+    if puzzle.rules != "length" or puzzle.goal is None:
+        return -1, []
+    if any(k.straight is None for k in puzzle.classes):
+        return -1, []
+    goal = Grid.read(puzzle.goal).pieces(puzzle.goal)
+    if len(goal) != 1:
+        return -1, []
+    (letter, targets), = goal.items()
+    start = puzzle.board.lettered(puzzle.start)
+    first = np.cumsum([0] + [k.size for k in puzzle.classes])
+    piece_class = start[letter][0]
+    if puzzle.classes[piece_class].size != 1:
+        return -1, []
+    return int(first[piece_class]) + 1, list(targets)
+
+
+def log_walk_moves(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: int
+                   ) -> float | None:
+    """The natural log of the walk's expected moves from the node ``start`` of ``graph`` (the
+    puzzle's cluster, ``cells`` its states' cells); None where the puzzle has no blocking
+    graph; :class:`WalkDidNotSettle` if the solve fails to converge."""
+    from huarong._kernels import walk as kernels
+
+    members = blocking_members(puzzle, cells)
+    if members is None:
+        return None
+    goal_piece = _goal_piece(puzzle)[0]
+    offsets = np.ascontiguousarray(graph.offsets, dtype=np.int64)
+    targets = np.ascontiguousarray(graph.targets, dtype=np.int32)
+    weights = kernels.walk_weights(cells, offsets, targets, members, goal_piece, PREFERRED)
+    moves, residual = kernels.expected_moves(offsets, targets, weights,
+                                             np.ascontiguousarray(graph.goal, dtype=np.bool_),
+                                             TOLERANCE, MAX_ROUNDS)
+    if not residual <= TOLERANCE:
+        raise WalkDidNotSettle(f"the walk's expected moves settled only to a residual of "
+                               f"{residual:.3g}")
+    expected = float(moves[start])
+    return math.log(expected) if expected > 0 else 0.0

@@ -26,61 +26,108 @@ def blocking_members(cells: np.ndarray, strides: np.ndarray, goal_piece: int,
     ``target_last`` the first and last of the goal piece's goal cells.  Returns bool (states,
     pieces + 1): whether each piece number lies in the state's blocking graph of
     ``goal_piece`` (the rules of :mod:`huarong.puzzles.difficulty.blocking`)."""
-    states, size = cells.shape
-    pieces = strides.shape[0]
-    members = np.zeros((states, pieces), dtype=np.bool_)
-    first = np.empty(pieces, dtype=np.int64)
-    length = np.empty(pieces, dtype=np.int64)
-    # The cells a blocked piece must leave, as the lowest and highest index along its line.
-    low = np.empty(pieces, dtype=np.int64)
-    high = np.empty(pieces, dtype=np.int64)
-    frontier = np.empty(pieces, dtype=np.int64)
-    found = np.empty(pieces, dtype=np.int64)
-    step = strides[goal_piece]
-    for state in range(states):
-        row = cells[state]
-        first[:] = size
-        length[:] = 0
-        low[:] = size
-        high[:] = -1
-        span_low, span_high = target_first, target_last
-        for cell in range(size):
-            piece = row[cell]
-            if piece != 0 and piece != WALL:
-                first[piece] = min(first[piece], cell)
-                length[piece] += 1
-                if piece == goal_piece:
-                    span_low, span_high = min(span_low, cell), max(span_high, cell)
-        members[state, goal_piece] = True  # never a blocker of itself
-        count = 0
-        for cell in range(span_low, span_high + 1, step):
-            count = _block(row[cell], cell, strides, columns, members[state], low, high,
-                           frontier, count)
-        while count > 0:
-            for k in range(count):
-                members[state, frontier[k]] = True
-            reached = 0
-            for k in range(count):
-                piece = frontier[k]
-                reached = _slide_aside(row, piece, first[piece], length[piece], low[piece],
-                                       high[piece], strides, rows, columns, members[state],
-                                       low, high, found, reached)
-            for k in range(count):
-                low[frontier[k]], high[frontier[k]] = size, -1
-            frontier[:reached] = found[:reached]
-            count = reached
-        members[state, goal_piece] = False
+    members = np.zeros((cells.shape[0], strides.shape[0]), dtype=np.bool_)
+    work = np.empty((6, strides.shape[0]), dtype=np.int64)
+    along = _along_lines(cells.shape[1], columns)
+    for state in range(cells.shape[0]):
+        _state_members(cells, state, strides, goal_piece, target_first, target_last, rows,
+                       columns, along, members[state], work)
     return members
 
 
+@kernel
+def walk_weights(cells: np.ndarray, offsets: np.ndarray, targets: np.ndarray,
+                 solved: np.ndarray, strides: np.ndarray, goal_piece: int, target_first: int,
+                 target_last: int, rows: int, columns: int, preferred: float) -> np.ndarray:
+    """The weight of every move out of an unsolved state (float64, in the order of
+    ``targets``; the other arguments as :func:`blocking_members`'): ``preferred`` when the
+    piece it moves (the one on a cell the move empties) is the goal piece or in the blocking
+    graph of the state it leaves, else 1."""
+    weights = np.ones(targets.shape[0], dtype=np.float64)
+    size = cells.shape[1]
+    seen = np.zeros(strides.shape[0], dtype=np.bool_)
+    work = np.empty((6, strides.shape[0]), dtype=np.int64)
+    along = _along_lines(size, columns)
+    for state in range(offsets.shape[0] - 1):
+        if solved[state]:
+            continue
+        _state_members(cells, state, strides, goal_piece, target_first, target_last, rows,
+                       columns, along, seen, work)
+        seen[goal_piece] = True
+        for edge in range(offsets[state], offsets[state + 1]):
+            target = targets[edge]
+            for cell in range(size):
+                piece = cells[state, cell]
+                if piece != 0 and piece != WALL and cells[target, cell] == 0:
+                    if seen[piece]:
+                        weights[edge] = preferred
+                    break
+    return weights
+
+
 @inline_kernel
-def _block(piece: int, cell: int, strides: np.ndarray, columns: int, seen: np.ndarray,
+def _along_lines(size: int, columns: int) -> np.ndarray:
+    """Each cell's index along its row (its column number) and along its column (its row
+    number): int64 (2, cells), so that the hot loops divide nothing."""
+    along = np.empty((2, size), dtype=np.int64)
+    for cell in range(size):
+        along[0, cell], along[1, cell] = cell % columns, cell // columns
+    return along
+
+
+@inline_kernel
+def _state_members(cells: np.ndarray, state: int, strides: np.ndarray, goal_piece: int,
+                   target_first: int, target_last: int, rows: int, columns: int,
+                   along: np.ndarray, seen: np.ndarray, work: np.ndarray) -> None:
+    """Set ``seen`` (bool by piece number) to the blocking graph of ``goal_piece`` in
+    ``state``.  ``work`` is scratch, int64 (6, pieces): by piece number its first cell, its
+    length, the lowest and highest index along its line of the cells it must leave; then the
+    pieces of this level and of the next."""
+    size = cells.shape[1]
+    first, length, low, high = work[0], work[1], work[2], work[3]
+    frontier, found = work[4], work[5]
+    seen[:] = False
+    first[:] = size
+    length[:] = 0
+    low[:] = size
+    high[:] = -1
+    span_low, span_high = target_first, target_last
+    for cell in range(size):
+        piece = cells[state, cell]
+        if piece != 0 and piece != WALL:
+            first[piece] = min(first[piece], cell)
+            length[piece] += 1
+            if piece == goal_piece:
+                span_low, span_high = min(span_low, cell), max(span_high, cell)
+    seen[goal_piece] = True  # never a blocker of itself
+    count = 0
+    for cell in range(span_low, span_high + 1, strides[goal_piece]):
+        count = _block(cells[state, cell], cell, strides, along, seen, low, high, frontier,
+                       count)
+    while count > 0:
+        for k in range(count):
+            seen[frontier[k]] = True
+        reached = 0
+        for k in range(count):
+            piece = frontier[k]
+            reached = _slide_aside(cells, state, piece, first[piece], length[piece],
+                                   low[piece], high[piece], strides, rows, columns, along,
+                                   seen, low, high, found, reached)
+        for k in range(count):
+            low[frontier[k]], high[frontier[k]] = size, -1
+        frontier[:reached] = found[:reached]
+        count = reached
+    seen[goal_piece] = False
+
+
+@inline_kernel
+def _block(piece: int, cell: int, strides: np.ndarray, along: np.ndarray, seen: np.ndarray,
            low: np.ndarray, high: np.ndarray, listed: np.ndarray, count: int) -> int:
     """Note that ``piece`` (if a piece not ``seen``) must leave ``cell``: widen its interval
     and list it once in ``listed`` (``count`` so far); returns the new count."""
     if piece == 0 or piece == WALL or seen[piece]:
         return count
-    index = cell % columns if strides[piece] == 1 else cell // columns
+    index = along[0, cell] if strides[piece] == 1 else along[1, cell]
     if high[piece] < 0:
         listed[count] = piece
         count += 1
@@ -89,52 +136,33 @@ def _block(piece: int, cell: int, strides: np.ndarray, columns: int, seen: np.nd
 
 
 @inline_kernel
-def _slide_aside(row: np.ndarray, piece: int, first: int, length: int, low: int, high: int,
-                 strides: np.ndarray, rows: int, columns: int, seen: np.ndarray,
-                 next_low: np.ndarray, next_high: np.ndarray, found: np.ndarray,
-                 count: int) -> int:
+def _slide_aside(cells: np.ndarray, state: int, piece: int, first: int, length: int, low: int,
+                 high: int, strides: np.ndarray, rows: int, columns: int, along: np.ndarray,
+                 seen: np.ndarray, next_low: np.ndarray, next_high: np.ndarray,
+                 found: np.ndarray, count: int) -> int:
     """List in ``found`` the pieces on the cells that ``piece`` crosses or lands on when it
     slides back or forward just far enough to leave its line's indices ``low..high``, both
     ways where the board and its walls leave room; returns the new count."""
     stride = strides[piece]
-    line_start = (first // columns) * columns if stride == 1 else first % columns
-    line_length = columns if stride == 1 else rows
-    at = first % columns if stride == 1 else first // columns
+    by_row = stride == 1
+    at = along[0, first] if by_row else along[1, first]
+    line_start = first - at * stride
+    line_length = columns if by_row else rows
     for new_first in (low - length, high + 1):
         if new_first < 0 or new_first + length > line_length:
             continue
         begin, end = min(at, new_first), max(at, new_first) + length
         walled = False
         for index in range(begin, end):
-            walled = walled or row[line_start + index * stride] == WALL
+            walled = walled or cells[state, line_start + index * stride] == WALL
         if walled:
             continue
         for index in range(begin, end):
             cell = line_start + index * stride
-            if row[cell] != piece:
-                count = _block(row[cell], cell, strides, columns, seen, next_low, next_high,
-                               found, count)
+            if cells[state, cell] != piece:
+                count = _block(cells[state, cell], cell, strides, along, seen, next_low,
+                               next_high, found, count)
     return count
-
-
-@kernel
-def walk_weights(cells: np.ndarray, offsets: np.ndarray, targets: np.ndarray,
-                 members: np.ndarray, goal_piece: int, preferred: float) -> np.ndarray:
-    """The weight of every move (float64, in the order of ``targets``): ``preferred`` when
-    the piece it moves (the one on a cell the move empties) is the goal piece or in the
-    blocking graph of the state it leaves (``members``), else 1."""
-    weights = np.ones(targets.shape[0], dtype=np.float64)
-    size = cells.shape[1]
-    for state in range(offsets.shape[0] - 1):
-        for edge in range(offsets[state], offsets[state + 1]):
-            target = targets[edge]
-            for cell in range(size):
-                piece = cells[state, cell]
-                if piece != 0 and piece != WALL and cells[target, cell] == 0:
-                    if piece == goal_piece or members[state, piece]:
-                        weights[edge] = preferred
-                    break
-    return weights
 
 
 @kernel

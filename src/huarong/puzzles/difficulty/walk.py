@@ -23,7 +23,7 @@ from huarong.puzzles.puzzle import Puzzle
 PREFERRED = 10.0
 """How many times likelier the walk moves a piece of the blocking graph (or the goal piece)
 than any other piece."""
-TOLERANCE = 1e-7
+TOLERANCE = 1e-6
 """The relative residual at which the linear solve of the expected moves stops."""
 MAX_ROUNDS = 20_000
 
@@ -39,37 +39,35 @@ def blocking_members(puzzle: Puzzle, cells: np.ndarray) -> np.ndarray | None:
     along their length, a piece is not straight, or the goal names more than one piece)."""
     from huarong._kernels import walk as kernels
 
-    goal_piece, targets = _goal_piece(puzzle)
-    if goal_piece < 0:
+    lines = _lines(puzzle)
+    if lines is None:
         return None
-    strides = np.zeros(sum(k.size for k in puzzle.classes) + 1, dtype=np.int64)
-    number = 1
-    for piece_class in puzzle.classes:
-        for _ in range(piece_class.size):
-            strides[number] = 1 if piece_class.straight == "row" else puzzle.columns
-            number += 1
     members: np.ndarray = kernels.blocking_members(
-        np.ascontiguousarray(cells, dtype=np.uint8), strides, goal_piece, min(targets),
-        max(targets), puzzle.rows, puzzle.columns)
+        np.ascontiguousarray(cells, dtype=np.uint8), *lines, puzzle.rows, puzzle.columns)
     return members
 
 
-def _goal_piece(puzzle: Puzzle) -> tuple[int, list[int]]:
-    """(the goal piece's number, its goal cells); -1 where the puzzle has no blocking graph."""
+def _lines(puzzle: Puzzle) -> tuple[np.ndarray, int, int, int] | None:
+    """(the stride of each piece number's line: 1 along a row, the columns along a column;
+    the goal piece's number; its first and last goal cell), None where the puzzle has no
+    blocking graph."""
     if puzzle.rules != "length" or puzzle.goal is None:
-        return -1, []
+        return None
     if any(k.straight is None for k in puzzle.classes):
-        return -1, []
+        return None
     goal = Grid.read(puzzle.goal).pieces(puzzle.goal)
     if len(goal) != 1:
-        return -1, []
+        return None
     (letter, targets), = goal.items()
-    start = puzzle.board.lettered(puzzle.start)
-    first = np.cumsum([0] + [k.size for k in puzzle.classes])
-    piece_class = start[letter][0]
-    if puzzle.classes[piece_class].size != 1:
-        return -1, []
-    return int(first[piece_class]) + 1, list(targets)
+    goal_class = puzzle.board.lettered(puzzle.start)[letter][0]
+    if puzzle.classes[goal_class].size != 1:
+        return None
+    strides = [0]
+    for number, piece_class in enumerate(puzzle.classes):
+        if number == goal_class:
+            goal_piece = len(strides)
+        strides += [1 if piece_class.straight == "row" else puzzle.columns] * piece_class.size
+    return np.array(strides, dtype=np.int64), goal_piece, min(targets), max(targets)
 
 
 def log_walk_moves(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: int
@@ -79,16 +77,17 @@ def log_walk_moves(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: 
     graph; :class:`WalkDidNotSettle` if the solve fails to converge."""
     from huarong._kernels import walk as kernels
 
-    members = blocking_members(puzzle, cells)
-    if members is None:
+    lines = _lines(puzzle)
+    if lines is None:
         return None
-    goal_piece = _goal_piece(puzzle)[0]
     offsets = np.ascontiguousarray(graph.offsets, dtype=np.int64)
     targets = np.ascontiguousarray(graph.targets, dtype=np.int32)
-    weights = kernels.walk_weights(cells, offsets, targets, members, goal_piece, PREFERRED)
-    moves, residual = kernels.expected_moves(offsets, targets, weights,
-                                             np.ascontiguousarray(graph.goal, dtype=np.bool_),
-                                             TOLERANCE, MAX_ROUNDS)
+    solved = np.ascontiguousarray(graph.goal, dtype=np.bool_)
+    weights = kernels.walk_weights(np.ascontiguousarray(cells, dtype=np.uint8), offsets,
+                                   targets, solved, *lines, puzzle.rows, puzzle.columns,
+                                   PREFERRED)
+    moves, residual = kernels.expected_moves(offsets, targets, weights, solved, TOLERANCE,
+                                             MAX_ROUNDS)
     if not residual <= TOLERANCE:
         raise WalkDidNotSettle(f"the walk's expected moves settled only to a residual of "
                                f"{residual:.3g}")

@@ -1,11 +1,13 @@
-"""The difficulty feature ``log_walk_moves`` (the walk that prefers the blocking graph's
-pieces): the kernel's blocking graph of every state against :func:`blocking_graph` of that
-state as a start, and the expected moves against a plain reference on small puzzles (the
-reference model of :mod:`tests.puzzle_reference`, a dense linear solve)."""
+"""The difficulty features of the blocking walk (the walk that prefers the blocking graph's
+pieces), ``log_walk_moves`` and ``log_walk_nearby``: the kernel's blocking graph of every
+state against :func:`blocking_graph` of that state as a start, and the expected moves against
+a plain reference on small puzzles (the reference model of :mod:`tests.puzzle_reference`, a
+dense linear solve)."""
 
 from __future__ import annotations
 
 import math
+import statistics
 
 import numpy as np
 import pytest
@@ -47,8 +49,9 @@ def _text(board: ref.Board, state: ref.State) -> tuple[str, dict[ref.Piece, str]
     return "/".join("".join(row) for row in rows), letters
 
 
-def reference_log_walk_moves(start: str, goal: str, metric: str) -> float:
-    """ln of the expected moves, from the start, of the walk of docs/difficulty.md: each move
+def reference_walk(start: str, goal: str, metric: str) -> tuple[float, float]:
+    """(ln of the expected moves from the start, ln of their median over the unsolved states
+    at most the optimal length from the start) of the walk of docs/difficulty.md: each move
     weighted PREFERRED when it moves A or a piece of the blocking graph of the state it
     leaves, a dense solve of x = 1 + P x off the solved states."""
     puzzle = ref.reference(start, goal, metric, "length", "A")
@@ -73,18 +76,23 @@ def reference_log_walk_moves(start: str, goal: str, metric: str) -> float:
             chance[number[state], number[other]] = weight / total
     expected = np.linalg.solve(np.eye(len(states)) - chance,
                                [0.0 if puzzle.solved(s) else 1.0 for s in states])
-    return math.log(expected[number[puzzle.start]])
+    from_start = puzzle.distances([puzzle.start])
+    length = puzzle.min_steps()[puzzle.start]
+    nearby = [expected[number[s]] for s in states
+              if from_start[s] <= length and not puzzle.solved(s)]
+    return math.log(expected[number[puzzle.start]]), math.log(statistics.median(nearby))
 
 
 @pytest.mark.parametrize("case", [*CASES, None], ids=["slide", "unit", "chain", "study"])
-def test_log_walk_moves_matches_the_reference(case: tuple[str, str, str] | None) -> None:
+def test_walk_figures_match_the_reference(case: tuple[str, str, str] | None) -> None:
     start, goal, metric = case or _study_case()
     puzzle = load_puzzle(start, goal, metric=metric, rules="length", distinct="A")
-    found = difficulty_features(puzzle).log_walk_moves
-    assert found is not None
-    expected = reference_log_walk_moves(start, goal, metric)
-    assert found == pytest.approx(expected, rel=1e-6)
-    assert expected > math.log(difficulty_features(puzzle).optimal_length)
+    found = difficulty_features(puzzle)
+    assert found.log_walk_moves is not None and found.log_walk_nearby is not None
+    moves, nearby = reference_walk(start, goal, metric)
+    assert found.log_walk_moves == pytest.approx(moves, rel=1e-6)
+    assert found.log_walk_nearby == pytest.approx(nearby, rel=1e-6)
+    assert moves > math.log(found.optimal_length)
 
 
 @pytest.mark.parametrize("case", [*CASES, None, FOGLEMAN],
@@ -115,6 +123,9 @@ def test_blocking_members_of_every_state_match_the_blocking_graph(
 def test_puzzles_without_a_blocking_graph_have_no_walk() -> None:
     klotski = difficulty(load_puzzle("1A9BF0C00"))
     assert klotski.features.log_walk_moves is None
-    assert "log_walk_moves" in klotski.outside and klotski.extrapolates
+    assert klotski.features.log_walk_nearby is None
+    assert {"log_walk_moves", "log_walk_nearby"} <= set(klotski.outside)
+    assert klotski.extrapolates
     free = load_puzzle("AA.B/AAC./D..E", "..AA/..AA/....", metric="step", rules="free")
     assert difficulty_features(free).log_walk_moves is None
+    assert difficulty_features(free).log_walk_nearby is None

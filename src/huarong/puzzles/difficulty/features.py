@@ -21,7 +21,7 @@ from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.puzzles.cluster import puzzle_start_node, solution_of_graph, state_graph
 from huarong.puzzles.difficulty.blocking import blocking_graph
 from huarong.puzzles.difficulty.progress import progress_scores
-from huarong.puzzles.difficulty.walk import log_walk_moves
+from huarong.puzzles.difficulty.walk import walk_figures
 from huarong.puzzles.grid import PuzzleError
 from huarong.puzzles.puzzle import Puzzle
 
@@ -33,8 +33,8 @@ class UnsolvableStart(PuzzleError):
 @dataclass(frozen=True)
 class DifficultyFeatures:
     """The features of one start (definitions in ``docs/difficulty.md``); the blocking
-    graph's two and ``log_walk_moves`` are None for puzzles without straight pieces moving
-    along their length."""
+    graph's two and the blocking walk's two (``log_walk_*``) are None for puzzles without
+    straight pieces moving along their length."""
 
     optimal_length: int
     cluster_size: int
@@ -57,6 +57,7 @@ class DifficultyFeatures:
     blocking_size: int | None
     blocking_depth: int | None
     log_walk_moves: float | None
+    log_walk_nearby: float | None
 
     def as_dict(self) -> dict[str, float | int | None]:
         return asdict(self)
@@ -186,9 +187,11 @@ def difficulty_features(puzzle: Puzzle, graph: StateGraph | None = None, *,
     blocking = blocking_graph(puzzle)
     cells = puzzle.board.cell_pieces(graph.codes)
     blockers, score = progress_scores(puzzle, cells)
+    walk = walk_figures(puzzle, graph, cells, start)
     return DifficultyFeatures(
         **graph_features(graph, start, blockers, score),  # type: ignore[arg-type]
         pieces_moved=len({move.piece for move in solution.moves}),
         blocking_size=None if blocking is None else blocking.size,
         blocking_depth=None if blocking is None else blocking.depth,
-        log_walk_moves=log_walk_moves(puzzle, graph, cells, start))
+        log_walk_moves=None if walk is None else walk.moves,
+        log_walk_nearby=None if walk is None else walk.nearby)

@@ -26,7 +26,7 @@ MODEL_FILE = "model.json"
 TIME_FEATURES = ("optimal_length", "log_walk_moves", "tempting_share")
 """The features the time's regression reads: optimal length and the two that forward
 selection adds to it on the study (see the docs)."""
-SOLVED_FEATURES = ("optimal_length", "mean_moves", "log_walk_moves")
+SOLVED_FEATURES = ("optimal_length", "log_walk_nearby", "mean_moves")
 """The features the solved share's regression reads, chosen the same way on its own
 target."""
 MODEL_FEATURES = tuple(dict.fromkeys(TIME_FEATURES + SOLVED_FEATURES))

@@ -1,18 +1,21 @@
-"""A player who fiddles with the pieces in the way: the expected moves of a random walk on the
-start's cluster that prefers moving the goal piece and the pieces of its blocking graph
-(:mod:`.blocking`) in the state it stands in, ``PREFERRED`` times over any other piece's
-move, until it reaches a solved state.
+"""A player who fiddles with the pieces in the way: a random walk on the start's cluster that
+prefers moving the goal piece and the pieces of its blocking graph (:mod:`.blocking`) in the
+state it stands in, ``PREFERRED`` times over any other piece's move, until it reaches a solved
+state.  Two figures of its moves to a solved state (:class:`WalkFigures`): their expected
+number from the start, and the median of their expected number over the states near the
+start.
 
 People in the Rush Hour study mostly move the cars in the red car's way (four moves in five,
 where those cars make two in three of the moves there are), and how many moves they make
 orders the puzzles as their times do: the walk is a plain model of that play, with no
 parameter fitted to people.  Only puzzles whose every piece is straight and moves along its
-length have a blocking graph, so only they have the figure.
+length have a blocking graph, so only they have the figures.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -70,11 +73,22 @@ def _lines(puzzle: Puzzle) -> tuple[np.ndarray, int, int, int] | None:
     return np.array(strides, dtype=np.int64), goal_piece, min(targets), max(targets)
 
 
-def log_walk_moves(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: int
-                   ) -> float | None:
-    """The natural log of the walk's expected moves from the node ``start`` of ``graph`` (the
-    puzzle's cluster, ``cells`` its states' cells); None where the puzzle has no blocking
-    graph; :class:`WalkDidNotSettle` if the solve fails to converge."""
+@dataclass(frozen=True)
+class WalkFigures:
+    """The blocking walk's moves to a solved state, each as its natural log: ``moves``, the
+    expected moves from the start; ``nearby``, the median of the expected moves over the
+    unsolved states at most the optimal length from the start (where a player who strays a
+    little may stand)."""
+
+    moves: float
+    nearby: float
+
+
+def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: int
+                 ) -> WalkFigures | None:
+    """The walk's figures from the node ``start`` of ``graph`` (the puzzle's cluster,
+    ``cells`` its states' cells); None where the puzzle has no blocking graph;
+    :class:`WalkDidNotSettle` if the linear solve fails to converge."""
     from huarong._kernels import walk as kernels
 
     lines = _lines(puzzle)
@@ -91,5 +105,9 @@ def log_walk_moves(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: 
     if not residual <= TOLERANCE:
         raise WalkDidNotSettle(f"the walk's expected moves settled only to a residual of "
                                f"{residual:.3g}")
-    expected = float(moves[start])
-    return math.log(expected) if expected > 0 else 0.0
+    if solved[start]:  # no moves to make
+        return WalkFigures(0.0, 0.0)
+    from_start = graph.distances([start])
+    near = (from_start >= 0) & (from_start <= int(graph.min_steps[start])) & ~solved
+    return WalkFigures(math.log(float(moves[start])),
+                       math.log(float(np.median(moves[near]))))

@@ -1,6 +1,7 @@
-"""Kernels behind the difficulty feature ``log_walk_moves``: the goal piece's blocking graph in
-every state, the weights of the moves of a player who prefers the pieces of that graph, and
-the expected moves of such a player (a linear system solved by BiCGSTAB).
+"""Kernels behind the difficulty features of the blocking walk (``log_walk_moves``,
+``log_walk_nearby``): the goal piece's blocking graph in every state, the weights of the moves
+of a player who prefers the pieces of that graph, and the expected moves of such a player (a
+linear system solved by BiCGSTAB).
 
 Private: :mod:`huarong.puzzles.difficulty.walk` wraps them with checked, typed functions and
 defines the figures; :mod:`huarong.puzzles.difficulty.blocking` defines the blocking graph.
@@ -27,7 +28,7 @@ def blocking_members(cells: np.ndarray, strides: np.ndarray, goal_piece: int,
     pieces + 1): whether each piece number lies in the state's blocking graph of
     ``goal_piece`` (the rules of :mod:`huarong.puzzles.difficulty.blocking`)."""
     members = np.zeros((cells.shape[0], strides.shape[0]), dtype=np.bool_)
-    work = np.empty((6, strides.shape[0]), dtype=np.int64)
+    work = _work(strides.shape[0], cells.shape[1], rows, columns)
     along = _along_lines(cells.shape[1], columns)
     for state in range(cells.shape[0]):
         _state_members(cells, state, strides, goal_piece, target_first, target_last, rows,
@@ -40,13 +41,13 @@ def walk_weights(cells: np.ndarray, offsets: np.ndarray, targets: np.ndarray,
                  solved: np.ndarray, strides: np.ndarray, goal_piece: int, target_first: int,
                  target_last: int, rows: int, columns: int, preferred: float) -> np.ndarray:
     """The weight of every move out of an unsolved state (float64, in the order of
-    ``targets``; the other arguments as :func:`blocking_members`'): ``preferred`` when the
-    piece it moves (the one on a cell the move empties) is the goal piece or in the blocking
-    graph of the state it leaves, else 1."""
+    ``targets``; the other arguments as :func:`blocking_members`'; every piece number from 1
+    on the board): ``preferred`` when the piece it moves (the one on a cell the move
+    empties) is the goal piece or in the blocking graph of the state it leaves, else 1."""
     weights = np.ones(targets.shape[0], dtype=np.float64)
     size = cells.shape[1]
     seen = np.zeros(strides.shape[0], dtype=np.bool_)
-    work = np.empty((6, strides.shape[0]), dtype=np.int64)
+    work = _work(strides.shape[0], size, rows, columns)
     along = _along_lines(size, columns)
     for state in range(offsets.shape[0] - 1):
         if solved[state]:
@@ -54,11 +55,14 @@ def walk_weights(cells: np.ndarray, offsets: np.ndarray, targets: np.ndarray,
         _state_members(cells, state, strides, goal_piece, target_first, target_last, rows,
                        columns, along, seen, work)
         seen[goal_piece] = True
+        first, length = work[0], work[1]
         for edge in range(offsets[state], offsets[state + 1]):
             target = targets[edge]
-            for cell in range(size):
-                piece = cells[state, cell]
-                if piece != 0 and piece != WALL and cells[target, cell] == 0:
+            # A move along its line empties the first or the last cell of the piece moved
+            # (piece numbers are not compared: the target numbers its pieces anew).
+            for piece in range(1, strides.shape[0]):
+                last = first[piece] + (length[piece] - 1) * strides[piece]
+                if cells[target, first[piece]] == 0 or cells[target, last] == 0:
                     if seen[piece]:
                         weights[edge] = preferred
                     break
@@ -76,21 +80,30 @@ def _along_lines(size: int, columns: int) -> np.ndarray:
 
 
 @inline_kernel
+def _work(pieces: int, size: int, rows: int, columns: int) -> np.ndarray:
+    """Scratch for :func:`_state_members`: int64 (6, room for the pieces or for the cells
+    waiting to be looked at in one blocking step, whichever is more)."""
+    return np.empty((6, max(pieces, 2 * pieces * max(rows, columns) + size)), dtype=np.int64)
+
+
+@inline_kernel
 def _state_members(cells: np.ndarray, state: int, strides: np.ndarray, goal_piece: int,
                    target_first: int, target_last: int, rows: int, columns: int,
                    along: np.ndarray, seen: np.ndarray, work: np.ndarray) -> None:
     """Set ``seen`` (bool by piece number) to the blocking graph of ``goal_piece`` in
-    ``state``.  ``work`` is scratch, int64 (6, pieces): by piece number its first cell, its
-    length, the lowest and highest index along its line of the cells it must leave; then the
-    pieces of this level and of the next."""
+    ``state``.  ``work`` is scratch (:func:`_work`): by piece number its first cell, its
+    length, the lowest and highest index along its line of the cells it must leave; the
+    pieces of this blocking step; the cells whose pieces block them.  Each step is written
+    out here rather than in helpers called per cell: such calls cost three times the work."""
     size = cells.shape[1]
+    pieces = strides.shape[0]
     first, length, low, high = work[0], work[1], work[2], work[3]
-    frontier, found = work[4], work[5]
+    frontier, waiting = work[4], work[5]
     seen[:] = False
-    first[:] = size
-    length[:] = 0
-    low[:] = size
-    high[:] = -1
+    first[:pieces] = size
+    length[:pieces] = 0
+    low[:pieces] = size
+    high[:pieces] = -1
     span_low, span_high = target_first, target_last
     for cell in range(size):
         piece = cells[state, cell]
@@ -100,69 +113,54 @@ def _state_members(cells: np.ndarray, state: int, strides: np.ndarray, goal_piec
             if piece == goal_piece:
                 span_low, span_high = min(span_low, cell), max(span_high, cell)
     seen[goal_piece] = True  # never a blocker of itself
-    count = 0
+    cells_waiting = 0
     for cell in range(span_low, span_high + 1, strides[goal_piece]):
-        count = _block(cells[state, cell], cell, strides, along, seen, low, high, frontier,
-                       count)
-    while count > 0:
+        waiting[cells_waiting] = cell
+        cells_waiting += 1
+    while cells_waiting > 0:
+        # Every piece not yet seen on a waiting cell must leave it: widen its interval.
+        count = 0
+        for k in range(cells_waiting):
+            cell = waiting[k]
+            piece = cells[state, cell]
+            if piece == 0 or piece == WALL or seen[piece]:
+                continue
+            index = along[0, cell] if strides[piece] == 1 else along[1, cell]
+            if high[piece] < 0:
+                frontier[count] = piece
+                count += 1
+            low[piece], high[piece] = min(low[piece], index), max(high[piece], index)
         for k in range(count):
             seen[frontier[k]] = True
-        reached = 0
+        # Each such piece slides back or forward just far enough to leave its interval,
+        # both ways where the board and its walls leave room: the cells it crosses or lands
+        # on wait for the next step.  It covers an end of the interval, so those cells lie
+        # beyond its first or its last index.
+        cells_waiting = 0
         for k in range(count):
             piece = frontier[k]
-            reached = _slide_aside(cells, state, piece, first[piece], length[piece],
-                                   low[piece], high[piece], strides, rows, columns, along,
-                                   seen, low, high, found, reached)
-        for k in range(count):
-            low[frontier[k]], high[frontier[k]] = size, -1
-        frontier[:reached] = found[:reached]
-        count = reached
+            stride = strides[piece]
+            by_row = stride == 1
+            at = along[0, first[piece]] if by_row else along[1, first[piece]]
+            line_start = first[piece] - at * stride
+            line_length = columns if by_row else rows
+            span = length[piece]
+            for new_first in (low[piece] - span, high[piece] + 1):
+                if new_first < 0 or new_first + span > line_length:
+                    continue
+                begin, end = (new_first, at) if new_first < at else (at + span,
+                                                                      new_first + span)
+                walled = False
+                for index in range(begin, end):
+                    if cells[state, line_start + index * stride] == WALL:
+                        walled = True
+                        break
+                if walled:
+                    continue
+                for index in range(begin, end):
+                    waiting[cells_waiting] = line_start + index * stride
+                    cells_waiting += 1
     seen[goal_piece] = False
-
-
-@inline_kernel
-def _block(piece: int, cell: int, strides: np.ndarray, along: np.ndarray, seen: np.ndarray,
-           low: np.ndarray, high: np.ndarray, listed: np.ndarray, count: int) -> int:
-    """Note that ``piece`` (if a piece not ``seen``) must leave ``cell``: widen its interval
-    and list it once in ``listed`` (``count`` so far); returns the new count."""
-    if piece == 0 or piece == WALL or seen[piece]:
-        return count
-    index = along[0, cell] if strides[piece] == 1 else along[1, cell]
-    if high[piece] < 0:
-        listed[count] = piece
-        count += 1
-    low[piece], high[piece] = min(low[piece], index), max(high[piece], index)
-    return count
-
-
-@inline_kernel
-def _slide_aside(cells: np.ndarray, state: int, piece: int, first: int, length: int, low: int,
-                 high: int, strides: np.ndarray, rows: int, columns: int, along: np.ndarray,
-                 seen: np.ndarray, next_low: np.ndarray, next_high: np.ndarray,
-                 found: np.ndarray, count: int) -> int:
-    """List in ``found`` the pieces on the cells that ``piece`` crosses or lands on when it
-    slides back or forward just far enough to leave its line's indices ``low..high``, both
-    ways where the board and its walls leave room; returns the new count."""
-    stride = strides[piece]
-    by_row = stride == 1
-    at = along[0, first] if by_row else along[1, first]
-    line_start = first - at * stride
-    line_length = columns if by_row else rows
-    for new_first in (low - length, high + 1):
-        if new_first < 0 or new_first + length > line_length:
-            continue
-        begin, end = min(at, new_first), max(at, new_first) + length
-        walled = False
-        for index in range(begin, end):
-            walled = walled or cells[state, line_start + index * stride] == WALL
-        if walled:
-            continue
-        for index in range(begin, end):
-            cell = line_start + index * stride
-            if cells[state, cell] != piece:
-                count = _block(cells[state, cell], cell, strides, along, seen, next_low,
-                               next_high, found, count)
-    return count
 
 
 @kernel

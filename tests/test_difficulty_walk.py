@@ -1,8 +1,8 @@
 """The difficulty features of the blocking walk (the walk that prefers the blocking graph's
-pieces), ``log_walk_moves`` and ``log_walk_nearby``: the kernel's blocking graph of every
-state against :func:`blocking_graph` of that state as a start, and the expected moves against
-a plain reference on small puzzles (the reference model of :mod:`tests.puzzle_reference`, a
-dense linear solve)."""
+pieces), ``log_walk_moves``, ``log_walk_spread`` and ``log_walk_nearby``: the kernel's
+blocking graph of every state against :func:`blocking_graph` of that state as a start, and
+the walk's moments against a plain reference on small puzzles (the reference model of
+:mod:`tests.puzzle_reference`, dense linear solves)."""
 
 from __future__ import annotations
 
@@ -49,11 +49,12 @@ def _text(board: ref.Board, state: ref.State) -> tuple[str, dict[ref.Piece, str]
     return "/".join("".join(row) for row in rows), letters
 
 
-def reference_walk(start: str, goal: str, metric: str) -> tuple[float, float]:
-    """(ln of the expected moves from the start, ln of their median over the unsolved states
-    at most the optimal length from the start) of the walk of docs/difficulty.md: each move
-    weighted PREFERRED when it moves A or a piece of the blocking graph of the state it
-    leaves, a dense solve of x = 1 + P x off the solved states."""
+def reference_walk(start: str, goal: str, metric: str) -> tuple[float, float, float]:
+    """(ln of the expected moves from the start, ln of their standard deviation from the
+    start, ln of the expected moves' median over the unsolved states at most the optimal
+    length from the start) of the walk of docs/difficulty.md: each move weighted PREFERRED
+    when it moves A or a piece of the blocking graph of the state it leaves; dense solves of
+    x = 1 + P x and of the expected square m = 1 + P (2 x + m) off the solved states."""
     puzzle = ref.reference(start, goal, metric, "length", "A")
     graph = puzzle.cluster()
     states = sorted(graph, key=sorted)
@@ -74,13 +75,18 @@ def reference_walk(start: str, goal: str, metric: str) -> tuple[float, float]:
         total = sum(weights.values())
         for other, weight in weights.items():
             chance[number[state], number[other]] = weight / total
-    expected = np.linalg.solve(np.eye(len(states)) - chance,
-                               [0.0 if puzzle.solved(s) else 1.0 for s in states])
+    unsolved = np.array([0.0 if puzzle.solved(s) else 1.0 for s in states])
+    expected = np.linalg.solve(np.eye(len(states)) - chance, unsolved)
+    squares = np.linalg.solve(np.eye(len(states)) - chance,
+                              unsolved * (1.0 + 2.0 * chance @ expected))
+    at = number[puzzle.start]
+    variance = squares[at] - expected[at] ** 2
     from_start = puzzle.distances([puzzle.start])
     length = puzzle.min_steps()[puzzle.start]
     nearby = [expected[number[s]] for s in states
               if from_start[s] <= length and not puzzle.solved(s)]
-    return math.log(expected[number[puzzle.start]]), math.log(statistics.median(nearby))
+    return (math.log(expected[at]), 0.5 * math.log(max(variance, 1.0)),
+            math.log(statistics.median(nearby)))
 
 
 @pytest.mark.parametrize("case", [*CASES, None], ids=["slide", "unit", "chain", "study"])
@@ -88,9 +94,9 @@ def test_walk_figures_match_the_reference(case: tuple[str, str, str] | None) -> 
     start, goal, metric = case or _study_case()
     puzzle = load_puzzle(start, goal, metric=metric, rules="length", distinct="A")
     found = difficulty_features(puzzle)
-    assert found.log_walk_moves is not None and found.log_walk_nearby is not None
-    moves, nearby = reference_walk(start, goal, metric)
+    moves, spread, nearby = reference_walk(start, goal, metric)
     assert found.log_walk_moves == pytest.approx(moves, rel=1e-6)
+    assert found.log_walk_spread == pytest.approx(spread, rel=1e-5)
     assert found.log_walk_nearby == pytest.approx(nearby, rel=1e-6)
     assert moves > math.log(found.optimal_length)
 
@@ -123,9 +129,11 @@ def test_blocking_members_of_every_state_match_the_blocking_graph(
 def test_puzzles_without_a_blocking_graph_have_no_walk() -> None:
     klotski = difficulty(load_puzzle("1A9BF0C00"))
     assert klotski.features.log_walk_moves is None
+    assert klotski.features.log_walk_spread is None
     assert klotski.features.log_walk_nearby is None
-    assert {"log_walk_moves", "log_walk_nearby"} <= set(klotski.outside)
+    assert {"log_walk_spread", "log_walk_nearby"} <= set(klotski.outside)
     assert klotski.extrapolates
     free = load_puzzle("AA.B/AAC./D..E", "..AA/..AA/....", metric="step", rules="free")
     assert difficulty_features(free).log_walk_moves is None
+    assert difficulty_features(free).log_walk_spread is None
     assert difficulty_features(free).log_walk_nearby is None

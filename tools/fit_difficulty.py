@@ -44,6 +44,9 @@ PLOT = ROOT / "docs" / "images" / "difficulty-fit.png"
 COLOURS = {7: (46, 134, 193), 11: (39, 174, 96), 14: (230, 126, 34), 16: (192, 57, 43)}
 EARLIER = ("optimal_length", "away_nearby", "tempting_share", "mean_moves", "mean_blockers")
 CANDIDATE_SETS = {
+    "the second model (log_walk_moves in both)": (
+        ("optimal_length", "log_walk_moves", "tempting_share"),
+        ("optimal_length", "mean_moves", "log_walk_moves")),
     "the first model (five features; share: three)": (EARLIER, (*EARLIER[:2], "mean_moves")),
     "the first model and log_walk_moves": ((*EARLIER, "log_walk_moves"),
                                            (*EARLIER[:2], "mean_moves", "log_walk_moves")),

@@ -1,7 +1,7 @@
 """Kernels behind the difficulty features of the blocking walk (``log_walk_moves``,
-``log_walk_nearby``): the goal piece's blocking graph in every state, the weights of the moves
-of a player who prefers the pieces of that graph, and the expected moves of such a player (a
-linear system solved by BiCGSTAB).
+``log_walk_spread``, ``log_walk_nearby``): the goal piece's blocking graph in every state, the
+weights of the moves of a player who prefers the pieces of that graph, and the first two
+moments of such a player's moves (two linear systems solved by BiCGSTAB).
 
 Private: :mod:`huarong.puzzles.difficulty.walk` wraps them with checked, typed functions and
 defines the figures; :mod:`huarong.puzzles.difficulty.blocking` defines the blocking graph.
@@ -184,14 +184,16 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
 
 
 @kernel
-def expected_moves(offsets: np.ndarray, targets: np.ndarray, weights: np.ndarray,
-                   solved: np.ndarray, tolerance: float, max_rounds: int
-                   ) -> tuple[np.ndarray, float]:
-    """The expected moves to a solved state of a walk that picks each move out of a state
-    with chance proportional to its weight, from every state: the solution of ``x = 0`` on
-    the ``solved`` states, ``x = 1 + P x`` elsewhere, by BiCGSTAB (no preconditioner: the
-    diagonal is 1) until the residual is below ``tolerance`` times the right-hand side's.
-    Returns (x, the final relative residual)."""
+def walk_moments(offsets: np.ndarray, targets: np.ndarray, weights: np.ndarray,
+                 solved: np.ndarray, tolerance: float, max_rounds: int
+                 ) -> tuple[np.ndarray, np.ndarray, float]:
+    """The first two moments of the moves to a solved state of a walk that picks each move
+    out of a state with chance proportional to its weight, from every state: the expected
+    moves ``x`` (``x = 0`` on the ``solved`` states, ``x = 1 + P x`` elsewhere) and the
+    expected squares ``m`` (``m = 0`` on the solved states, ``m = 1 + P (2 x + m)``
+    elsewhere: the square of one move more), each by BiCGSTAB until its residual is below
+    ``tolerance`` times its right-hand side's.  Returns (x, m, the larger final relative
+    residual)."""
     states = offsets.shape[0] - 1
     chance = np.empty(weights.shape[0], dtype=np.float64)
     for state in range(states):
@@ -200,7 +202,27 @@ def expected_moves(offsets: np.ndarray, targets: np.ndarray, weights: np.ndarray
             total += weights[edge]
         for edge in range(offsets[state], offsets[state + 1]):
             chance[edge] = weights[edge] / total
-    r = np.where(solved, 0.0, 1.0)
+    moves, residual = _bicgstab(offsets, targets, chance, solved,
+                                np.where(solved, 0.0, 1.0), tolerance, max_rounds)
+    # 1 + 2 P x off the solved states, where P x = x - (I - P) x.
+    right = np.empty(states)
+    _walk_product(offsets, targets, chance, solved, moves, right)
+    for state in range(states):
+        right[state] = 0.0 if solved[state] else 1.0 + 2.0 * (moves[state] - right[state])
+    squares, squares_residual = _bicgstab(offsets, targets, chance, solved, right,
+                                          tolerance, max_rounds)
+    return moves, squares, max(residual, squares_residual)
+
+
+@kernel
+def _bicgstab(offsets: np.ndarray, targets: np.ndarray, chance: np.ndarray,
+              solved: np.ndarray, right: np.ndarray, tolerance: float, max_rounds: int
+              ) -> tuple[np.ndarray, float]:
+    """The solution of ``(I - P) x = right`` (``P`` the walk's moves out of unsolved states,
+    with the chances ``chance``) by BiCGSTAB (no preconditioner: the diagonal is 1), and its
+    final relative residual; ``right`` is overwritten."""
+    states = offsets.shape[0] - 1
+    r = right
     shadow = r.copy()
     x, p, v = np.zeros(states), np.zeros(states), np.zeros(states)
     s, t = np.empty(states), np.empty(states)

@@ -33,7 +33,7 @@ class UnsolvableStart(PuzzleError):
 @dataclass(frozen=True)
 class DifficultyFeatures:
     """The features of one start (definitions in ``docs/difficulty.md``); the blocking
-    graph's two and the blocking walk's two (``log_walk_*``) are None for puzzles without
+    graph's two and the blocking walk's three (``log_walk_*``) are None for puzzles without
     straight pieces moving along their length."""
 
     optimal_length: int
@@ -57,6 +57,7 @@ class DifficultyFeatures:
     blocking_size: int | None
     blocking_depth: int | None
     log_walk_moves: float | None
+    log_walk_spread: float | None
     log_walk_nearby: float | None
 
     def as_dict(self) -> dict[str, float | int | None]:
@@ -194,4 +195,5 @@ def difficulty_features(puzzle: Puzzle, graph: StateGraph | None = None, *,
         blocking_size=None if blocking is None else blocking.size,
         blocking_depth=None if blocking is None else blocking.depth,
         log_walk_moves=None if walk is None else walk.moves,
+        log_walk_spread=None if walk is None else walk.spread,
         log_walk_nearby=None if walk is None else walk.nearby)

@@ -23,7 +23,7 @@ from huarong.puzzles.difficulty.features import DifficultyFeatures, difficulty_f
 from huarong.puzzles.puzzle import Puzzle
 
 MODEL_FILE = "model.json"
-TIME_FEATURES = ("optimal_length", "log_walk_moves", "tempting_share")
+TIME_FEATURES = ("optimal_length", "log_walk_spread", "tempting_share")
 """The features the time's regression reads: optimal length and the two that forward
 selection adds to it on the study (see the docs)."""
 SOLVED_FEATURES = ("optimal_length", "log_walk_nearby", "mean_moves")

@@ -1,9 +1,9 @@
 """A player who fiddles with the pieces in the way: a random walk on the start's cluster that
 prefers moving the goal piece and the pieces of its blocking graph (:mod:`.blocking`) in the
 state it stands in, ``PREFERRED`` times over any other piece's move, until it reaches a solved
-state.  Two figures of its moves to a solved state (:class:`WalkFigures`): their expected
-number from the start, and the median of their expected number over the states near the
-start.
+state.  Three figures of its moves to a solved state (:class:`WalkFigures`): their expected
+number from the start, their spread (standard deviation) from the start, and the median of
+their expected number over the states near the start.
 
 People in the Rush Hour study mostly move the cars in the red car's way (four moves in five,
 where those cars make two in three of the moves there are), and how many moves they make
@@ -27,7 +27,7 @@ PREFERRED = 10.0
 """How many times likelier the walk moves a piece of the blocking graph (or the goal piece)
 than any other piece."""
 TOLERANCE = 1e-6
-"""The relative residual at which the linear solve of the expected moves stops."""
+"""The relative residual at which the linear solves of the walk's moments stop."""
 MAX_ROUNDS = 20_000
 
 
@@ -76,11 +76,12 @@ def _lines(puzzle: Puzzle) -> tuple[np.ndarray, int, int, int] | None:
 @dataclass(frozen=True)
 class WalkFigures:
     """The blocking walk's moves to a solved state, each as its natural log: ``moves``, the
-    expected moves from the start; ``nearby``, the median of the expected moves over the
-    unsolved states at most the optimal length from the start (where a player who strays a
-    little may stand)."""
+    expected moves from the start; ``spread``, their standard deviation from the start (at
+    least one move); ``nearby``, the median of the expected moves over the unsolved states at
+    most the optimal length from the start (where a player who strays a little may stand)."""
 
     moves: float
+    spread: float
     nearby: float
 
 
@@ -88,7 +89,7 @@ def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: in
                  ) -> WalkFigures | None:
     """The walk's figures from the node ``start`` of ``graph`` (the puzzle's cluster,
     ``cells`` its states' cells); None where the puzzle has no blocking graph;
-    :class:`WalkDidNotSettle` if the linear solve fails to converge."""
+    :class:`WalkDidNotSettle` if a linear solve fails to converge."""
     from huarong._kernels import walk as kernels
 
     lines = _lines(puzzle)
@@ -100,14 +101,16 @@ def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: in
     weights = kernels.walk_weights(np.ascontiguousarray(cells, dtype=np.uint8), offsets,
                                    targets, solved, *lines, puzzle.rows, puzzle.columns,
                                    PREFERRED)
-    moves, residual = kernels.expected_moves(offsets, targets, weights, solved, TOLERANCE,
-                                             MAX_ROUNDS)
+    moves, squares, residual = kernels.walk_moments(offsets, targets, weights, solved,
+                                                    TOLERANCE, MAX_ROUNDS)
     if not residual <= TOLERANCE:
-        raise WalkDidNotSettle(f"the walk's expected moves settled only to a residual of "
+        raise WalkDidNotSettle(f"the walk's moves settled only to a residual of "
                                f"{residual:.3g}")
     if solved[start]:  # no moves to make
-        return WalkFigures(0.0, 0.0)
+        return WalkFigures(0.0, 0.0, 0.0)
+    expected = float(moves[start])
+    variance = float(squares[start]) - expected * expected
     from_start = graph.distances([start])
     near = (from_start >= 0) & (from_start <= int(graph.min_steps[start])) & ~solved
-    return WalkFigures(math.log(float(moves[start])),
+    return WalkFigures(math.log(expected), 0.5 * math.log(max(variance, 1.0)),
                        math.log(float(np.median(moves[near]))))

@@ -22,6 +22,7 @@ machine other work shares.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -63,8 +64,8 @@ class RecordingRushHour(RushHourSpace):
 def candidates(space: RushHourSpace, count: int, seed: int, max_states: int) -> list[Design]:
     """The candidates one chain of the design search values (climb, minimal starts only),
     in its order."""
-    recording = RecordingRushHour(**{name: getattr(space, name) for name in
-                                     space.__dataclass_fields__})
+    recording = RecordingRushHour(**{field.name: getattr(space, field.name)
+                                     for field in dataclasses.fields(space)})
     _MET.clear()
     design(recording, Budget(evaluations=count), seed=seed, chains=1, method="climb",
            max_states=max_states)
@@ -91,8 +92,8 @@ def main() -> None:
     for case in arguments.cases.split(","):
         size = SIZES[case]
         lanes = rush_hour_space(size, size)
-        engine = EngineRushHour(**{name: getattr(lanes, name) for name in
-                                   lanes.__dataclass_fields__})
+        engine = EngineRushHour(**{field.name: getattr(lanes, field.name)
+                                   for field in dataclasses.fields(lanes)})
         design(lanes, Budget(evaluations=20), seed=arguments.seed, chains=1,
                method="climb")  # compiles the kernels outside the timing
         chosen = candidates(lanes, arguments.evaluations, arguments.seed, arguments.max_states)

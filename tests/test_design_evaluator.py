@@ -19,6 +19,7 @@ from huarong.puzzles.grid import WALL, PuzzleError
 from huarong.puzzles.lanes import LaneBoard, LaneSearch
 from huarong.puzzles.presets.rush_hour import fogleman_minimal
 from huarong.puzzles.presets.rush_hour_design import RushHourSpace, rush_hour_space
+from huarong.puzzles.tables import TooManyPlacements
 
 from . import puzzle_reference as reference
 
@@ -144,10 +145,12 @@ def test_full_7x7_boards_against_a_plain_search() -> None:
     compared = 0
     for design in _designs(space, 6, 400):
         board = space.lane_board(design)
-        if len(board.vehicles) < 14:
-            continue
-        with pytest.raises(PuzzleError, match="63 bits"):
+        try:
             space.puzzle(design)
+        except TooManyPlacements:
+            pass
+        else:
+            continue  # its general code fits: the test above compares those
         assert space.grid(design).count(".") == 49 - len(design.walls) - sum(
             len(space.cells_of(*piece)) for piece in design.pieces)
         try:

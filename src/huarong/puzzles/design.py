@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -59,11 +59,11 @@ class PieceKind:
     high: int
     distinct: bool = False
 
-    @property
+    @functools.cached_property
     def height(self) -> int:
         return 1 + max(r for r, _ in self.shape)
 
-    @property
+    @functools.cached_property
     def width(self) -> int:
         return 1 + max(c for _, c in self.shape)
 
@@ -111,6 +111,18 @@ class Value:
 
 
 @dataclass(frozen=True)
+class Restarts:
+    """When and from where a search chain starts again (:mod:`huarong.puzzles.
+    design_methods`): ``after`` evaluations without a new best, from a random design a
+    ``random`` share of the time, else from a change of the hardest of ``tournament`` of
+    its best clusters drawn at random."""
+
+    after: int = 100
+    random: float = 0.5
+    tournament: int = 1
+
+
+@dataclass(frozen=True)
 class DesignSpace:
     """What a design search builds: a ``rows`` x ``columns`` board with fixed ``walls``,
     piece ``kinds`` (the first is the goal piece's: a start holds exactly one goal piece
@@ -139,6 +151,7 @@ class DesignSpace:
     groups: tuple[tuple[tuple[int, ...], int, int], ...] = ()
     """Kinds whose pieces together number between a fewest and a most (free shapes of
     ``--pieces any1-3*0-4``)."""
+    restarts: ClassVar[Restarts] = Restarts()
 
     def __post_init__(self) -> None:
         if not self.kinds or self.kinds[0].low < 1:
@@ -190,6 +203,15 @@ class DesignSpace:
         return [r * self.columns + c for r in range(self.rows - piece.height + 1)
                 for c in range(self.columns - piece.width + 1)]
 
+    @functools.cached_property
+    def placement_masks(self) -> tuple[int, tuple[dict[int, int], ...]]:
+        """The fixed walls as a mask of cells, and each kind's pieces as masks by anchor
+        (every anchor where they fit the board): what :meth:`valid` checks designs with."""
+        placements = tuple({anchor: sum(1 << cell for cell in self.cells_of(kind, anchor))
+                            for anchor in DesignSpace.anchors(self, kind)}
+                           for kind in range(len(self.kinds)))
+        return sum(1 << wall for wall in self.walls), placements
+
     def valid(self, design: Design, *, complete: bool = True) -> bool:
         """Whether a design's pieces fit: inside the board, on free cells, not overlapping,
         the counts and walls within their ranges.  Of a design being built (not
@@ -206,22 +228,21 @@ class DesignSpace:
         if not (self.wall_range[0] if complete else 0) <= len(design.walls) \
                 <= self.wall_range[1]:
             return False
-        taken = set(self.walls) | set(design.walls)
-        if len(taken) != len(self.walls) + len(design.walls):
+        fixed, placements = self.placement_masks
+        added = sum(1 << wall for wall in design.walls)
+        if fixed & added:
             return False
+        taken = fixed | added
         if complete and self.empty is not None:
-            covered = len(taken) + sum(len(self.kinds[kind].shape) for kind, _ in design.pieces)
+            covered = taken.bit_count() + sum(len(self.kinds[kind].shape)
+                                              for kind, _ in design.pieces)
             if not self.empty[0] <= self.rows * self.columns - covered <= self.empty[1]:
                 return False
         for kind, anchor in design.pieces:
-            piece = self.kinds[kind]
-            row, column = divmod(anchor, self.columns)
-            if row + piece.height > self.rows or column + piece.width > self.columns:
+            cells = placements[kind].get(anchor)
+            if cells is None or taken & cells:
                 return False
-            cells = self.cells_of(kind, anchor)
-            if taken.intersection(cells):
-                return False
-            taken.update(cells)
+            taken |= cells
         return True
 
     # ----- designs as the general engine's boards and codes ---------------------------------
@@ -270,6 +291,11 @@ class DesignSpace:
         for cell in self.goal_cells:
             cells[cell] = LETTERS[0]
         return join_rows(cells, self.columns)
+
+    def changed(self, design: Design, rng: np.random.Generator) -> Design | None:
+        """One change of :func:`mutate` (a preset's space may change its designs its own
+        way); None when it did not fit."""
+        return general_change(self, design, rng)
 
     # ----- values -------------------------------------------------------------------------
     def value(self, design: Design, limit: int) -> Value:
@@ -397,7 +423,13 @@ def add_piece(space: DesignSpace, design: Design, kind: int, rng: np.random.Gene
     """The design with one more piece of ``kind`` at a random place where it fits; None when
     it fits nowhere."""
     anchors = space.anchors(kind)
+    fixed, placements = space.placement_masks
+    taken = fixed | sum(1 << wall for wall in design.walls) | sum(
+        placements[k].get(a, 0) for k, a in design.pieces)
     for anchor in rng.permutation(anchors)[:64]:
+        # A place it overlaps is refused before the whole check.
+        if placements[kind].get(int(anchor), taken) & taken:
+            continue
         grown = Design(design.walls, tuple(sorted((*design.pieces, (kind, int(anchor))))))
         if space.valid(grown, complete=False):
             return grown
@@ -423,7 +455,7 @@ def mutate(space: DesignSpace, design: Design, rng: np.random.Generator) -> Desi
     for _ in range(20):
         changed = design
         for _ in range(changes):
-            step = _changed(space, changed, rng)
+            step = space.changed(changed, rng)
             if step is not None and space.valid(step, complete=False):
                 changed = step
         if space.empty is not None and changed != design:
@@ -433,7 +465,9 @@ def mutate(space: DesignSpace, design: Design, rng: np.random.Generator) -> Desi
     return design
 
 
-def _changed(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design | None:
+def general_change(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design | None:
+    """One change of :func:`mutate` on any board (its pieces, walls or counts); None when
+    it did not fit."""
     counts = design.counts(len(space.kinds))
     move = rng.random()
     pieces = list(design.pieces)

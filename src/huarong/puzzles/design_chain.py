@@ -169,9 +169,15 @@ def keep_found(best: list[Found], found: Found, keep: int) -> bool:
     if any(f.value.key == found.value.key for f in best):
         return False
     best.append(found)
-    best.sort(key=lambda f: (-f.value.rank, -f.value.states, f.seed, f.evaluation))
+    best.sort(key=_order)
     del best[keep:]
     return found in best
+
+
+def _order(found: Found) -> tuple[int, int, int, int]:
+    """Where a cluster stands among the kept: the hardest first, then the larger, then the
+    first found."""
+    return (-found.value.rank, -found.value.states, found.seed, found.evaluation)
 
 
 @dataclass(frozen=True)
@@ -224,8 +230,11 @@ class Walk:
         chain, settings = self.chain, self.settings
         value, seen = self.evaluator.value(design)
         best = False
+        # Only a cluster that would be kept is tested (the costly part): one found now
+        # ranks after every kept one of its rank and states.
         hard_enough = not seen and value.length >= 0 and (
-            len(chain.best) < settings.keep or value.rank >= chain.best[-1].value.rank)
+            len(chain.best) < settings.keep
+            or (-value.rank, -value.states) < _order(chain.best[-1])[:2])
         if hard_enough and (not settings.minimal
                             or self.evaluator.minimal(value.hardest, value.length)):
             found = Found(value, settings.minimal, chain.seed, chain.evaluations + 1,

@@ -12,8 +12,9 @@
   one, the rest from the other), and the child replaces its niche's elite when at least as
   hard.  A basin does not take the whole population, so the search does not stagnate in it.
 
-Every method but ``elites`` starts again after :data:`RESTART_AFTER` evaluations without a
-new best, from a random start or a change of one of its best clusters.  A chain of any method
+Every method but ``elites`` starts again after some evaluations without a new best, from a
+random start or a change of one of its best clusters, as its space's
+:class:`~huarong.puzzles.design.Restarts` say.  A chain of any method
 that meets only known clusters for long probes its space with random starts (:func:`probe`):
 it goes on from the first in a new cluster, or ends when none is (the space is used up).
 Every random number comes from the chain's own generator, so a chain with a budget of
@@ -34,8 +35,6 @@ from huarong.puzzles.design import Design, DesignSpace, mutate, random_design
 from huarong.puzzles.design_chain import PROBES, Chain, Elite, Settings, Walk
 from huarong.puzzles.design_evaluate import Evaluator
 
-RESTART_AFTER = 100
-"""Evaluations of a chain without a new best before it starts again."""
 START_TEMPERATURE = 3.0
 END_TEMPERATURE = 0.3
 """Moves of hardest length: how much easier an annealing chain may go, at first and at the
@@ -61,17 +60,21 @@ def _temperature(spent: float) -> float:
 
 
 def _restart(walk: Walk) -> Design:
-    """A random start, or a change of one of the chain's best clusters (half the time)."""
+    """A random start, or a change of one of the chain's best clusters (the hardest of a
+    few drawn), in the shares of the space's :class:`~huarong.puzzles.design.Restarts`."""
     chain, rng = walk.chain, walk.rng
-    if not chain.best or rng.random() < 0.5:
+    restarts = walk.space.restarts
+    if not chain.best or rng.random() < restarts.random:
         return random_design(walk.space, rng)
-    return mutate(walk.space, chain.best[int(rng.integers(len(chain.best)))].value.hardest, rng)
+    # The best are kept hardest first: the smallest index drawn is the hardest.
+    drawn = int(min(rng.integers(len(chain.best), size=restarts.tournament)))
+    return mutate(walk.space, chain.best[drawn].value.hardest, rng)
 
 
 def _local(walk: Walk, *, metropolis: bool) -> None:
     """A step of ``climb`` (or with ``metropolis``, of ``anneal``)."""
     chain, rng = walk.chain, walk.rng
-    current = None if chain.stalled >= RESTART_AFTER else chain.current
+    current = None if chain.stalled >= walk.space.restarts.after else chain.current
     restarted = current is None
     design = _restart(walk) if current is None else mutate(walk.space, current, rng)
     value, best = walk.evaluate(design)
@@ -92,7 +95,7 @@ def climb(walk: Walk) -> None:
 
 def tabu(walk: Walk) -> None:
     chain = walk.chain
-    if chain.current is None or chain.stalled >= RESTART_AFTER:
+    if chain.current is None or chain.stalled >= walk.space.restarts.after:
         value, _ = walk.evaluate(_restart(walk))
         walk.move(value.hardest, value.rank)
         chain.stalled, chain.neighbour, chain.tried = 0, None, 0

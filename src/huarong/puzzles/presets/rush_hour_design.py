@@ -7,12 +7,29 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+import numpy as np
 
 from huarong._kernels.rush_hour_board import SIDE
-from huarong.puzzles.design import Design, DesignSpace, PieceKind, Value
+from huarong.puzzles.design import (
+    Design,
+    DesignSpace,
+    PieceKind,
+    Restarts,
+    Value,
+    general_change,
+)
 from huarong.puzzles.grid import PuzzleError, rectangle
 from huarong.puzzles.lanes import LaneBoard, LaneCodeTooLarge, LaneSearch, lanes_minimal
+
+SAME_COUNT = 0.5
+"""The share of a Rush Hour design's changes that keep its vehicles and walls as many (the
+hardest starts are dense: M. Fogleman's 60-move one holds 12 vehicles and a wall); of
+those, :data:`SWAP` a vehicle swapped for one of another kind, :data:`ASIDE` one moved to a
+lane beside, the rest a wall moved (measured: the design search's page)."""
+SWAP = 0.4
+ASIDE = 0.4
 
 RUSH_HOUR_WALLS = (0, 2)
 """Fogleman's walls on a board: none to two (his ``MaxWalls``)."""
@@ -36,6 +53,10 @@ class RushHourSpace(DesignSpace):
     by his program's test (his 6x6 board), else every piece tested."""
 
     fogleman: bool = False
+    restarts: ClassVar[Restarts] = Restarts(after=1000, random=0.2, tournament=3)
+    """A chain walks a basin ten times as long as on other boards before it starts again,
+    mostly from a change of one of its hardest clusters (measured: the design search's
+    page)."""
 
     @property
     def goal_row(self) -> int:
@@ -72,6 +93,62 @@ class RushHourSpace(DesignSpace):
             else:
                 columns[column] += piece.height
         return max(rows) < self.columns and max(columns) < self.rows
+
+    def changed(self, design: Design, rng: np.random.Generator) -> Design | None:
+        """A change of any board's (:func:`~huarong.puzzles.design.general_change`), or
+        (:data:`SAME_COUNT` of them) one that keeps the vehicles and walls as many: a
+        vehicle swapped for one of another kind over its cells, a vehicle moved to a lane
+        beside its own, or a wall moved to a cell beside it."""
+        if rng.random() >= SAME_COUNT:
+            return general_change(self, design, rng)
+        others = [piece for piece in design.pieces if piece[0] != 0]
+        if not others:
+            return general_change(self, design, rng)
+        move = rng.random() * (1.0 if design.walls else SWAP + ASIDE)
+        if move < SWAP + ASIDE:
+            piece = others[int(rng.integers(len(others)))]
+            fewer = Design(design.walls, tuple(p for p in design.pieces if p != piece))
+            for placed in (self._swaps(piece, rng) if move < SWAP else
+                           self._asides(piece, rng)):
+                grown = Design(fewer.walls, tuple(sorted((*fewer.pieces, placed))))
+                if self.valid(grown, complete=False):
+                    return grown
+            return None
+        walls = sorted(design.walls)
+        wall = walls[int(rng.integers(len(walls)))]
+        beside = self._beside(wall, *((0, 1), (0, -1), (1, 0), (-1, 0))[int(rng.integers(4))])
+        if beside is None or beside in design.walls:
+            return None
+        moved = Design(design.walls - {wall} | {beside}, design.pieces)
+        return moved if self.valid(moved, complete=False) else None
+
+    def _swaps(self, piece: tuple[int, int], rng: np.random.Generator
+               ) -> list[tuple[int, int]]:
+        """Vehicles of a kind other than ``piece``'s (and the red car's) over some of its
+        cells, in random order."""
+        kind, anchor = piece
+        other = int(rng.integers(1, len(self.kinds) - 1))
+        other += other >= kind
+        placements = self.placement_masks[1]
+        over = [a for a, cells in placements[other].items() if cells & placements[kind][anchor]]
+        return [(other, int(a)) for a in rng.permutation(over)]
+
+    def _asides(self, piece: tuple[int, int], rng: np.random.Generator
+                ) -> list[tuple[int, int]]:
+        """The vehicle moved to a lane beside its own, and along it by -1 to 1 cells."""
+        kind, anchor = piece
+        side = int(rng.choice((-1, 1)))
+        along = int(rng.integers(-1, 2))
+        beside = self._beside(anchor, *((along, side) if self.kinds[kind].width == 1 else
+                                        (side, along)))
+        return [] if beside is None else [(kind, beside)]
+
+    def _beside(self, cell: int, rows: int, columns: int) -> int | None:
+        """The cell ``rows`` down and ``columns`` right of ``cell``; None off the board."""
+        row, column = divmod(cell, self.columns)
+        row, column = row + rows, column + columns
+        return row * self.columns + column if (0 <= row < self.rows and
+                                               0 <= column < self.columns) else None
 
     def lane_board(self, design: Design) -> LaneBoard:
         """The design as the lane engine's board: its vehicles in the general engine's

@@ -18,6 +18,8 @@ from .test_design_evaluator import _reference_profile
 RECORDS = {
     "rush-hour-7x7": (7, "NBBH..I/NJ.HCCI/NJDDKLO/AAM.KLO/EEM.PQO/..#.PQ./FFGGPQ.", 66,
                       388_304),
+    "rush-hour-8x8": (8, "BB.HEEES/TI.HCCUS/TIFFFVUS/TAAJKVUL/...JKVML/.GGGNOMP/#QR.NO.P/"
+                         ".QR.DD#.", 82, 896_223),
 }
 
 

@@ -1,8 +1,8 @@
 """The design records on boards the general engine cannot rank (full Rush Hour boards of 7x7
 and 8x8, whose placements pass 63-bit codes; docs/design-records.md): each start is the
 hardest of its cluster by the lane-coded engine, with the figures the run that found it
-printed, and needs every vehicle and wall (M. Fogleman's test); the plain-Python search
-agrees (slow: clusters of hundreds of thousands of states)."""
+printed, and needs every vehicle and wall; the plain-Python search agrees (slow: clusters
+of hundreds of thousands of states)."""
 
 from __future__ import annotations
 
@@ -64,8 +64,9 @@ def test_a_full_board_record_is_its_cluster_s_hardest_start(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", RECORDS)
-def test_a_full_board_record_by_the_plain_search(name: str) -> None:
-    space, design, moves, states = _record(name)
+def test_the_7x7_record_by_the_plain_search() -> None:
+    """Three minutes and several GB.  The 8x8 record's plain search agreed too, once by hand
+    (2026-12-07: 6 min 40 s, 17.5 GB, too much for a test)."""
+    space, design, moves, states = _record("rush-hour-7x7")
     found_states, _, hardest, farthest = _reference_profile(space, design)
     assert (found_states, hardest, farthest) == (states, moves, design)

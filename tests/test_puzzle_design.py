@@ -131,7 +131,7 @@ def test_what_it_writes_plays(tmp_path: Path) -> None:
     have the rows' lengths; the command's JSON names the best."""
     target = tmp_path / "rush.parquet"
     answer = CliRunner().invoke(command, ["--preset", "rush-hour", "--board", "5x5",
-                                          "--budget", "60", "--threads", "1", "-q",
+                                          "--budget", "200", "--threads", "1", "-q",
                                           "--json", "-o", str(target)])
     assert answer.exit_code == 0, answer.output
     best = json.loads(answer.stdout)

@@ -84,9 +84,9 @@ class _Region:
         return chosen
 
 
-def _region(graph: StateGraph, start: int) -> _Region:
+def _region(graph: StateGraph, start: int, from_start: np.ndarray) -> _Region:
     to_goal = graph.min_steps.astype(np.int64)
-    from_start = graph.distances([start]).astype(np.int64)
+    from_start = from_start.astype(np.int64)
     length = int(to_goal[start])
     inside = (from_start + to_goal == length) & (from_start >= 0)
     nodes = np.flatnonzero(inside)
@@ -130,14 +130,15 @@ def _blind_bits(region: _Region, optimal: np.ndarray, degrees: np.ndarray, start
     return -math.log2(chance[start]) if chance[start] > 0 else 0.0
 
 
-def graph_features(graph: StateGraph, start: int, blockers: np.ndarray,
+def graph_features(graph: StateGraph, start: int, from_start: np.ndarray, blockers: np.ndarray,
                    score: np.ndarray) -> dict[str, float | int]:
     """The features of the node ``start`` that the state graph gives, with each node's
-    ``blockers`` and progress ``score`` (:func:`~huarong.puzzles.difficulty.progress.
-    progress_scores`); :class:`ValueError` when no goal can be reached from it."""
+    moves ``from_start`` (``graph.distances([start])``), ``blockers`` and progress
+    ``score`` (:func:`~huarong.puzzles.difficulty.progress.progress_scores`);
+    :class:`ValueError` when no goal can be reached from it."""
     if int(graph.min_steps[start]) == NO_SOLUTION:
         raise ValueError(f"node {start}: no goal can be reached from it")
-    region = _region(graph, start)
+    region = _region(graph, start, from_start)
     degrees = graph.degrees()
     optimal = region.optimal_moves()
     inside = region.inside
@@ -188,9 +189,10 @@ def difficulty_features(puzzle: Puzzle, graph: StateGraph | None = None, *,
     blocking = blocking_graph(puzzle)
     cells = puzzle.board.cell_pieces(graph.codes)
     blockers, score = progress_scores(puzzle, cells)
-    walk = walk_figures(puzzle, graph, cells, start)
+    from_start = graph.distances([start])
+    walk = walk_figures(puzzle, graph, cells, start, from_start)
     return DifficultyFeatures(
-        **graph_features(graph, start, blockers, score),  # type: ignore[arg-type]
+        **graph_features(graph, start, from_start, blockers, score),  # type: ignore[arg-type]
         pieces_moved=len({move.piece for move in solution.moves}),
         blocking_size=None if blocking is None else blocking.size,
         blocking_depth=None if blocking is None else blocking.depth,

@@ -85,11 +85,12 @@ class WalkFigures:
     nearby: float
 
 
-def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: int
-                 ) -> WalkFigures | None:
+def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: int,
+                 from_start: np.ndarray) -> WalkFigures | None:
     """The walk's figures from the node ``start`` of ``graph`` (the puzzle's cluster,
-    ``cells`` its states' cells); None where the puzzle has no blocking graph;
-    :class:`WalkDidNotSettle` if a linear solve fails to converge."""
+    ``cells`` its states' cells, ``from_start`` each state's moves from the start); None
+    where the puzzle has no blocking graph; :class:`WalkDidNotSettle` if a linear solve
+    fails to converge."""
     from huarong._kernels import walk as kernels
 
     lines = _lines(puzzle)
@@ -110,7 +111,6 @@ def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: in
         return WalkFigures(0.0, 0.0, 0.0)
     expected = float(moves[start])
     variance = float(squares[start]) - expected * expected
-    from_start = graph.distances([start])
     near = (from_start >= 0) & (from_start <= int(graph.min_steps[start])) & ~solved
     return WalkFigures(math.log(expected), 0.5 * math.log(max(variance, 1.0)),
                        math.log(float(np.median(moves[near]))))

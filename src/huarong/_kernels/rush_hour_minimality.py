@@ -129,9 +129,9 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
     Returns (the first depth with a solution, or ``cap + 1``; the pieces its solution moves,
     one bit each)."""
     entered = np.empty(1 << 12, dtype=np.int64)
-    heights = np.empty(1 << 12, dtype=np.int64)
     bits = hash_table.bits_for(entered.shape[0])
-    table, values = hash_table.table_of(entered, 0, bits, np.int64)
+    # Each slot's height beside its key: one look-up less than an index into a list.
+    table, heights = hash_table.table_of(entered, 0, bits, np.int64)
     stored = 0
     width = buffer.shape[0]
     children = np.empty((cap + 1, width), dtype=np.int64)
@@ -157,20 +157,18 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                 result = False
                 slot = hash_table.slot_of(table, bits, node)
                 if table[slot] == node:
-                    if heights[values[slot]] >= height:
+                    if heights[slot] >= height:
                         continue
-                    heights[values[slot]] = height
+                    heights[slot] = height
                 else:
-                    table[slot], values[slot] = node, stored
+                    table[slot], heights[slot] = node, height
                     if stored == entered.shape[0]:
                         entered = grown(entered, stored, stored + 1)
-                        heights = grown(heights, stored, stored + 1)
                     entered[stored] = node
-                    heights[stored] = height
                     stored += 1
                     if hash_table.crowded(stored, bits):
                         bits += 1
-                        table, values = hash_table.table_of(entered, stored, bits, np.int64)
+                        table, heights = _regrown(table, heights, bits, entered, stored)
                 taken = occupied(node, n, masks, walls, skip)
                 blockers = np.int64(0)
                 for column in range((node & POSITION) + 2, SIDE):
@@ -181,10 +179,21 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                 index[depth] = -1
                 action = _NEXT
             elif action == _NEXT:
+                # A child that would fail as soon as entered (off the goal at the last
+                # move, or in the table with at least its height) is passed over here, the
+                # same answer without a step of the walk down and back.
+                below = most - depth - 1
                 index[depth] += 1
-                while index[depth] < counts[depth] and trailing_zeros(
-                        children[depth, index[depth]] ^ path[depth]
-                ) // POSITION_BITS == previous[depth]:
+                while index[depth] < counts[depth]:
+                    child = children[depth, index[depth]]
+                    if trailing_zeros(child ^ path[depth]) // POSITION_BITS != previous[depth]:
+                        if below == 0:
+                            if (child & POSITION) == TARGET:
+                                break
+                        else:
+                            slot = hash_table.slot_of(table, bits, child)
+                            if table[slot] != child or heights[slot] < below:
+                                break
                     index[depth] += 1
                 if index[depth] >= counts[depth]:
                     result = False
@@ -200,8 +209,7 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                     break
                 depth -= 1
                 if result:
-                    heights[hash_table.find(table, values, bits, path[depth])] = (
-                        most - depth - 1)
+                    heights[hash_table.slot_of(table, bits, path[depth])] = most - depth - 1
                 else:
                     action = _NEXT
         if result:
@@ -210,3 +218,16 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                 moved |= np.int64(1) << (trailing_zeros(path[d + 1] ^ path[d]) // POSITION_BITS)
             return most, moved
     return cap + 1, np.int64(0)
+
+
+@kernel
+def _regrown(table: np.ndarray, heights: np.ndarray, bits: Int, entered: np.ndarray,
+             stored: Int) -> tuple[np.ndarray, np.ndarray]:
+    """The table of ``entered[:stored]`` (with their heights) in ``2**bits`` slots, from the
+    one of ``2**(bits - 1)``."""
+    keys, moved = hash_table.table_of(entered, 0, bits, np.int64)
+    for i in range(stored):
+        slot = hash_table.slot_of(keys, bits, entered[i])
+        keys[slot] = entered[i]
+        moved[slot] = heights[hash_table.slot_of(table, bits - 1, entered[i])]
+    return keys, moved

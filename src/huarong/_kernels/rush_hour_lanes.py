@@ -324,3 +324,20 @@ def neighbours(key: np.int64, lanes: np.ndarray, cells: np.ndarray, move_start: 
 def is_goal(key: np.int64, lanes: np.ndarray, goal_config: np.ndarray) -> bool:
     """Whether the goal vehicle (its lane first in ``lanes``) is at its target in ``key``."""
     return bool(goal_config[lanes[0, OFFSET] + ((key >> lanes[0, SHIFT]) & lanes[0, MASK])])
+
+
+@kernel
+def positions_of(keys: np.ndarray, vehicles: np.ndarray, lanes: np.ndarray,
+                 positions: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """The vehicles' positions in each state of ``keys``: (K, N), a vehicle that cannot
+    move at its position in ``vehicles``."""
+    found = np.empty((keys.shape[0], vehicles.shape[0]), dtype=np.int64)
+    for k in range(keys.shape[0]):
+        for v in range(vehicles.shape[0]):
+            slot = slots[v, SLOT]
+            if slot < 0:
+                found[k, v] = vehicles[v, POSITION]
+            else:
+                g = lanes[slot, OFFSET] + ((keys[k] >> lanes[slot, SHIFT]) & lanes[slot, MASK])
+                found[k, v] = positions[g, slots[v, INDEX]]
+    return found

@@ -216,20 +216,23 @@ class DesignSpace:
         """Whether a design's pieces fit: inside the board, on free cells, not overlapping,
         the counts and walls within their ranges.  Of a design being built (not
         ``complete``), only the most pieces and walls are checked."""
-        counts = design.counts(len(self.kinds))
         if len(design.pieces) > len(LETTERS):
             return False
-        if any(not (k.low if complete else 0) <= n <= k.high
-               for k, n in zip(self.kinds, counts, strict=True)):
-            return False
-        if any(not (low if complete else 0) <= sum(counts[kind] for kind in kinds) <= high
-               for kinds, low, high in self.groups):
-            return False
-        if not (self.wall_range[0] if complete else 0) <= len(design.walls) \
-                <= self.wall_range[1]:
+        counts = design.counts(len(self.kinds))
+        for kind, n in zip(self.kinds, counts, strict=True):
+            if n > kind.high or (complete and n < kind.low):
+                return False
+        for kinds, low, high in self.groups:
+            total = sum(counts[kind] for kind in kinds)
+            if total > high or (complete and total < low):
+                return False
+        if len(design.walls) > self.wall_range[1] or (
+                complete and len(design.walls) < self.wall_range[0]):
             return False
         fixed, placements = self.placement_masks
-        added = sum(1 << wall for wall in design.walls)
+        added = 0
+        for wall in design.walls:
+            added |= 1 << wall
         if fixed & added:
             return False
         taken = fixed | added

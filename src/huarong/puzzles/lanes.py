@@ -14,6 +14,7 @@ needed.
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +97,7 @@ class LaneBoard:
         return position * self.columns + lane if vertical else lane * self.columns + position
 
 
+@functools.cache
 def _cells(columns: int, vertical: bool, lane: int, length: int, position: int) -> int:
     return sum(1 << ((position + k) * columns + lane if vertical else
                      lane * columns + position + k) for k in range(length))
@@ -174,9 +176,7 @@ class LaneSearch:
             at = int(np.searchsorted(known.states, start))
             if at < known.states.shape[0] and known.states[at] == start:
                 self.recent.move_to_end(signature)
-                return LaneProfile(known.states.shape[0], known.solved, known.hardest_length,
-                                   _positions(known.hardest, vehicles, tables),
-                                   _positions(known.smallest, vehicles, tables))
+                return _profile(known.states.shape[0], known, vehicles, tables)
         (figures, self.states, self.keys, self.values, self.links, self.distance,
          self.order) = search.cluster(
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
@@ -193,9 +193,7 @@ class LaneSearch:
                           int(figures[search.HARDEST]), int(figures[search.HARDEST_KEY]),
                           int(figures[search.SMALLEST_KEY]))
         self._remember(signature, found)
-        return LaneProfile(states, found.solved, found.hardest_length,
-                           _positions(found.hardest, vehicles, tables),
-                           _positions(found.smallest, vehicles, tables))
+        return _profile(states, found, vehicles, tables)
 
     def _remember(self, signature: tuple[Any, ...], found: _Searched) -> None:
         if found.states.shape[0] > RECENT_STATES // 4:
@@ -213,21 +211,16 @@ def _signed(mask: int) -> int:
     return mask - (1 << 64) if mask >= 1 << 63 else mask
 
 
-def _positions(key: int, vehicles: np.ndarray, tables: tuple[Any, ...]) -> tuple[int, ...]:
-    """The vehicles' positions in the state ``key``."""
-    from huarong._kernels.rush_hour_lanes import INDEX, MASK, OFFSET, SHIFT, SLOT
+def _profile(states: int, found: _Searched, vehicles: np.ndarray, tables: tuple[Any, ...]
+             ) -> LaneProfile:
+    """The profile of a cluster searched: its hardest and smallest states as the vehicles'
+    positions."""
+    from huarong._kernels.rush_hour_lanes import positions_of
 
-    lanes, positions, slots = tables[0], tables[2], tables[6]
-    found = []
-    for v in range(vehicles.shape[0]):
-        slot = int(slots[v, SLOT])
-        if slot < 0:
-            found.append(int(vehicles[v, 3]))
-            continue
-        g = int(lanes[slot, OFFSET]) + ((key >> int(lanes[slot, SHIFT])) & int(
-            lanes[slot, MASK]))
-        found.append(int(positions[g, slots[v, INDEX]]))
-    return tuple(found)
+    hardest, smallest = positions_of(np.array([found.hardest, found.smallest], dtype=np.int64),
+                                     vehicles, tables[0], tables[2], tables[6]).tolist()
+    return LaneProfile(states, found.solved, found.hardest_length, tuple(hardest),
+                       tuple(smallest))
 
 
 def lanes_minimal(board: LaneBoard, removable: frozenset[int], length: int, *,

@@ -77,22 +77,25 @@ class RushHourSpace(DesignSpace):
     def _in_lanes(self, design: Design) -> bool:
         rows = [0] * self.rows
         columns = [0] * self.columns
+        width = self.columns
+        goal_row = self.goal_row
         red = next((anchor for kind, anchor in design.pieces if kind == 0), None)
-        for wall in design.walls | self.walls:
-            row, column = divmod(wall, self.columns)
+        for wall in design.walls | self.walls if self.walls else design.walls:
+            row, column = divmod(wall, width)
             rows[row] += 1
-            if row == self.goal_row and red is not None and column > red % self.columns:
+            if row == goal_row and red is not None and column > red % width:
                 return False
+        kinds = self.kinds
         for kind, anchor in design.pieces:
-            piece = self.kinds[kind]
-            row, column = divmod(anchor, self.columns)
+            piece = kinds[kind]
+            row, column = divmod(anchor, width)
             if piece.height == 1:
-                if row == self.goal_row and kind != 0:
+                if row == goal_row and kind != 0:
                     return False
                 rows[row] += piece.width
             else:
                 columns[column] += piece.height
-        return max(rows) < self.columns and max(columns) < self.rows
+        return max(rows) < width and max(columns) < self.rows
 
     def changed(self, design: Design, rng: np.random.Generator) -> Design | None:
         """A change of any board's (:func:`~huarong.puzzles.design.general_change`), or

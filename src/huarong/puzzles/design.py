@@ -219,8 +219,8 @@ class DesignSpace:
         if len(design.pieces) > len(LETTERS):
             return False
         counts = design.counts(len(self.kinds))
-        for kind, n in zip(self.kinds, counts, strict=True):
-            if n > kind.high or (complete and n < kind.low):
+        for piece, n in zip(self.kinds, counts, strict=True):
+            if n > piece.high or (complete and n < piece.low):
                 return False
         for kinds, low, high in self.groups:
             total = sum(counts[kind] for kind in kinds)

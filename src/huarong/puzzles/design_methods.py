@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from huarong.puzzles.design import Design, DesignSpace, mutate, random_design
+from huarong.puzzles.design import Design, DesignSpace, Value, mutate, random_design
 from huarong.puzzles.design_chain import PROBES, Chain, Elite, Settings, Walk
 from huarong.puzzles.design_evaluate import Evaluator
 
@@ -99,10 +99,10 @@ def tabu(walk: Walk) -> None:
         value, _ = walk.evaluate(_restart(walk))
         walk.move(value.hardest, value.rank)
         chain.stalled, chain.neighbour, chain.tried = 0, None, 0
-        chain.tabu = [json.dumps(value.key)]
+        chain.tabu = [_tabu_key(value)]
         return
     value, best = walk.evaluate(mutate(walk.space, chain.current, walk.rng))
-    key = json.dumps(value.key)
+    key = _tabu_key(value)
     if value.length >= 0 and key not in chain.tabu and (
             chain.neighbour is None or value.rank > chain.neighbour.length):
         chain.neighbour = Elite(value.hardest, value.rank, key)
@@ -113,6 +113,14 @@ def tabu(walk: Walk) -> None:
             walk.move(chain.neighbour.design, chain.neighbour.length)
             chain.tabu = [*chain.tabu, chain.neighbour.key][-TABU:]
         chain.neighbour, chain.tried = None, 0
+
+
+def _tabu_key(value: Value) -> str:
+    """A cluster's key as a tabu list holds it (JSON); a cluster too large to value is
+    known by its design."""
+    if value.key[0] == "too large":
+        return json.dumps(["too large", value.hardest.to_json()])
+    return json.dumps(value.key)
 
 
 def niche(space: DesignSpace, design: Design) -> str:

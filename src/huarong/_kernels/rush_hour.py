@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from huarong._kernels._jit import kernel
+from huarong._kernels._jit import inline_kernel, kernel
 from huarong._kernels.rush_hour_board import COLUMN_OPTIONS, SIDE
 
 COMBINATIONS = len(COLUMN_OPTIONS) ** SIDE
@@ -85,7 +85,14 @@ def neighbours(key: np.int64, n: int, masks: np.ndarray, last: np.ndarray, walls
                skip: int, out: np.ndarray) -> int:
     """The states one move from ``key`` into ``out``; how many.  Piece ``skip`` is off the
     board."""
-    taken = occupied(key, n, masks, walls, skip)
+    return slides(key, occupied(key, n, masks, walls, skip), n, masks, last, skip, out)
+
+
+@inline_kernel
+def slides(key: np.int64, taken: np.int64, n: int, masks: np.ndarray, last: np.ndarray,
+           skip: int, out: np.ndarray) -> int:
+    """:func:`neighbours` of a key whose cells ``taken`` (piece ``skip`` left out) are
+    known."""
     count = 0
     for p in range(n):
         if p == skip:

@@ -198,6 +198,10 @@ def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: n
                     distance[j] = distance[i] + 1
                     order[tail] = j
                     tail += 1
+                elif distance[j] < distance[i]:
+                    # Expanded before i: its slides along this run, the rest of the chain,
+                    # reached every state further on already.
+                    break
                 j = -1 if unit else links[j * runs + run]
 
 

@@ -23,6 +23,7 @@ from huarong._kernels.rush_hour import (
     neighbours,
     occupied,
     removed,
+    slides,
 )
 from huarong._kernels.rush_hour_board import PRIMARY_ROW, SIDE, TARGET
 
@@ -146,6 +147,7 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
         previous[0] = -1
         action = _ENTER
         result = False
+        slot: Int = -1  # the entered node's slot, when the step before found it
         while True:
             if action == _ENTER:
                 node = path[depth]
@@ -155,7 +157,8 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                     result = (node & POSITION) == TARGET
                     continue
                 result = False
-                slot = hash_table.slot_of(table, bits, node)
+                if slot < 0:
+                    slot = hash_table.slot_of(table, bits, node)
                 if table[slot] == node:
                     if heights[slot] >= height:
                         continue
@@ -169,13 +172,14 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                     if hash_table.crowded(stored, bits):
                         bits += 1
                         table, heights = _regrown(table, heights, bits, entered, stored)
+                slot = -1
                 taken = occupied(node, n, masks, walls, skip)
                 blockers = np.int64(0)
                 for column in range((node & POSITION) + 2, SIDE):
                     blockers += (taken >> (exit_row + column)) & 1
                 if blockers >= height:
                     continue
-                counts[depth] = neighbours(node, n, masks, last, walls, skip, children[depth])
+                counts[depth] = slides(node, taken, n, masks, last, skip, children[depth])
                 index[depth] = -1
                 action = _NEXT
             elif action == _NEXT:
@@ -210,6 +214,7 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                 depth -= 1
                 if result:
                     heights[hash_table.slot_of(table, bits, path[depth])] = most - depth - 1
+                    slot = -1
                 else:
                     action = _NEXT
         if result:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from huarong.puzzles.cluster import ClusterTooLarge
-from huarong.puzzles.design import Design, DesignSpace, mutate, random_design
+from huarong.puzzles.design import Design, DesignSpace, Value, mutate, random_design
 from huarong.puzzles.design_evaluate import Evaluator
 from huarong.puzzles.grid import WALL, PuzzleError
 from huarong.puzzles.lanes import LaneBoard, LaneSearch
@@ -214,3 +214,37 @@ def test_a_cluster_met_again_is_answered_from_memory() -> None:
     assert search.recent_states == remembered == first.states
     assert again == LaneSearch().profile(other)
     assert (again.states, again.hardest_length) == (first.states, first.hardest_length)
+
+
+def test_a_design_met_again_is_answered_without_its_space() -> None:
+    """A design the evaluator valued lately is answered from memory, as met, with the value
+    the space gave it; a design past the limit is valued again each time (its key is
+    itself)."""
+    calls: list[Design] = []
+
+    @dataclasses.dataclass(frozen=True)
+    class Counted(RushHourSpace):
+        def value(self, design: Design, limit: int) -> Value:
+            calls.append(design)
+            return super().value(design, limit)
+
+    base = rush_hour_space()
+    space = Counted(**{field.name: getattr(base, field.name)
+                       for field in dataclasses.fields(base)})
+    evaluator = Evaluator(space, LIMIT)
+    designs = list(_designs(base, 11, 60))
+    firsts = [evaluator.value(design) for design in designs]
+    remembered: set[Design] = set()
+    searched = 0
+    for design, (value, _) in zip(designs, firsts, strict=True):
+        searched += design not in remembered
+        if value.key[0] != "too large":
+            remembered.add(design)
+    assert remembered and len(calls) == searched
+    for design, (value, _) in zip(designs, firsts, strict=True):
+        again, seen = evaluator.value(design)
+        assert seen
+        if design in remembered:
+            assert again is evaluator.values[value.key]
+            assert again == base.value(design, LIMIT)
+    assert len(calls) == searched + sum(design not in remembered for design in designs)

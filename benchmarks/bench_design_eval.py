@@ -7,10 +7,11 @@ Run: ``python benchmarks/bench_design_eval.py [--cases 6x6,7x7] [--evaluations 1
 path beside the other:
 
 - the evaluator alone on the same candidates (those one chain of the lane path's search
-  below values, in its order; a cluster met again is searched again by the engine and
-  answered from memory by the lane search): CPU seconds, candidates a second, the speed-up
-  over the engine, the clusters valued (the rest past ``--max-states``, or on 7x7 boards
-  the engine cannot code: 63 bits);
+  below values, in its order; a design met again is answered from the evaluator's memory
+  on both paths, a cluster met again in another design is searched again by the engine
+  and answered from memory by the lane search): CPU seconds, candidates a second, the
+  speed-up over the engine, the clusters valued (the rest past ``--max-states``, or on 7x7
+  boards the engine cannot code: 63 bits);
 - one chain of the design search (each of ``--methods``: ``climb`` and ``tabu``, Rush
   Hour's default, unless told; minimal starts only, one thread) for ``--evaluations``
   candidates: CPU seconds, candidates a second, the share of the wall time in cluster
@@ -27,6 +28,7 @@ import argparse
 import dataclasses
 import time
 from dataclasses import dataclass
+from unittest import mock
 
 from rich.console import Console
 from rich.table import Table
@@ -51,27 +53,20 @@ def _valued(evaluator: Evaluator) -> int:
     return sum(1 for key in evaluator.values if key[0] != "too large")
 
 
-_MET: list[Design] = []
-
-
-@dataclass(frozen=True)
-class RecordingRushHour(RushHourSpace):
-    """Rush Hour valued by the lane engine, each candidate recorded in ``_MET``."""
-
-    def value(self, design: Design, limit: int) -> Value:
-        _MET.append(design)
-        return super().value(design, limit)
-
-
 def candidates(space: RushHourSpace, count: int, seed: int, max_states: int) -> list[Design]:
     """The candidates one chain of the design search values (climb, minimal starts only),
-    in its order."""
-    recording = RecordingRushHour(**{field.name: getattr(space, field.name)
-                                     for field in dataclasses.fields(space)})
-    _MET.clear()
-    design(recording, Budget(evaluations=count), seed=seed, chains=1, method="climb",
-           max_states=max_states)
-    return list(_MET)
+    in its order, a design met again each time (the evaluator's own calls recorded)."""
+    met: list[Design] = []
+    valued = Evaluator.value
+
+    def recorded(evaluator: Evaluator, candidate: Design) -> tuple[Value, bool]:
+        met.append(candidate)
+        return valued(evaluator, candidate)
+
+    with mock.patch.object(Evaluator, "value", recorded):
+        design(space, Budget(evaluations=count), seed=seed, chains=1, method="climb",
+               max_states=max_states)
+    return met
 
 
 def main() -> None:

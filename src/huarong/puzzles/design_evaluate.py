@@ -70,11 +70,18 @@ class Evaluator:
         return kept, kept is not found
 
     def _difficulty_score(self, found: Value) -> int:
+        """100 times the log of the hardest start's predicted seconds (at least 0); 0 where
+        its walk does not settle, so such a cluster is never kept above one with a
+        difficulty, and the search goes on."""
         from huarong.puzzles.difficulty.model import difficulty
+        from huarong.puzzles.difficulty.walk import WalkDidNotSettle
 
         if found.length <= 0:
             return found.length
-        seconds = difficulty(self.space.puzzle(found.hardest), limit=self.max_states)
+        try:
+            seconds = difficulty(self.space.puzzle(found.hardest), limit=self.max_states)
+        except WalkDidNotSettle:
+            return 0
         return max(0, round(100 * math.log(seconds.median_seconds)))
 
     def minimal(self, design: Design, length: int) -> bool:

@@ -155,12 +155,16 @@ def _random(puzzle: Puzzle, graph: StateGraph, request: PuzzleQuery, low: int, h
 def _difficulty(puzzle: Puzzle, graph: StateGraph, request: PuzzleQuery) -> dict[str, Any]:
     from huarong.puzzles.difficulty.features import UnsolvableStart
     from huarong.puzzles.difficulty.model import difficulty
+    from huarong.puzzles.difficulty.walk import WalkDidNotSettle
 
     try:
         return DifficultyAnswer.model_validate(difficulty(puzzle, graph).as_dict()).model_dump()
     except UnsolvableStart:
         raise BadQuery("no goal can be reached from this position: it has no difficulty",
                        request.position or request.start, 409) from None
+    except WalkDidNotSettle as error:
+        raise BadQuery(f"no difficulty: {error}", request.position or request.start,
+                       500) from None
 
 
 _ANSWERS: dict[str, Callable[..., Any]] = {

@@ -42,6 +42,7 @@ class Evaluator:
         self.objective = objective
         self.minimality = space.minimal if minimality is None else minimality
         self.values: dict[tuple[Any, ...], Value] = {}
+        self.minimal_of: dict[tuple[Any, ...], bool] = {}
         self.lock = threading.Lock()
         self.search_seconds = 0.0
         """Wall time spent in the cluster searches, all threads together."""
@@ -84,10 +85,18 @@ class Evaluator:
             return 0
         return max(0, round(100 * math.log(seconds.median_seconds)))
 
-    def minimal(self, design: Design, length: int) -> bool:
+    def minimal(self, design: Design, length: int, key: tuple[Any, ...] | None = None
+                ) -> bool:
         """Whether every piece but the goal piece, and every wall the design added, matters:
-        without it the start is solved in fewer moves than ``length``."""
-        return length >= 0 and self.minimality(design, length, self.max_states)
+        without it the start is solved in fewer moves than ``length``; tested once for the
+        hardest start of a cluster of ``key``, when given."""
+        if key is not None and key in self.minimal_of:
+            return self.minimal_of[key]
+        found = length >= 0 and self.minimality(design, length, self.max_states)
+        if key is not None:
+            with self.lock:
+                self.minimal_of[key] = found
+        return found
 
     def grid(self, design: Design) -> str:
         """The design's start as grid text."""

@@ -44,6 +44,10 @@ class PuzzleError(ValueError):
         self.problem = problem
 
 
+class ClusterTooLarge(PuzzleError):
+    """The start's cluster has more states than the caller allowed."""
+
+
 def check_metric(text: str) -> Metric:
     """``text`` as a :data:`Metric`, or :class:`PuzzleError`."""
     if text not in get_args(Metric):

@@ -6,21 +6,21 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.graph.sweeps import FIGURE_COLUMNS
 from huarong.graph.verdicts import Verdict, move_verdicts
-from huarong.puzzles.board import Pieces
 from huarong.puzzles.answers import ClusterSummary as ClusterSummary
 from huarong.puzzles.answers import Move as Move
 from huarong.puzzles.answers import PuzzleSolution as PuzzleSolution
+from huarong.puzzles.board import Pieces
 from huarong.puzzles.grid import DIRECTIONS, PuzzleError
 from huarong.puzzles.grid import ClusterTooLarge as ClusterTooLarge
 from huarong.puzzles.lane_puzzle import LanePuzzle
-from huarong.puzzles.puzzle import Puzzle, format_state
+from huarong.puzzles.puzzle import Puzzle
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: states expanded out of states found so far."""

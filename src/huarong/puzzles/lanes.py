@@ -6,10 +6,11 @@ hardest start, picked by the same order) some ten times faster, and on boards wh
 state codes do not fit 63 bits.
 
 A :class:`LaneBoard` is the board, its walls and its vehicles (each ``(vertical, lane,
-length, position)``, the goal vehicle first, the others grouped by class in the order of
-the general engine's classes); :class:`LaneSearch` values starts on boards, keeping its
-arrays between calls (one per thread); :func:`lanes_minimal` tests that every piece is
-needed.
+length, position)``, the goal vehicle first, and their order among the general engine's
+classes); :class:`LaneSearch` values starts on boards, keeping its arrays between calls
+(one per thread); :func:`lane_solution` finds an optimal solution; :func:`lanes_minimal`
+tests that every piece is needed.  :mod:`huarong.puzzles.lane_puzzle` makes a puzzle of
+them that the general engine's functions hand to this engine.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ import pytest
 
 from huarong.puzzles import (
     Puzzle,
-    PuzzleError,
     catalogue_entry,
     cluster_summary,
     load_puzzle,
@@ -161,7 +160,7 @@ def test_options_keep_a_lane_puzzle_or_give_the_general_engine_s_refusal() -> No
 def test_a_full_board_with_a_goal_the_lane_engine_cannot_take_is_refused_naming_it() -> None:
     _, grid, _, _ = RECORDS["rush-hour-8x8"]
     goal = _goal_grid(8, 8)
-    with pytest.raises(PuzzleError, match="one vehicle, alone of its class") as refused:
+    with pytest.raises(TooManyPlacements, match="one vehicle, alone of its class") as refused:
         load_puzzle(grid, goal, rules="length", metric="slide")  # A one of many cars across
     assert refused.value.text == goal
     with pytest.raises(TooManyPlacements):

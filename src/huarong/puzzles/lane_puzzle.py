@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 from huarong.puzzles.answers import ClusterSummary, Move, PuzzleSolution
 from huarong.puzzles.board import Board
-from huarong.puzzles.grid import EMPTY, WALL, Grid, PuzzleError, join_rows, shape_of
+from huarong.puzzles.grid import EMPTY, WALL, Grid, join_rows, shape_of
 from huarong.puzzles.lanes import LaneBoard, LaneSearch, lane_solution
 from huarong.puzzles.puzzle import Puzzle, puzzle_of
+from huarong.puzzles.tables import TooManyPlacements
 
 POSITION_BITS = 3
 """The bits of one vehicle's position in a :class:`LanePuzzle`'s state: a lane has at most
@@ -149,8 +150,8 @@ class LanePuzzle(Puzzle):
 def lane_puzzle(board: Board, pieces: dict[str, tuple[int, ...]]) -> LanePuzzle | None:
     """The lane puzzle of ``board`` whose start has these ``pieces`` (letter -> cells); None
     when it is not a board of straight vehicles moving along their length of at most 8x8
-    cells.  :class:`PuzzleError` naming the goal when it is not one vehicle, alone of its
-    class, on its own lane (what the lane engine takes)."""
+    cells.  :class:`~huarong.puzzles.tables.TooManyPlacements` naming the goal when it is
+    not one vehicle, alone of its class, on its own lane (what the lane engine takes)."""
     if board.rules != "length" or max(board.rows, board.columns) > 8 or any(
             piece.straight is None for piece in board.classes):
         return None
@@ -174,9 +175,10 @@ def lane_puzzle(board: Board, pieces: dict[str, tuple[int, ...]]) -> LanePuzzle 
 def _goal_of(board: Board, class_of: dict[str, int], pieces: dict[str, tuple[int, ...]]
              ) -> tuple[str, int]:
     """The goal vehicle's letter and its target position along its lane."""
-    refused = PuzzleError(str(board.goal), "the lane engine (Rush Hour on a board the general "
-                                           "engine cannot rank) takes a goal of one vehicle, "
-                                           "alone of its class, on its own lane")
+    refused = TooManyPlacements(str(board.goal), "the board's placements cannot be ranked in "
+                                                 "63 bits, and the lane engine (Rush Hour) "
+                                                 "takes a goal of one vehicle, alone of its "
+                                                 "class (mark it distinct), on its own lane")
     if board.goal is None:
         raise refused
     goal = Grid.read(board.goal)

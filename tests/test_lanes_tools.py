@@ -88,7 +88,8 @@ def _replay(path: list[str], moves: list[tuple[str, str, int]], goal: str,
 
 
 @pytest.mark.parametrize(("size", "most", "seed", "metric"),
-                         [(6, 20, 11, "slide"), (6, 20, 12, "unit"), (7, 3, 13, "slide")])
+                         [(6, 20, 11, "slide"), (6, 20, 12, "unit"), (6, 20, 14, "step"),
+                          (7, 3, 13, "slide")])
 def test_the_lane_puzzle_answers_as_the_general_engine(size: int, most: int, seed: int,
                                                        metric: str) -> None:
     space = _lighter(rush_hour_space(size, size), most)

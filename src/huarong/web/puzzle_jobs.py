@@ -43,7 +43,7 @@ class _Clusters:
 
     def of(self, puzzle: Puzzle, request: PuzzleQuery) -> StateGraph:
         """The graph of ``puzzle``'s start's cluster; 413 past the size limit."""
-        from huarong.puzzles import ClusterTooLarge, state_graph
+        from huarong.puzzles import ClusterTooLarge, PuzzleError, state_graph
 
         # A position is read as a state of the puzzle the other parameters name.
         named = dataclasses.replace(request, position=None)
@@ -58,6 +58,10 @@ class _Clusters:
             raise BadQuery(f"the cluster of {request.position or request.start!r} holds more "
                            f"than {self._max_states:,} positions, the most this server "
                            "searches", request.position or request.start, 413) from None
+        except PuzzleError as error:  # a board whose states the general engine cannot code
+            raise BadQuery(f"{error}: this server answers by the general engine's state graph "
+                           "(huarong puzzle cluster and solve take Rush Hour's full boards)",
+                           request.start) from None
         self._graphs[(named, int(graph.codes[0]))] = graph
         while len(self._graphs) > CACHE_SIZE:
             self._graphs.popitem(last=False)

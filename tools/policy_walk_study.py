@@ -238,8 +238,8 @@ def policy_figures(m: PuzzleMoves, theta: np.ndarray) -> tuple[float, float]:
     score = m.features @ theta
     weights = np.exp(score - score.max())
     moves, squares, residual = kernels.walk_moments(m.offsets, m.targets, weights, m.solved,
-                                                    1e-6, 20_000)
-    assert residual <= 1e-6, residual
+                                                    walk.TOLERANCE, walk.MAX_ROUNDS)
+    assert residual <= walk.TOLERANCE, residual
     x = float(moves[m.start])
     return math.log(x), 0.5 * math.log(max(float(squares[m.start]) - x * x, 1.0))
 

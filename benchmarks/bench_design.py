@@ -9,9 +9,9 @@ method and seed with ``--threads`` chains for its budget (the issue's: 10 minute
 Hour, 2 for a Bickford record, 30 s for a Klotski class; ``--minutes`` sets every run's, or
 ``--evaluations`` a number of evaluations, the same search whatever else the machine runs)
 and stops once it reaches the truth.  It prints a row per run (target, method, seed, best,
-truth, seconds to first reach that best, evaluations a second, the share of the wall time in
-the engine's cluster searches), then per target and method the seeds that reached the truth
-and the mean best.
+truth, seconds and evaluations to first reach that best, evaluations a second, the share of
+the wall time in the engine's cluster searches), then per target and method the seeds that
+reached the truth and the mean best.
 
 Targets (the truths, each from an exhaustive search):
 
@@ -114,7 +114,8 @@ def main() -> None:
     table = Table(title=f"design search: the best found beside the truth ({arguments.threads} "
                         "chain(s) a run)")
     for column in ("target", "method", "seed", "best", "truth", "time to best s",
-                   "budget", "evaluations/s", "cluster searches", "clusters"):
+                   "evaluation of best", "budget", "evaluations/s", "cluster searches",
+                   "clusters"):
         table.add_column(column, justify="left" if column in ("target", "method") else "right")
     reached: dict[tuple[str, str], int] = defaultdict(int)
     bests: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -134,12 +135,15 @@ def main() -> None:
                 wall = max(result.seconds, 1e-9)
                 table.add_row(name, method, str(seed), "-" if best is None else str(length),
                               str(truth), "-" if best is None else f"{best.seconds:.0f}",
-                              budget.key(), f"{result.evaluations / wall:.1f}",
+                              "-" if best is None else f"{best.evaluation:,}", budget.key(),
+                              f"{result.evaluations / wall:.1f}",
                               f"{100 * result.evaluator.search_seconds / wall:.0f} %",
                               f"{result.clusters:,}")
                 at = 0.0 if best is None else best.seconds
                 Console(stderr=True).print(f"{name} {method} seed {seed}: best {length} of "
-                                           f"{truth} at {at:.0f} s")
+                                           f"{truth} at {at:.0f} s, evaluation "
+                                           f"{0 if best is None else best.evaluation:,} of "
+                                           f"{result.evaluations:,}")
     Console(width=160).print(table)
     summary = Table(title="per target and method")
     for column in ("target", "method", "seeds reaching the truth", "mean best"):

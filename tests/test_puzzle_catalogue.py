@@ -142,6 +142,8 @@ DESIGN_RECORDS: dict[str, tuple[int, int]] = {
     "design-6x6": (137, 71_852),
     "design-pe766": (93, 3_700),
     "design-rush-hour-7x7": (51, 35_369),
+    "design-rush-hour-7x7-full": (66, 388_304),  # full boards: the lane engine searches them
+    "design-rush-hour-8x8": (82, 896_223),
     "design-rush-hour-walls": (58, 9_192),
     "design-4x5-free": (190, 30_331),
     "design-6x6-free": (156, 574_362),

@@ -42,10 +42,12 @@ engine's code, as the engine answers) and the cluster's smallest key."""
 
 @kernel
 def _class_anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray,
-                   slots: np.ndarray, first: Int, end: Int, out: np.ndarray) -> None:
-    """The anchor cells of ``key``'s vehicles ``first:end`` (one class) into those places
-    of ``out``, largest first: the order of the general engine's codes."""
-    for v in range(first, end):
+                   slots: np.ndarray, ranked: np.ndarray, first: Int, end: Int,
+                   out: np.ndarray) -> None:
+    """The anchor cells of ``key``'s vehicles ``ranked[first:end]`` (one class) into those
+    places of ``out``, largest first: the order of the general engine's codes."""
+    for k in range(first, end):
+        v = ranked[k]
         slot = slots[v, SLOT]
         position = 0
         if slot >= 0:
@@ -53,11 +55,11 @@ def _class_anchors(key: np.int64, lanes: np.ndarray, positions: np.ndarray,
             position = positions[g, slots[v, INDEX]]
         anchor = slots[v, BASE] + position * slots[v, STEP]
         # Insertion sort: a class holds a few pieces, and no allocation.
-        k = v
-        while k > first and out[k - 1] < anchor:
-            out[k] = out[k - 1]
-            k -= 1
-        out[k] = anchor
+        at = k
+        while at > first and out[at - 1] < anchor:
+            out[at] = out[at - 1]
+            at -= 1
+        out[at] = anchor
 
 
 @kernel
@@ -77,8 +79,8 @@ def _regrown(keys: np.ndarray, values: np.ndarray, bits: Int, states: np.ndarray
 @kernel
 def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
             move_start: np.ndarray, moves: np.ndarray, goal_config: np.ndarray,
-            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, unit: bool,
-            start: np.int64, limit: Int, states: np.ndarray, keys: np.ndarray,
+            slots: np.ndarray, fixed: np.int64, class_end: np.ndarray, ranked: np.ndarray,
+            unit: bool, start: np.int64, limit: Int, states: np.ndarray, keys: np.ndarray,
             values: np.ndarray, links: np.ndarray, distance: np.ndarray, order: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                        np.ndarray, np.ndarray]:
@@ -135,7 +137,7 @@ def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
             first = 0
             order[:count] = np.arange(count)
         figures[HARDEST_KEY] = _first_by_code(states, order[first:count], lanes, positions,
-                                              slots, class_end)
+                                              slots, class_end, ranked)
     return figures, states, keys, values, links, distance, order
 
 
@@ -207,23 +209,26 @@ def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: n
 
 @kernel
 def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
-                   positions: np.ndarray, slots: np.ndarray, class_end: np.ndarray
-                   ) -> np.int64:
+                   positions: np.ndarray, slots: np.ndarray, class_end: np.ndarray,
+                   ranked: np.ndarray) -> np.int64:
     """Of the states ``states[indices]``, the one the engine's code ranks first: classes
-    compared in order, each by its anchors largest first (a state's next class looked at
-    only while the ones before tie)."""
+    (``class_end``: where each ends in ``ranked``, the vehicles in the engine's class
+    order) compared in order, each by its anchors largest first (a state's next class
+    looked at only while the ones before tie)."""
     best = states[indices[0]]
     best_anchors = np.empty(slots.shape[0], dtype=np.int64)
     anchors = np.empty(slots.shape[0], dtype=np.int64)
     first = 0
     for c in range(class_end.shape[0]):
-        _class_anchors(best, lanes, positions, slots, first, class_end[c], best_anchors)
+        _class_anchors(best, lanes, positions, slots, ranked, first, class_end[c],
+                       best_anchors)
         first = class_end[c]
     for k in range(1, indices.shape[0]):
         key = states[indices[k]]
         first = 0
         for c in range(class_end.shape[0]):
-            _class_anchors(key, lanes, positions, slots, first, class_end[c], anchors)
+            _class_anchors(key, lanes, positions, slots, ranked, first, class_end[c],
+                           anchors)
             order = 0
             for v in range(first, class_end[c]):
                 if anchors[v] != best_anchors[v]:
@@ -235,8 +240,8 @@ def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
                 best = key
                 for rest in range(class_end.shape[0]):
                     start = 0 if rest == 0 else class_end[rest - 1]
-                    _class_anchors(key, lanes, positions, slots, start, class_end[rest],
-                                   best_anchors)
+                    _class_anchors(key, lanes, positions, slots, ranked, start,
+                                   class_end[rest], best_anchors)
                 break
             first = class_end[c]
     return best

@@ -2,8 +2,9 @@
 for a person, by the model fitted on the NYU Ma lab's Rush Hour study
 (:mod:`huarong.puzzles.difficulty`).
 
-Bad input ends with one line and exit status 2, a start that cannot reach its goal with one
-line and exit status 1 (:mod:`huarong.cli._common`)."""
+Bad input ends with one line and exit status 2; a start that cannot reach its goal, or whose
+walk does not settle (:class:`~huarong.puzzles.difficulty.walk.WalkDidNotSettle`, a fault of
+the computation), with one line and exit status 1 (:mod:`huarong.cli._common`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from huarong.cli._common import LAYOUT, exit_without_solution, json_option, progress_bar
+from huarong.cli._common import (
+    LAYOUT,
+    MachineFault,
+    exit_without_solution,
+    json_option,
+    progress_bar,
+)
 from huarong.cli._puzzle_input import load_start, puzzle_input_errors, puzzle_options
 
 if TYPE_CHECKING:
@@ -35,6 +42,7 @@ def _difficulty_of(chosen: Puzzle, start: str, max_states: int | None, quiet: bo
     from huarong.puzzles.cluster import state_graph
     from huarong.puzzles.difficulty.features import UnsolvableStart
     from huarong.puzzles.difficulty.model import difficulty
+    from huarong.puzzles.difficulty.walk import WalkDidNotSettle
 
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         if chosen.goal is None:
@@ -45,6 +53,8 @@ def _difficulty_of(chosen: Puzzle, start: str, max_states: int | None, quiet: bo
         except UnsolvableStart:
             click.echo(f"{start}: no solution (its cluster holds no goal)", err=True)
             exit_without_solution()
+        except WalkDidNotSettle as error:
+            raise MachineFault(f"{start}: no difficulty: {error}") from None
 
 
 def _minutes(seconds: float) -> str:
@@ -91,7 +101,8 @@ def puzzle_difficulty(start: str, goal: str | None, metric: str | None, rules: s
     the features of its cluster the model reads (docs/difficulty.md).
 
     The model was fitted on people's play of 70 Rush Hour puzzles; for other puzzles it
-    extrapolates and says so.  Exit status 1 when START cannot reach the goal."""
+    extrapolates and says so.  Exit status 1 when START cannot reach the goal or its
+    figures cannot be computed."""
     chosen = load_start(start, goal, metric, rules)
     _echo(chosen, _difficulty_of(chosen, start, max_states, quiet), as_json)
 
@@ -105,6 +116,6 @@ def difficulty(layout: Layout, max_states: int | None, quiet: bool, as_json: boo
     """How hard the Klotski LAYOUT is for a person (its group's features, the 2x2 to the exit):
     as huarong puzzle difficulty, a model fitted on Rush Hour that extrapolates here.
 
-    Exit status 1 when LAYOUT cannot reach the goal."""
+    Exit status 1 when LAYOUT cannot reach the goal or its figures cannot be computed."""
     chosen = load_start(layout.code, None, None, None)
     _echo(chosen, _difficulty_of(chosen, layout.code, max_states, quiet), as_json)

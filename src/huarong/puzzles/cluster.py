@@ -6,16 +6,21 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from huarong.graph import NO_SOLUTION, StateGraph
 from huarong.graph.sweeps import FIGURE_COLUMNS
 from huarong.graph.verdicts import Verdict, move_verdicts
+from huarong.puzzles.answers import ClusterSummary as ClusterSummary
+from huarong.puzzles.answers import Move as Move
+from huarong.puzzles.answers import PuzzleSolution as PuzzleSolution
 from huarong.puzzles.board import Pieces
 from huarong.puzzles.grid import DIRECTIONS, PuzzleError
-from huarong.puzzles.puzzle import Puzzle, format_state
+from huarong.puzzles.grid import ClusterTooLarge as ClusterTooLarge
+from huarong.puzzles.lane_puzzle import LanePuzzle
+from huarong.puzzles.puzzle import Puzzle
 
 Progress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: states expanded out of states found so far."""
@@ -25,32 +30,6 @@ _CHUNK = 1 << 16
 
 FIGURE_NAMES = FIGURE_COLUMNS
 """The rows of :attr:`PuzzleAnalysis.figures`."""
-
-
-class ClusterTooLarge(PuzzleError):
-    """The start's cluster has more states than the caller allowed."""
-
-
-@dataclass(frozen=True)
-class Move:
-    """One move: the ``piece`` (its letter in the grid before the move), its ``direction``
-    (up, down, left, right; for a step that turns, the unit moves joined by commas, as
-    ``right,down``), ``distance`` in cells and the ``grid`` after it."""
-
-    piece: str
-    direction: str
-    distance: int
-    grid: str
-
-
-@dataclass(frozen=True)
-class PuzzleSolution:
-    """An optimal solution: ``length`` moves, the ``path`` of grids (start first, goal last)
-    and the ``moves``; a piece keeps its letter along the path."""
-
-    length: int
-    path: list[str]
-    moves: list[Move]
 
 
 @dataclass(frozen=True)
@@ -281,8 +260,11 @@ def _direction(puzzle: Puzzle, pieces: Pieces, c: int, left: int, arrived: int
 # ----- answers ------------------------------------------------------------------------------
 def solve(puzzle: Puzzle, *, progress: Progress | None = None) -> PuzzleSolution | None:
     """An optimal solution (breadth-first to the nearest goal); None when the start's cluster
-    holds no goal; :class:`PuzzleError` when the puzzle has no goal at all."""
+    holds no goal; :class:`PuzzleError` when the puzzle has no goal at all.  A Rush Hour
+    board beyond the general engine's codes is solved by the lane engine."""
     _require_goal(puzzle)
+    if isinstance(puzzle, LanePuzzle):
+        return puzzle.solution()
     found = _search(puzzle, parents=True, stop_at_goal=True, progress=progress)
     if found.goal < 0:
         return None
@@ -311,32 +293,15 @@ def _solution_along(puzzle: Puzzle, codes: list[int]) -> PuzzleSolution:
                           [move.grid for move in moves], moves)
 
 
-@dataclass(frozen=True)
-class ClusterSummary:
-    """What a search of the start's whole cluster tells: its ``states``, ``solved`` states,
-    ``smallest`` code (the cluster's canonical state), the ``hardest_length`` (None: no goal
-    in the cluster) and ``hardest`` code (the smallest code of the states farthest from any
-    goal; without a goal, the smallest code)."""
-
-    puzzle: Puzzle = field(repr=False, compare=False)
-    states: int
-    solved: int
-    smallest: int
-    hardest_length: int | None
-    hardest: int
-
-    @property
-    def hardest_start(self) -> str | None:
-        """The hardest state's grid; None when the cluster holds no goal."""
-        return None if self.hardest_length is None else format_state(self.puzzle, self.hardest)
-
-
 def cluster_summary(puzzle: Puzzle, *, limit: int | None = None,
                     progress: Progress | None = None, graph: StateGraph | None = None
                     ) -> ClusterSummary:
     """The start's cluster by two breadth-first searches: the cluster from the start, then
     the distances from all its goals at once (read from ``graph``, the cluster's state graph,
-    when it is given); :class:`ClusterTooLarge` past ``limit`` states."""
+    when it is given); :class:`ClusterTooLarge` past ``limit`` states.  A Rush Hour board
+    beyond the general engine's codes is searched by the lane engine."""
+    if isinstance(puzzle, LanePuzzle):
+        return puzzle.summary(limit=limit)
     if graph is not None:
         return _summary_of_graph(puzzle, graph)
     codes = _search(puzzle, limit=limit, progress=progress).codes
@@ -368,6 +333,9 @@ def solution_length(puzzle: Puzzle, *, limit: int | None = None) -> int | None:
     moves themselves; None when the start's cluster holds no goal; :class:`ClusterTooLarge`
     when more than ``limit`` states are met first."""
     _require_goal(puzzle)
+    if isinstance(puzzle, LanePuzzle):
+        solution = puzzle.solution(limit=limit)
+        return None if solution is None else solution.length
     found = _search(puzzle, stop_at_goal=True, limit=limit)
     if found.goal <= 0:
         return None if found.goal < 0 else 0

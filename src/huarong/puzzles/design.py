@@ -115,11 +115,13 @@ class Restarts:
     """When and from where a search chain starts again (:mod:`huarong.puzzles.
     design_methods`): ``after`` evaluations without a new best, from a random design a
     ``random`` share of the time, else from a change of the hardest of ``tournament`` of
-    its best clusters drawn at random."""
+    its best clusters drawn at random; and every ``epoch`` evaluations (None: never) from a
+    random design, its best clusters from then on drawn from those found since."""
 
     after: int = 100
     random: float = 0.5
     tournament: int = 1
+    epoch: int | None = None
 
 
 @dataclass(frozen=True)

@@ -109,9 +109,10 @@ class Chain:
     spent, its ``current`` cluster's hardest start and length, evaluations since its last
     new best (``stalled``) and since it last met a cluster new to the run (``stale``; of
     those, the random ``probes`` of a stuck chain; ``used_up`` once they are many), the
-    best clusters it kept, the clusters it last stood on (``tabu``, as keys) with the best
-    ``neighbour`` of its current cluster met so far and how many it ``tried``, and its
-    population (``elites``, by niche)."""
+    best clusters it kept (``best``, its answer; ``recent``, those of its epoch, which its
+    restarts start from: the same until a first epoch ends), the clusters it last stood on
+    (``tabu``, as keys) with the best ``neighbour`` of its current cluster met so far and
+    how many it ``tried``, and its population (``elites``, by niche)."""
 
     seed: int
     random: dict[str, Any]
@@ -130,6 +131,7 @@ class Chain:
     neighbour: Elite | None = None
     tried: int = 0
     elites: dict[str, Elite] = field(default_factory=dict)
+    recent: list[Found] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "random": self.random, "evaluations": self.evaluations,
@@ -141,7 +143,8 @@ class Chain:
                 "tabu": self.tabu,
                 "neighbour": None if self.neighbour is None else self.neighbour.to_json(),
                 "tried": self.tried,
-                "elites": [[niche, elite.to_json()] for niche, elite in self.elites.items()]}
+                "elites": [[niche, elite.to_json()] for niche, elite in self.elites.items()],
+                "recent": [f.to_json() for f in self.recent]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Chain:
@@ -152,7 +155,8 @@ class Chain:
                    data["stale"], data["probes"], data["used_up"], list(data["tabu"]),
                    None if data["neighbour"] is None else Elite.from_json(data["neighbour"]),
                    data["tried"],
-                   {niche: Elite.from_json(elite) for niche, elite in data["elites"]})
+                   {niche: Elite.from_json(elite) for niche, elite in data["elites"]},
+                   [Found.from_json(f) for f in data.get("recent", data["best"])])
 
     def columns(self) -> dict[str, np.ndarray]:
         """The chain as a unit of a resumable job (:mod:`huarong.puzzles.jobs`)."""
@@ -225,21 +229,30 @@ class Walk:
 
     def evaluate(self, design: Design) -> tuple[Value, bool]:
         """The value of ``design``'s cluster, recorded (counted, kept among the chain's best
-        when it is hard enough and minimal if asked); whether it became the chain's new
-        best."""
+        and its epoch's when it is hard enough and minimal if asked); whether it became the
+        best of the chain's epoch."""
         chain, settings = self.chain, self.settings
         value, seen = self.evaluator.value(design)
         best = False
-        # Only a cluster that would be kept is tested (the costly part): one found now
-        # ranks after every kept one of its rank and states.
-        hard_enough = not seen and value.length >= 0 and (
-            len(chain.best) < settings.keep
-            or (-value.rank, -value.states) < _order(chain.best[-1])[:2])
-        if hard_enough and (not settings.minimal
-                            or self.evaluator.minimal(value.hardest, value.length)):
+
+        def kept_in(kept: list[Found]) -> bool:
+            # One found now ranks after every kept one of its rank and states.
+            return value.length >= 0 and (len(kept) < settings.keep or (
+                -value.rank, -value.states) < _order(kept[-1])[:2]) and all(
+                f.value.key != value.key for f in kept)
+
+        # A cluster met before may be new to the epoch (so a resumed run, which met none,
+        # keeps what the first run kept); only a cluster that would be kept is tested for
+        # minimality (the costly part), once.
+        to_best, to_recent = not seen and kept_in(chain.best), kept_in(chain.recent)
+        if (to_best or to_recent) and (not settings.minimal or self.evaluator.minimal(
+                value.hardest, value.length, value.key)):
             found = Found(value, settings.minimal, chain.seed, chain.evaluations + 1,
                           time.monotonic() - self.began)
-            best = keep_found(chain.best, found, settings.keep) and chain.best[0] is found
+            if to_best:
+                keep_found(chain.best, found, settings.keep)
+            best = to_recent and keep_found(chain.recent, found, settings.keep) and (
+                chain.recent[0] is found)
         # A cluster too large to value is a new one each time (its key is the design).
         fresh = not seen or value.key[0] == "too large"
         chain.evaluations += 1

@@ -50,6 +50,7 @@ class Evaluator:
         """The last :data:`RECENT_DESIGNS` designs valued, by design: a chain changes one
         start again and again (a climb on Rush Hour's 6x6 board met 1,256 distinct
         designs in 3,000 evaluations), and a design met again is answered at once."""
+        self.minimal_of: dict[tuple[Any, ...], bool] = {}
         self.lock = threading.Lock()
         self.search_seconds = 0.0
         """Wall time spent in the cluster searches, all threads together."""
@@ -92,17 +93,32 @@ class Evaluator:
             self.recent.popitem(last=False)
 
     def _difficulty_score(self, found: Value) -> int:
+        """100 times the log of the hardest start's predicted seconds (at least 0); 0 where
+        its walk does not settle, so such a cluster is never kept above one with a
+        difficulty, and the search goes on."""
         from huarong.puzzles.difficulty.model import difficulty
+        from huarong.puzzles.difficulty.walk import WalkDidNotSettle
 
         if found.length <= 0:
             return found.length
-        seconds = difficulty(self.space.puzzle(found.hardest), limit=self.max_states)
+        try:
+            seconds = difficulty(self.space.puzzle(found.hardest), limit=self.max_states)
+        except WalkDidNotSettle:
+            return 0
         return max(0, round(100 * math.log(seconds.median_seconds)))
 
-    def minimal(self, design: Design, length: int) -> bool:
+    def minimal(self, design: Design, length: int, key: tuple[Any, ...] | None = None
+                ) -> bool:
         """Whether every piece but the goal piece, and every wall the design added, matters:
-        without it the start is solved in fewer moves than ``length``."""
-        return length >= 0 and self.minimality(design, length, self.max_states)
+        without it the start is solved in fewer moves than ``length``; tested once for the
+        hardest start of a cluster of ``key``, when given."""
+        if key is not None and key in self.minimal_of:
+            return self.minimal_of[key]
+        found = length >= 0 and self.minimality(design, length, self.max_states)
+        if key is not None:
+            with self.lock:
+                self.minimal_of[key] = found
+        return found
 
     def grid(self, design: Design) -> str:
         """The design's start as grid text."""

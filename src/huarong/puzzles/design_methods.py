@@ -60,15 +60,26 @@ def _temperature(spent: float) -> float:
 
 
 def _restart(walk: Walk) -> Design:
-    """A random start, or a change of one of the chain's best clusters (the hardest of a
-    few drawn), in the shares of the space's :class:`~huarong.puzzles.design.Restarts`."""
+    """A random start, or a change of one of the best clusters of the chain's epoch (the
+    hardest of a few drawn), in the shares of the space's
+    :class:`~huarong.puzzles.design.Restarts`."""
     chain, rng = walk.chain, walk.rng
     restarts = walk.space.restarts
-    if not chain.best or rng.random() < restarts.random:
+    if not chain.recent or rng.random() < restarts.random:
         return random_design(walk.space, rng)
     # The best are kept hardest first: the smallest index drawn is the hardest.
-    drawn = int(min(rng.integers(len(chain.best), size=restarts.tournament)))
-    return mutate(walk.space, chain.best[drawn].value.hardest, rng)
+    drawn = int(min(rng.integers(len(chain.recent), size=restarts.tournament)))
+    return mutate(walk.space, chain.recent[drawn].value.hardest, rng)
+
+
+def _begin_epoch(walk: Walk) -> None:
+    """Every ``epoch`` evaluations (the space's :class:`~huarong.puzzles.design.Restarts`),
+    a chain of a local method starts afresh: from a random start, with none of its kept
+    clusters to restart from.  Its walks from then on are as a new chain's, except that the
+    clusters the run has met count as met: a basin found before makes no new best."""
+    chain, epoch = walk.chain, walk.space.restarts.epoch
+    if epoch and chain.evaluations and chain.evaluations % epoch == 0:
+        chain.current, chain.recent, chain.stalled = None, [], 0
 
 
 def _local(walk: Walk, *, metropolis: bool) -> None:
@@ -86,14 +97,17 @@ def _local(walk: Walk, *, metropolis: bool) -> None:
 
 
 def anneal(walk: Walk) -> None:
+    _begin_epoch(walk)
     _local(walk, metropolis=True)
 
 
 def climb(walk: Walk) -> None:
+    _begin_epoch(walk)
     _local(walk, metropolis=False)
 
 
 def tabu(walk: Walk) -> None:
+    _begin_epoch(walk)
     chain = walk.chain
     if chain.current is None or chain.stalled >= walk.space.restarts.after:
         value, _ = walk.evaluate(_restart(walk))

@@ -43,6 +43,14 @@ class PuzzleError(ValueError):
         self.text = text
         self.problem = problem
 
+    def __reduce__(self) -> tuple[type[PuzzleError], tuple[str, str]]:
+        # Pickled by its two parts (a worker process's refusal reaches the server whole).
+        return type(self), (self.text, self.problem)
+
+
+class ClusterTooLarge(PuzzleError):
+    """The start's cluster has more states than the caller allowed."""
+
 
 def check_metric(text: str) -> Metric:
     """``text`` as a :data:`Metric`, or :class:`PuzzleError`."""

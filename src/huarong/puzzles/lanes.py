@@ -6,10 +6,11 @@ hardest start, picked by the same order) some ten times faster, and on boards wh
 state codes do not fit 63 bits.
 
 A :class:`LaneBoard` is the board, its walls and its vehicles (each ``(vertical, lane,
-length, position)``, the goal vehicle first, the others grouped by class in the order of
-the general engine's classes); :class:`LaneSearch` values starts on boards, keeping its
-arrays between calls (one per thread); :func:`lanes_minimal` tests that every piece is
-needed.
+length, position)``, the goal vehicle first, and their order among the general engine's
+classes); :class:`LaneSearch` values starts on boards, keeping its arrays between calls
+(one per thread); :func:`lane_solution` finds an optimal solution; :func:`lanes_minimal`
+tests that every piece is needed.  :mod:`huarong.puzzles.lane_puzzle` makes a puzzle of
+them that the general engine's functions hand to this engine.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from huarong.puzzles.cluster import ClusterTooLarge
-from huarong.puzzles.grid import PuzzleError
+from huarong.puzzles.grid import ClusterTooLarge, PuzzleError
 
 Vehicle = tuple[bool, int, int, int]
 """(whether vertical, its row or column, its length, its position along the lane)."""
@@ -42,8 +42,9 @@ _MOST_STATES = (1 << 31) - 2
 class LaneBoard:
     """A board of ``rows`` x ``columns`` with ``walls``, its ``vehicles`` (the goal vehicle
     first, solved at position ``target`` of its lane), ``class_end`` (where each class of
-    vehicles ends among them: the general engine's classes, in its order) and whether a
-    move is one cell (``unit``) or any distance."""
+    vehicles ends among them, taken in the order ``ranked``: the general engine's classes,
+    in its order; ``ranked`` empty: as listed) and whether a move is one cell (``unit``)
+    or any distance."""
 
     rows: int
     columns: int
@@ -52,6 +53,7 @@ class LaneBoard:
     class_end: tuple[int, ...]
     target: int
     unit: bool = False
+    ranked: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         shown = f"{self.rows}x{self.columns} board of vehicles {list(self.vehicles)}"
@@ -59,10 +61,16 @@ class LaneBoard:
             raise PuzzleError(shown, "the lane engine takes boards of 1 to 8 rows and columns")
         if not self.vehicles:
             raise PuzzleError(shown, "no goal vehicle")
+        order = self.rank_order().tolist()
+        if sorted(order) != list(range(len(self.vehicles))):
+            raise PuzzleError(shown, f"vehicles ranked {list(self.ranked)}: not each vehicle "
+                                     "once")
+        goal_at = order.index(0)
         if list(self.class_end) != sorted(self.class_end) or not self.class_end or \
-                self.class_end[-1] != len(self.vehicles) or self.class_end[0] != 1:
-            raise PuzzleError(shown, f"classes ending at {list(self.class_end)}: not the goal "
-                                     "vehicle's, then groups of the others")
+                self.class_end[-1] != len(self.vehicles) or \
+                goal_at + 1 not in self.class_end or goal_at not in (0, *self.class_end):
+            raise PuzzleError(shown, f"classes ending at {list(self.class_end)}: not groups "
+                                     "of the vehicles, the goal vehicle's alone")
         taken = self.wall_mask
         if any(not 0 <= w < self.rows * self.columns for w in self.walls):
             raise PuzzleError(shown, f"walls {sorted(self.walls)} leave the board")
@@ -84,6 +92,10 @@ class LaneBoard:
     @property
     def wall_mask(self) -> int:
         return sum(1 << w for w in self.walls)
+
+    def rank_order(self) -> np.ndarray:
+        """The vehicles' indices in the general engine's class order (int64)."""
+        return np.array(self.ranked or range(len(self.vehicles)), dtype=np.int64)
 
     def vehicle_array(self) -> np.ndarray:
         """The vehicles as the kernels take them: (N, 4) int64."""
@@ -155,23 +167,18 @@ class LaneSearch:
         :class:`~huarong.puzzles.cluster.ClusterTooLarge` past ``limit`` states,
         :class:`LaneCodeTooLarge` when its states need more than 63 bits."""
         from huarong._kernels import rush_hour_lanes_search as search
-        from huarong._kernels.rush_hour_lanes import lane_tables
 
         if limit < 1:
             raise PuzzleError(str(limit), "a cluster's limit is one state or more")
         cap = min(limit, _MOST_STATES)
         vehicles = board.vehicle_array()
-        tables = lane_tables(board.rows, board.columns, np.int64(_signed(board.wall_mask)),
-                             vehicles, board.target, board.unit)
+        tables = _lane_tables(board)
         lanes, cells, positions, move_start, moves, goal_config, slots, fixed, start = tables
-        if start < 0:
-            raise LaneCodeTooLarge(f"{board.rows}x{board.columns} board of "
-                                   f"{len(board.vehicles)} vehicles",
-                                   "its states need more than 63 bits")
         # Boards of equal tables give their states equal keys: the lanes, their
         # configurations and the cells no vehicle leaves say all.
         signature = (int(fixed), board.unit, lanes.tobytes(), cells.tobytes(),
-                     positions.tobytes(), goal_config.tobytes())
+                     positions.tobytes(), goal_config.tobytes(), board.class_end,
+                     board.ranked)
         for known in self.recent.get(signature, ()):
             at = int(np.searchsorted(known.states, start))
             if at < known.states.shape[0] and known.states[at] == start:
@@ -180,7 +187,8 @@ class LaneSearch:
         (figures, self.states, self.keys, self.values, self.links, self.distance,
          self.order) = search.cluster(
             lanes, cells, positions, move_start, moves, goal_config, slots, fixed,
-            np.array(board.class_end, dtype=np.int64), board.unit, start, cap, self.states,
+            np.array(board.class_end, dtype=np.int64), board.rank_order(), board.unit, start,
+            cap, self.states,
             self.keys, self.values, self.links, self.distance, self.order)
         if self.links.shape[0] > _LINKS_KEPT:  # a huge cluster's links go with it
             self.links = np.empty(_LINKS_KEPT // 16, dtype=np.int32)
@@ -204,6 +212,42 @@ class LaneSearch:
         while self.recent_states > RECENT_STATES:
             _, forgotten = self.recent.popitem(last=False)
             self.recent_states -= sum(known.states.shape[0] for known in forgotten)
+
+
+def _lane_tables(board: LaneBoard) -> tuple[Any, ...]:
+    """The board's tables (:func:`~huarong._kernels.rush_hour_lanes.lane_tables`);
+    :class:`LaneCodeTooLarge` when its states need more than 63 bits."""
+    from huarong._kernels.rush_hour_lanes import lane_tables
+
+    tables: tuple[Any, ...] = lane_tables(
+        board.rows, board.columns, np.int64(_signed(board.wall_mask)), board.vehicle_array(),
+        board.target, board.unit)
+    if tables[-1] < 0:
+        raise LaneCodeTooLarge(f"{board.rows}x{board.columns} board of "
+                               f"{len(board.vehicles)} vehicles",
+                               "its states need more than 63 bits")
+    return tables
+
+
+def lane_solution(board: LaneBoard, *, limit: int = 1 << 40) -> list[tuple[int, ...]] | None:
+    """The states of an optimal solution of the board's start (each the vehicles'
+    positions, the start first), breadth-first on lane-coded keys; None when its cluster
+    holds no solved state; :class:`~huarong.puzzles.cluster.ClusterTooLarge` when more
+    than ``limit`` states are met first."""
+    from huarong._kernels.rush_hour_lanes_path import shortest_path
+
+    tables = _lane_tables(board)
+    lanes, cells, _, move_start, moves, goal_config, _, fixed, start = tables
+    path, met = shortest_path(lanes, cells, move_start, moves, goal_config, fixed, start,
+                              min(limit, _MOST_STATES))
+    if met > limit:
+        raise ClusterTooLarge(f"{board.rows}x{board.columns} board of vehicles "
+                              f"{list(board.vehicles)}",
+                              f"more than {limit:,} states met before a solved one")
+    if not path.shape[0]:
+        return None
+    vehicles = board.vehicle_array()
+    return [_positions(int(key), vehicles, tables) for key in path]
 
 
 def _signed(mask: int) -> int:

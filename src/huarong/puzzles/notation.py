@@ -23,7 +23,9 @@ from huarong.puzzles.grid import (
     check_rules,
     join_rows,
 )
-from huarong.puzzles.puzzle import Puzzle, build_puzzle
+from huarong.puzzles.lane_puzzle import lane_puzzle
+from huarong.puzzles.puzzle import Puzzle, puzzle_of, read_board
+from huarong.puzzles.tables import TooManyPlacements
 
 RUSH_PREFIX = "rush:"
 _KLOTSKI_GOAL_ROWS = (3, 4)
@@ -94,9 +96,19 @@ class _Options:
 
     def build(self, text: str, goal: str | None, rules: Rules, metric: Metric, *,
               distinct: Iterable[str] = (), empty: str = EMPTY, wall: str = "#") -> Puzzle:
-        return build_puzzle(text, goal=self.goal if self.goal is not None else goal,
-                            rules=self.rules or rules, metric=self.metric or metric,
-                            distinct={*distinct, *self.distinct}, empty=empty, wall=wall)
+        """The puzzle of the grid ``text``; a Rush Hour board beyond the general engine's
+        codes as a :class:`~huarong.puzzles.lane_puzzle.LanePuzzle`."""
+        board, pieces = read_board(text, goal=self.goal if self.goal is not None else goal,
+                                   rules=self.rules or rules, metric=self.metric or metric,
+                                   distinct={*distinct, *self.distinct}, empty=empty,
+                                   wall=wall)
+        try:
+            return puzzle_of(board, pieces, text)
+        except TooManyPlacements:
+            found = lane_puzzle(board, pieces)
+            if found is None:
+                raise
+            return found
 
     def over(self, puzzle: Puzzle) -> Puzzle:
         """``puzzle`` with these options applied."""

@@ -73,7 +73,11 @@ class Puzzle:
     @property
     def grid(self) -> str:
         """The start's grid text."""
-        return self.board.format(self.start)
+        return self.grid_of(self.start)
+
+    def grid_of(self, state: int) -> str:
+        """Grid text of the state ``state`` (see :func:`format_state`)."""
+        return self.board.format(state)
 
     @functools.cached_property
     def geometry(self) -> Geometry:
@@ -93,6 +97,23 @@ def build_puzzle(text: str, *, goal: str | None, rules: Rules, metric: Metric,
     """The puzzle whose start is the grid ``text`` (see :class:`~huarong.puzzles.grid.Grid`):
     pieces of one shape are one class, but for the ``distinct`` letters, each a class of its
     own."""
+    board, pieces = read_board(text, goal=goal, rules=rules, metric=metric, distinct=distinct,
+                               empty=empty, wall=wall)
+    return puzzle_of(board, pieces, text)
+
+
+def puzzle_of(board: Board, pieces: dict[str, tuple[int, ...]], text: str) -> Puzzle:
+    """The puzzle of ``board`` whose start has these ``pieces`` (letter -> cells), read
+    from the grid ``text``."""
+    return Puzzle(board, board.code_of([(c, pieces[letter]) for c, k in enumerate(board.classes)
+                                        for letter in k.letters], text))
+
+
+def read_board(text: str, *, goal: str | None, rules: Rules, metric: Metric,
+               distinct: Iterable[str] = (), empty: str = EMPTY, wall: str = WALL
+               ) -> tuple[Board, dict[str, tuple[int, ...]]]:
+    """The board of the grid ``text`` (as :func:`build_puzzle` reads it) and each letter's
+    cells, without the start's code."""
     grid = Grid.read(text, empty=empty, wall=wall)
     pieces = grid.pieces(text)
     if not pieces:
@@ -111,15 +132,13 @@ def build_puzzle(text: str, *, goal: str | None, rules: Rules, metric: Metric,
                     for (shape, mark), members in sorted(groups.items()))
     board = Board(grid.rows, grid.columns, grid.walls, classes,
                   None if goal is None else Grid.read(goal).text, rules, metric)
-    start = board.code_of([(c, pieces[letter]) for c, k in enumerate(classes)
-                           for letter in k.letters], text)
-    return Puzzle(board, start)
+    return board, pieces
 
 
 def format_state(puzzle: Puzzle, state: int) -> str:
     """Grid text (rows joined by ``/``) of the state with code ``state``: ``.`` empty, ``#``
     wall, the pieces of each class lettered in placement order with the start's letters."""
-    return puzzle.board.format(state)
+    return puzzle.grid_of(state)
 
 
 def parse_state(puzzle: Puzzle, text: str) -> int:

@@ -43,7 +43,7 @@ class _Clusters:
 
     def of(self, puzzle: Puzzle, request: PuzzleQuery) -> StateGraph:
         """The graph of ``puzzle``'s start's cluster; 413 past the size limit."""
-        from huarong.puzzles import ClusterTooLarge, state_graph
+        from huarong.puzzles import ClusterTooLarge, PuzzleError, state_graph
 
         # A position is read as a state of the puzzle the other parameters name.
         named = dataclasses.replace(request, position=None)
@@ -58,6 +58,10 @@ class _Clusters:
             raise BadQuery(f"the cluster of {request.position or request.start!r} holds more "
                            f"than {self._max_states:,} positions, the most this server "
                            "searches", request.position or request.start, 413) from None
+        except PuzzleError as error:  # a board whose states the general engine cannot code
+            raise BadQuery(f"{error}: this server answers by the general engine's state graph "
+                           "(huarong puzzle cluster and solve take Rush Hour's full boards)",
+                           request.start) from None
         self._graphs[(named, int(graph.codes[0]))] = graph
         while len(self._graphs) > CACHE_SIZE:
             self._graphs.popitem(last=False)
@@ -155,12 +159,16 @@ def _random(puzzle: Puzzle, graph: StateGraph, request: PuzzleQuery, low: int, h
 def _difficulty(puzzle: Puzzle, graph: StateGraph, request: PuzzleQuery) -> dict[str, Any]:
     from huarong.puzzles.difficulty.features import UnsolvableStart
     from huarong.puzzles.difficulty.model import difficulty
+    from huarong.puzzles.difficulty.walk import WalkDidNotSettle
 
     try:
         return DifficultyAnswer.model_validate(difficulty(puzzle, graph).as_dict()).model_dump()
     except UnsolvableStart:
         raise BadQuery("no goal can be reached from this position: it has no difficulty",
                        request.position or request.start, 409) from None
+    except WalkDidNotSettle as error:
+        raise BadQuery(f"no difficulty: {error}", request.position or request.start,
+                       500) from None
 
 
 _ANSWERS: dict[str, Callable[..., Any]] = {

@@ -179,9 +179,11 @@ def puzzles_router(heavy: HeavyAnswers, max_states: int = MAX_STATES) -> APIRout
 
     @router.get("/api/puzzles/difficulty", summary="How hard a position is for a person",
                 response_model=None,
-                responses=answers(DifficultyAnswer, 202, 400, 409, 413, 503, **refused,
+                responses=answers(DifficultyAnswer, 202, 400, 409, 413, 500, 503, **refused,
                                   **too_large, e409="No goal can be reached from the "
-                                                    "position."))
+                                                    "position.",
+                                  e500="The model's figures could not be computed (the "
+                                       "blocking walk's solve did not settle)."))
     async def difficulty(http: Request, request: AtPosition) -> dict[str, Any]:
         """The difficulty model's answer for the position as a start (docs/difficulty.md):
         the predicted median time to solve of a first-time player, the share who solve it,

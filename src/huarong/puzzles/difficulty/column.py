@@ -26,11 +26,12 @@ def row_difficulty(start: str, spec: Mapping[str, Any], goal: str | None = None,
     """The predicted median seconds of the start ``start`` (grid text) of a result file whose
     puzzle is ``spec`` (:meth:`~huarong.puzzles.board.Board.spec`), with the row's own
     ``goal`` and ``distinct`` letters where the file has them; None when its cluster holds no
-    goal or more than :data:`DIFFICULTY_STATES` states, or its states have no general code
-    (a 7x7 Rush Hour board full of vehicles)."""
+    goal or more than :data:`DIFFICULTY_STATES` states, its states have no general code
+    (a 7x7 Rush Hour board full of vehicles) or its walk does not settle."""
     from huarong.puzzles.cluster import ClusterTooLarge
     from huarong.puzzles.difficulty.features import UnsolvableStart
     from huarong.puzzles.difficulty.model import difficulty
+    from huarong.puzzles.difficulty.walk import WalkDidNotSettle
     from huarong.puzzles.puzzle import build_puzzle
     from huarong.puzzles.tables import TooManyPlacements
 
@@ -42,7 +43,7 @@ def row_difficulty(start: str, spec: Mapping[str, Any], goal: str | None = None,
         puzzle = build_puzzle(start, goal=goal or spec["goal"], metric=spec["metric"],
                               rules=spec["rules"], distinct=set(distinct))
         return difficulty(puzzle, limit=DIFFICULTY_STATES).median_seconds
-    except (ClusterTooLarge, UnsolvableStart, TooManyPlacements):
+    except (ClusterTooLarge, UnsolvableStart, TooManyPlacements, WalkDidNotSettle):
         return None
 
 

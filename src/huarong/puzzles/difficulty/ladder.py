@@ -24,16 +24,20 @@ class Rung:
 def difficulty_ladder(entries: list[CatalogueEntry], max_states: int | None = None
                       ) -> list[Rung]:
     """The ``entries``' solvable puzzles, easiest first by predicted median time (then fewer
-    moves, then name); one whose cluster passes ``max_states`` states is left out."""
+    moves, then name); one whose cluster passes ``max_states`` states, whose states the
+    general engine cannot code (Rush Hour's full boards) or whose walk does not settle, is
+    left out."""
     from huarong.puzzles.cluster import ClusterTooLarge
     from huarong.puzzles.difficulty.features import UnsolvableStart
     from huarong.puzzles.difficulty.model import difficulty
+    from huarong.puzzles.difficulty.walk import WalkDidNotSettle
+    from huarong.puzzles.tables import TooManyPlacements
 
     rungs = []
     for entry in entries:
         try:
             found = difficulty(entry.puzzle, limit=max_states)
-        except (ClusterTooLarge, UnsolvableStart):
+        except (ClusterTooLarge, UnsolvableStart, TooManyPlacements, WalkDidNotSettle):
             continue
         rungs.append(Rung(entry.name, entry.title, found.features.optimal_length,
                           found.median_seconds, found.grade))

@@ -29,10 +29,18 @@ than any other piece."""
 TOLERANCE = 1e-6
 """The relative residual at which the linear solves of the walk's moments stop."""
 MAX_ROUNDS = 20_000
+"""The most rounds of each linear solve."""
 
 
 class WalkDidNotSettle(ArithmeticError):
-    """The linear solve of the walk's expected moves did not reach its tolerance."""
+    """The linear solve of the walk's expected moves did not reach :data:`TOLERANCE` within
+    :data:`MAX_ROUNDS` rounds: a fault of the computation, not of the input, so every tool
+    says it in one line (or leaves the one start's difficulty out) rather than guess."""
+
+    def __init__(self, residual: float) -> None:
+        self.residual = residual
+        super().__init__(f"the blocking walk's expected moves did not settle (a residual of "
+                         f"{residual:.3g} after {MAX_ROUNDS:,} rounds, {TOLERANCE:g} needed)")
 
 
 def blocking_members(puzzle: Puzzle, cells: np.ndarray) -> np.ndarray | None:
@@ -105,8 +113,7 @@ def walk_figures(puzzle: Puzzle, graph: StateGraph, cells: np.ndarray, start: in
     moves, squares, residual = kernels.walk_moments(offsets, targets, weights, solved,
                                                     TOLERANCE, MAX_ROUNDS)
     if not residual <= TOLERANCE:
-        raise WalkDidNotSettle(f"the walk's moves settled only to a residual of "
-                               f"{residual:.3g}")
+        raise WalkDidNotSettle(residual)
     if solved[start]:  # no moves to make
         return WalkFigures(0.0, 0.0, 0.0)
     expected = float(moves[start])

@@ -234,6 +234,7 @@ def lane_solution(board: LaneBoard, *, limit: int = 1 << 40) -> list[tuple[int, 
     positions, the start first), breadth-first on lane-coded keys; None when its cluster
     holds no solved state; :class:`~huarong.puzzles.cluster.ClusterTooLarge` when more
     than ``limit`` states are met first."""
+    from huarong._kernels.rush_hour_lanes import positions_of
     from huarong._kernels.rush_hour_lanes_path import shortest_path
 
     tables = _lane_tables(board)
@@ -246,8 +247,9 @@ def lane_solution(board: LaneBoard, *, limit: int = 1 << 40) -> list[tuple[int, 
                               f"more than {limit:,} states met before a solved one")
     if not path.shape[0]:
         return None
-    vehicles = board.vehicle_array()
-    return [_positions(int(key), vehicles, tables) for key in path]
+    found = positions_of(np.asarray(path, dtype=np.int64), board.vehicle_array(), tables[0],
+                         tables[2], tables[6])
+    return [tuple(state) for state in found.tolist()]
 
 
 def _signed(mask: int) -> int:

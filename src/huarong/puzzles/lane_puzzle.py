@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from huarong.puzzles.answers import ClusterSummary, Move, PuzzleSolution
 from huarong.puzzles.board import Board
 from huarong.puzzles.grid import EMPTY, WALL, Grid, join_rows, shape_of
-from huarong.puzzles.lanes import LaneBoard, LaneSearch, lane_solution
+from huarong.puzzles.lanes import LaneBoard, LaneSearch, lane_solution, vehicle_cells
 from huarong.puzzles.puzzle import Puzzle, puzzle_of
 from huarong.puzzles.tables import TooManyPlacements
 
@@ -78,10 +78,7 @@ class LanePuzzle(Puzzle):
                          self.lanes.target, self.lanes.unit, tuple(ranked))
 
     def _cells(self, vehicle: int, position: int) -> list[int]:
-        vertical, lane, length = self.lanes.lane[vehicle]
-        if vertical:
-            return [(position + k) * self.columns + lane for k in range(length)]
-        return [lane * self.columns + position + k for k in range(length)]
+        return vehicle_cells(self.columns, *self.lanes.lane[vehicle], position)
 
     def _render(self, positions: Sequence[int], letters: Sequence[str]) -> str:
         cells = [WALL if cell in self.walls else EMPTY for cell in range(self.cells)]

@@ -109,10 +109,17 @@ class LaneBoard:
         return position * self.columns + lane if vertical else lane * self.columns + position
 
 
+def vehicle_cells(columns: int, vertical: bool, lane: int, length: int, position: int
+                  ) -> list[int]:
+    """The cells of a vehicle of ``length`` at ``position`` along its lane (a column when
+    ``vertical``, else a row) on a board of ``columns``."""
+    return [(position + k) * columns + lane if vertical else lane * columns + position + k
+            for k in range(length)]
+
+
 @functools.cache
 def _cells(columns: int, vertical: bool, lane: int, length: int, position: int) -> int:
-    return sum(1 << ((position + k) * columns + lane if vertical else
-                     lane * columns + position + k) for k in range(length))
+    return sum(1 << cell for cell in vehicle_cells(columns, vertical, lane, length, position))
 
 
 @dataclass(frozen=True)

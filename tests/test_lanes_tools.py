@@ -195,3 +195,18 @@ def test_the_cli_prints_the_cluster_and_solution_of_a_full_board() -> None:
                             capture_output=True, text=True, check=True).stdout.splitlines()
     assert solved[0] == f"{moves} moves (slide metric, length rules)"
     assert sum(line.startswith("-- ") for line in solved) == moves
+
+
+@pytest.mark.parametrize("route", ["solve", "cluster", "difficulty"])
+def test_the_api_refuses_a_full_board_in_one_line(route: str) -> None:
+    """The API's answers come from the general engine's state graph: a full board is a bad
+    query there (400), said in one line naming it."""
+    from huarong.web.app import create_app
+    from tests.patient_client import PatientClient
+
+    from .test_puzzles_api import get
+
+    client = PatientClient(create_app(Path(__file__).parent / "no-such-database.duckdb"))
+    refused = get(client, f"/api/puzzles/{route}", 400, start="design-rush-hour-8x8")
+    assert "\n" not in refused["error"] and "63 bits" in refused["error"]
+    assert refused["input"] == "design-rush-hour-8x8"

@@ -197,6 +197,20 @@ def test_the_cli_prints_the_cluster_and_solution_of_a_full_board() -> None:
     assert sum(line.startswith("-- ") for line in solved) == moves
 
 
+def test_a_full_board_typed_on_the_command_line_takes_its_red_car_by_distinct() -> None:
+    """The 8x8 record as grid text: with ``--distinct A`` it is solved in its moves; without,
+    its red car is one of many cars across and the board is refused in one line."""
+    _, grid, moves, _ = RECORDS["rush-hour-8x8"]
+    typed = [sys.executable, "-m", "huarong", "puzzle", "solve", grid, "--goal",
+             _goal_grid(8, 8), "--rules", "length", "--metric", "slide", "-q"]
+    solved = subprocess.run([*typed, "--distinct", "A"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert solved[0] == f"{moves} moves (slide metric, length rules)"
+    refused = subprocess.run(typed, capture_output=True, text=True, check=False)
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    assert "one vehicle, alone of its class" in refused.stderr
+
+
 @pytest.mark.parametrize("route", ["solve", "cluster", "difficulty"])
 def test_the_api_refuses_a_full_board_in_one_line(route: str) -> None:
     """The API's answers come from the general engine's state graph: a full board is a bad

@@ -37,16 +37,18 @@ def puzzle_input_errors() -> Iterator[None]:
         raise InputError(str(error)) from None
 
 
-def load_start(start: str, goal: str | None, metric: str | None, rules: str | None) -> Puzzle:
+def load_start(start: str, goal: str | None, metric: str | None, rules: str | None,
+               distinct: str = "") -> Puzzle:
     from huarong.puzzles import load_puzzle
 
     text = sys.stdin.read() if start == "-" else start
     with puzzle_input_errors():
-        return load_puzzle(text, goal, metric=metric, rules=rules)
+        return load_puzzle(text, goal, metric=metric, rules=rules, distinct=distinct)
 
 
 def puzzle_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``--goal``, ``--metric`` and ``--rules``: what START's notation leaves to choose."""
+    """``--goal``, ``--metric``, ``--rules`` and ``--distinct``: what START's notation leaves
+    to choose."""
     for option in reversed((
         click.option("--goal", default=None, metavar="GOAL",
                      help="The goal: a grid of START's size naming the cells its letters' "
@@ -58,6 +60,10 @@ def puzzle_options(function: Callable[..., Any]) -> Callable[..., Any]:
                      help="free: every piece moves in four directions; length: a 1xk or kx1 "
                           "piece only along its length, as Rush Hour's cars (default: "
                           "START's notation's)."),
+        click.option("--distinct", default="", metavar="LETTERS",
+                     help="Pieces told apart from the others of their shape, by their letters "
+                          "in START (as Rush Hour's red car: A), beside those START's "
+                          "notation tells apart."),
     )):
         function = option(function)
     return function

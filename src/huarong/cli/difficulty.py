@@ -95,7 +95,7 @@ def _echo(chosen: Puzzle, found: Difficulty, as_json: bool) -> None:
 @_quiet_option
 @json_option
 def puzzle_difficulty(start: str, goal: str | None, metric: str | None, rules: str | None,
-                      max_states: int | None, quiet: bool, as_json: bool) -> None:
+                      distinct: str, max_states: int | None, quiet: bool, as_json: bool) -> None:
     """How hard START is for a person: the predicted median time to solve it of first-time
     players, the predicted share who solve it, a grade 1-10 (Beginner to Grand Master) and
     the features of its cluster the model reads (docs/difficulty.md).
@@ -103,7 +103,7 @@ def puzzle_difficulty(start: str, goal: str | None, metric: str | None, rules: s
     The model was fitted on people's play of 70 Rush Hour puzzles; for other puzzles it
     extrapolates and says so.  Exit status 1 when START cannot reach the goal or its
     figures cannot be computed."""
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     _echo(chosen, _difficulty_of(chosen, start, max_states, quiet), as_json)
 
 

@@ -76,13 +76,13 @@ def _summary_json(summary: ClusterSummary) -> dict[str, Any]:
 @puzzle.command("solve")
 @_answered_start
 def solve_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  quiet: bool, as_json: bool) -> None:
+                  distinct: str, quiet: bool, as_json: bool) -> None:
     """An optimal solution of START: its length and every position on the way.
 
     Exit status 1 when START cannot reach the goal."""
     from huarong.puzzles import solve
 
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         solution = solve(chosen, progress=progress)
     if solution is None:
@@ -102,12 +102,12 @@ def solve_command(start: str, goal: str | None, metric: str | None, rules: str |
 @puzzle.command("cluster")
 @_answered_start
 def cluster_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  quiet: bool, as_json: bool) -> None:
+                  distinct: str, quiet: bool, as_json: bool) -> None:
     """START's cluster: how many states it holds, how many are solved, and its hardest
     start (the state farthest from any goal)."""
     from huarong.puzzles import cluster_summary
 
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         summary = _summary_json(cluster_summary(chosen, progress=progress))
     echo_counts(summary, ("states", "solved"), "no state of the cluster is solved", as_json)
@@ -162,7 +162,8 @@ def _write_table(chosen: Puzzle, analysis: PuzzleAnalysis, output: str) -> None:
 @_quiet_option
 @json_option
 def analyze_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                    output: str | None, max_states: int, quiet: bool, as_json: bool) -> None:
+                    distinct: str, output: str | None, max_states: int, quiet: bool,
+                    as_json: bool) -> None:
     """The layer figures of every state of START's cluster (farthest steps and how many
     states lie that far, minimum steps, minimum-step solutions, solutions), by the
     counts-only sweeps of the database; START's figures and the cluster's summary are
@@ -171,7 +172,7 @@ def analyze_command(start: str, goal: str | None, metric: str | None, rules: str
 
     if output is not None and Path(output).suffix.lower() not in TABLE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .csv or .parquet")
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         analysis = analyze(chosen, limit=max_states, progress=progress)
     if output is not None:
@@ -216,7 +217,8 @@ def list_command(as_json: bool) -> None:
 @_max_states_option
 @_quiet_option
 def draw_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                 output: str, size: tuple[int, int], max_states: int, quiet: bool) -> None:
+                 distinct: str, output: str, size: tuple[int, int], max_states: int,
+                 quiet: bool) -> None:
     """Draw START's cluster: every state a dot coloured by its minimum moves to a goal,
     every move a line, START ringed and its shortest solution in red."""
     from huarong.fileio import atomic_writer
@@ -226,7 +228,7 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
     suffix = Path(output).suffix.lower()
     if suffix not in PICTURE_FORMATS:
         raise InputError(f"output {output!r}: the name must end in .png or .svg")
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         graph = state_graph(chosen, limit=max_states, progress=progress)
     width, height = size
@@ -247,7 +249,7 @@ def draw_command(start: str, goal: str | None, metric: str | None, rules: str | 
 @_max_states_option
 @_quiet_option
 def graph_command(start: str, goal: str | None, metric: str | None, rules: str | None,
-                  output: str, max_states: int, quiet: bool) -> None:
+                  distinct: str, output: str, max_states: int, quiet: bool) -> None:
     """Write START's cluster as a graph file: one node per state (code, grid, min_moves to a
     goal (-1: none), goal, distance from START, degree), one undirected edge per move (the
     piece's letter in the first node's grid, the direction); the metadata names the puzzle,
@@ -256,7 +258,7 @@ def graph_command(start: str, goal: str | None, metric: str | None, rules: str |
     from huarong.puzzles import state_graph
     from huarong.puzzles.graph_table import puzzle_table
 
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         table = puzzle_table(chosen, state_graph(chosen, limit=max_states, progress=progress))
     with machine_faults(output, "-o"):

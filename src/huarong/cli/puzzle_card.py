@@ -36,8 +36,8 @@ CARD_SUFFIXES: dict[str, CardFormat] = {".png": "png", ".svg": "svg", ".pdf": "p
 @click.option("--title", default=None,
               help="The card's title (default: the catalogue's title, else START's grid).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
-def card(start: str, goal: str | None, metric: str | None, rules: str | None, output: str,
-         title: str | None, quiet: bool) -> None:
+def card(start: str, goal: str | None, metric: str | None, rules: str | None, distinct: str,
+         output: str, title: str | None, quiet: bool) -> None:
     """A printable card of START: the start board, its title and the length of an optimal
     solution on the front; on the back that solution as small numbered boards (0 the start,
     then the position after each move), on an A4 page even for a 138-move solution.
@@ -50,7 +50,7 @@ def card(start: str, goal: str | None, metric: str | None, rules: str | None, ou
     card_format = CARD_SUFFIXES.get(Path(output).suffix.lower())
     if card_format is None:
         raise InputError(f"output {output!r}: the name must end in .png, .svg or .pdf")
-    chosen = load_start(start, goal, metric, rules)
+    chosen = load_start(start, goal, metric, rules, distinct)
     with puzzle_input_errors(), progress_bar(not quiet) as progress:
         solution = solve(chosen, progress=progress)
     if solution is None:

@@ -259,7 +259,9 @@ def test_lane_coded_cluster_against_every_placement(board: str) -> None:
     """The lane-coded evaluator (:mod:`huarong._kernels.rush_hour_lanes` and its searches)
     on the board's start: its cluster's states, solved states and hardest length as
     :class:`LaneArrangement` finds them, the hardest start one of the farthest, and every
-    piece needed exactly when the arrangement's test says so."""
+    piece needed exactly when the arrangement's test says so; each vehicle the search
+    gives as moved by a shortest solution of the hardest start is needed by it, and the
+    test that takes them as known answers the same."""
     from huarong.puzzles.lanes import LaneBoard, LaneSearch, lanes_minimal
 
     plain = LaneArrangement(board)
@@ -287,6 +289,11 @@ def test_lane_coded_cluster_against_every_placement(board: str) -> None:
     needed = not any(plain.still_needs(hardest_start, hardest, gone, walls)
                      for gone, walls in others)
     assert lanes_minimal(board_at(hardest_start), plain.walls, hardest) == needed
+    assert 0 in found.needed  # the red car: every solution moves it
+    assert not any(plain.still_needs(hardest_start, hardest, order[v], plain.walls)
+                   for v in found.needed - {0})
+    assert lanes_minimal(board_at(hardest_start), plain.walls, hardest,
+                         needed=found.needed) == needed
 
 
 @pytest.mark.parametrize("board", RUSH_BOARDS)

@@ -33,11 +33,13 @@ from huarong._kernels.rush_hour_lanes import (
     neighbours,
 )
 
-HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY = 0, 1, 2, 3, 4
+HARDEST, STATES, SOLVED, HARDEST_KEY, SMALLEST_KEY, MOVED = 0, 1, 2, 3, 4, 5
 """The figures :func:`cluster` returns: the hardest start's moves (-1: no solved state),
 the states (past the limit: the limit plus one, the search stopped there), the solved
 states, the hardest start's key (without a solved state, the cluster's first state by the
-engine's code, as the engine answers) and the cluster's smallest key."""
+engine's code, as the engine answers), the cluster's smallest key and the vehicles a
+shortest solution of the hardest start moves (bit ``v`` for vehicle ``v``: each is needed,
+as that solution less its moves would be shorter)."""
 
 
 @kernel
@@ -95,7 +97,7 @@ def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
     cluster needs, so a small cluster stays in cache however large an earlier one made the
     table; it is left free.  A cluster past ``limit`` states is counted to ``limit + 1``
     and left there."""
-    figures = np.zeros(5, dtype=np.int64)
+    figures = np.zeros(6, dtype=np.int64)
     runs = 2 * slots.shape[0]
     buffer = np.empty(runs, dtype=np.int64)
     found_runs = np.empty(runs, dtype=np.int64)
@@ -136,9 +138,34 @@ def cluster(lanes: np.ndarray, cells: np.ndarray, positions: np.ndarray,
         else:
             first = 0
             order[:count] = np.arange(count)
-        figures[HARDEST_KEY] = _first_by_code(states, order[first:count], lanes, positions,
-                                              slots, class_end, ranked)
+        hardest = _first_by_code(states, order[first:count], lanes, positions, slots,
+                                 class_end, ranked)
+        figures[HARDEST_KEY] = states[hardest]
+        if figures[SOLVED]:
+            figures[MOVED] = _moved(hardest, distance, links, runs, unit)
     return figures, states, keys, values, links, distance, order
+
+
+@kernel
+def _moved(state: Int, distance: np.ndarray, links: np.ndarray, runs: Int, unit: bool
+           ) -> np.int64:
+    """The vehicles (bit ``v`` for vehicle ``v``) a shortest solution from ``state`` (an
+    index) moves: each move to a state one nearer a solved one, by the links of
+    :func:`_expand` (run ``2 v`` and ``2 v + 1``: vehicle ``v``'s)."""
+    moved = np.int64(0)
+    while distance[state] > 0:
+        nearer = -1
+        for run in range(runs):
+            j = links[state * runs + run]
+            while j >= 0 and nearer < 0:
+                if distance[j] == distance[state] - 1:
+                    nearer = j
+                    moved |= np.int64(1) << (run // 2)
+                j = -1 if unit else links[j * runs + run]
+            if nearer >= 0:
+                break
+        state = nearer
+    return moved
 
 
 @kernel
@@ -210,12 +237,13 @@ def _distances(states: np.ndarray, count: Int, lanes: np.ndarray, goal_config: n
 @kernel
 def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
                    positions: np.ndarray, slots: np.ndarray, class_end: np.ndarray,
-                   ranked: np.ndarray) -> np.int64:
-    """Of the states ``states[indices]``, the one the engine's code ranks first: classes
-    (``class_end``: where each ends in ``ranked``, the vehicles in the engine's class
-    order) compared in order, each by its anchors largest first (a state's next class
-    looked at only while the ones before tie)."""
-    best = states[indices[0]]
+                   ranked: np.ndarray) -> Int:
+    """Of the states ``states[indices]``, the one the engine's code ranks first (its index
+    in ``states``): classes (``class_end``: where each ends in ``ranked``, the vehicles in
+    the engine's class order) compared in order, each by its anchors largest first (a
+    state's next class looked at only while the ones before tie)."""
+    chosen = indices[0]
+    best = states[chosen]
     best_anchors = np.empty(slots.shape[0], dtype=np.int64)
     anchors = np.empty(slots.shape[0], dtype=np.int64)
     first = 0
@@ -237,29 +265,32 @@ def _first_by_code(states: np.ndarray, indices: np.ndarray, lanes: np.ndarray,
             if order > 0:
                 break
             if order < 0:
-                best = key
+                chosen, best = indices[k], key
                 for rest in range(class_end.shape[0]):
                     start = 0 if rest == 0 else class_end[rest - 1]
                     _class_anchors(key, lanes, positions, slots, ranked, start,
                                    class_end[rest], best_anchors)
                 break
             first = class_end[c]
-    return best
+    return chosen
 
 
 @kernel
 def all_needed(rows: int, columns: int, walls: np.int64, removable: np.ndarray,
-               vehicles: np.ndarray, target: int, unit: bool, length: int, limit: Int
-               ) -> bool:
+               vehicles: np.ndarray, target: int, unit: bool, length: int, limit: Int,
+               known: np.int64) -> bool:
     """Whether every vehicle but the goal vehicle (the first of ``vehicles``, (N, 4) as
     :func:`~huarong._kernels.rush_hour_lanes.lane_tables` takes them) and every wall of
     ``removable`` is needed by the start of ``length`` moves: without it, the start is
-    solved in fewer (breadth-first; not shown, so not needed, past ``limit`` states)."""
+    solved in fewer (breadth-first; not shown, so not needed, past ``limit`` states).  The
+    vehicles of ``known`` (bit ``v`` for vehicle ``v``) are known to be needed."""
     n = vehicles.shape[0]
     met = np.empty(1 << 10, dtype=np.int64)
     bits = hash_table.bits_for(met.shape[0])
     seen = hash_table.set_of(met, 0, bits)
     for skip in range(1, n + removable.shape[0]):
+        if skip < n and (known >> skip) & 1:
+            continue
         fewer = vehicles
         without = walls
         if skip < n:

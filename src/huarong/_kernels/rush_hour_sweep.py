@@ -167,7 +167,8 @@ def sweep(row_pieces: np.ndarray, walls: np.ndarray, column_letter: int,
             hardest, best = _hardest_start(states, distance, order, count, n, masks,
                                            vertical, wall_mask)
             if hardest > 0 and mode != DISTANCES and minimal(
-                    mode, best, hardest, n, masks, last, wall_mask, walls, buffer):
+                    mode, best, hardest, n, masks, last, wall_mask, walls, buffer,
+                    np.int64(-1)):
                 found = _written(found, written, hardest, count, solved, best, n, masks,
                                  letter, walls)
                 written += 1

@@ -127,13 +127,16 @@ class LaneProfile:
     """A start's cluster: its ``states``, ``solved`` states, ``hardest_length`` (-1: no
     solved state), the ``hardest`` start (without a solved state, the first state by the
     general engine's code) and the cluster's ``smallest`` state (its canonical state), each
-    as the vehicles' positions."""
+    as the vehicles' positions; and the vehicles a shortest solution of the hardest start
+    moves (``needed``, by index: each is needed by that start, as the solution less its
+    moves would be shorter)."""
 
     states: int
     solved: int
     hardest_length: int
     hardest: tuple[int, ...]
     smallest: tuple[int, ...]
+    needed: frozenset[int] = frozenset()
 
 
 class LaneCodeTooLarge(PuzzleError):
@@ -149,6 +152,10 @@ class _Searched:
     hardest_length: int
     hardest: int
     smallest: int
+    moved: frozenset[tuple[int, int]]
+    """The vehicles a shortest solution of the hardest start moves, each as its lane's
+    index in the tables and its index in the lane (the same for every board of equal
+    tables, whatever the order of its vehicles)."""
 
 
 class LaneSearch:
@@ -206,7 +213,8 @@ class LaneSearch:
                                    f"its cluster has more than {cap:,} states")
         found = _Searched(np.sort(self.states[:states]), int(figures[search.SOLVED]),
                           int(figures[search.HARDEST]), int(figures[search.HARDEST_KEY]),
-                          int(figures[search.SMALLEST_KEY]))
+                          int(figures[search.SMALLEST_KEY]),
+                          _vehicles_of(int(figures[search.MOVED]), slots))
         self._remember(signature, found)
         return _profile(states, found, vehicles, tables)
 
@@ -268,19 +276,31 @@ def _profile(states: int, found: _Searched, vehicles: np.ndarray, tables: tuple[
              ) -> LaneProfile:
     """The profile of a cluster searched: its hardest and smallest states as the vehicles'
     positions."""
-    from huarong._kernels.rush_hour_lanes import positions_of
+    from huarong._kernels.rush_hour_lanes import INDEX, SLOT, positions_of
 
     hardest, smallest = positions_of(np.array([found.hardest, found.smallest], dtype=np.int64),
                                      vehicles, tables[0], tables[2], tables[6]).tolist()
+    slots = tables[6]
+    needed = frozenset(v for v in range(vehicles.shape[0])
+                       if (int(slots[v, SLOT]), int(slots[v, INDEX])) in found.moved)
     return LaneProfile(states, found.solved, found.hardest_length, tuple(hardest),
-                       tuple(smallest))
+                       tuple(smallest), needed)
+
+
+def _vehicles_of(moved: int, slots: np.ndarray) -> frozenset[tuple[int, int]]:
+    """The vehicles of bits ``moved`` as their lanes and places in them (``slots``)."""
+    from huarong._kernels.rush_hour_lanes import INDEX, SLOT
+
+    return frozenset((int(slots[v, SLOT]), int(slots[v, INDEX]))
+                     for v in range(slots.shape[0]) if moved >> v & 1)
 
 
 def lanes_minimal(board: LaneBoard, removable: frozenset[int], length: int, *,
-                  limit: int = 1 << 40) -> bool:
+                  limit: int = 1 << 40, needed: frozenset[int] = frozenset()) -> bool:
     """Whether the start needs every vehicle but the goal vehicle, and every wall of
     ``removable`` (of the board's walls): without it, solved in fewer than ``length``
-    moves (not shown past ``limit`` states, so not needed)."""
+    moves (not shown past ``limit`` states, so not needed); the vehicles of ``needed`` (by
+    index) are known to be (:attr:`LaneProfile.needed`) and not tested."""
     from huarong._kernels.rush_hour_lanes_search import all_needed
 
     if not removable <= board.walls:
@@ -289,4 +309,5 @@ def lanes_minimal(board: LaneBoard, removable: frozenset[int], length: int, *,
         return False
     return bool(all_needed(board.rows, board.columns, np.int64(_signed(board.wall_mask)),
                            np.array(sorted(removable), dtype=np.int64),
-                           board.vehicle_array(), board.target, board.unit, length, limit))
+                           board.vehicle_array(), board.target, board.unit, length, limit,
+                           np.int64(sum(1 << v for v in needed))))

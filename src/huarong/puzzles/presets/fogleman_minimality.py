@@ -13,12 +13,13 @@ from huarong._kernels.rush_hour_board import SIDE
 
 
 def fogleman_lanes_minimal(lanes: Sequence[tuple[int, int, int, int]], walls: Sequence[int],
-                           moves: int) -> bool:
+                           moves: int, needed: Sequence[bool] = ()) -> bool:
     """:func:`~huarong.puzzles.presets.rush_hour.fogleman_minimal` of a start given as its
     vehicles, each ``(vertical, row or column, position, length)``, and its walls' cells
     (ascending).  His pieces' order
     decides which solution his solver finds: the red car, rows 0, 1, 3, 4, 5 left to right,
-    then columns 0 to 5 top to bottom."""
+    then columns 0 to 5 top to bottom.  ``needed`` (beside ``lanes``): the vehicles known
+    to be needed (a shortest solution moves them), which saves his solver's search."""
     from huarong._kernels.rush_hour import FOGLEMAN, POSITION_BITS
     from huarong._kernels.rush_hour_minimality import minimal
 
@@ -33,8 +34,10 @@ def fogleman_lanes_minimal(lanes: Sequence[tuple[int, int, int, int]], walls: Se
     wall_cells = np.array(walls, dtype=np.int64)
     wall_mask = np.int64(sum(1 << int(cell) for cell in wall_cells))
     buffer = np.empty(4 * len(lanes) * SIDE, dtype=np.int64)
+    known = np.int64(sum(1 << p for p, is_needed in enumerate(needed) if is_needed)
+                     if needed else -1)
     return bool(minimal(FOGLEMAN, start, moves, len(lanes), masks, last, wall_mask,
-                        wall_cells, buffer))
+                        wall_cells, buffer, known))
 
 
 @cache

@@ -6,6 +6,7 @@ program's minimality on his 6x6 board (the preset's kernels), by every piece els
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -34,6 +35,9 @@ ASIDE = 0.4
 RUSH_HOUR_WALLS = (0, 2)
 """Fogleman's walls on a board: none to two (his ``MaxWalls``)."""
 
+NEEDED_KEPT = 1 << 12
+"""The hardest starts a thread remembers the needed vehicles of (:func:`_needed`)."""
+
 _searches = threading.local()
 
 
@@ -43,6 +47,17 @@ def _lane_search() -> LaneSearch:
     if search is None:
         search = _searches.search = LaneSearch()
     return search
+
+
+def _needed() -> OrderedDict[tuple[RushHourSpace, Design], frozenset[tuple[int, int]]]:
+    """This thread's last :data:`NEEDED_KEPT` hardest starts valued, each with the vehicles
+    a shortest solution of it moves (:attr:`~huarong.puzzles.lanes.LaneProfile.needed`):
+    its minimality test, which follows, need not test them."""
+    needed: OrderedDict[tuple[RushHourSpace, Design], frozenset[tuple[int, int]]] | None = (
+        getattr(_searches, "needed", None))
+    if needed is None:
+        needed = _searches.needed = OrderedDict()
+    return needed
 
 
 @dataclass(frozen=True)
@@ -186,29 +201,42 @@ class RushHourSpace(DesignSpace):
         except LaneCodeTooLarge:
             return super().value(design, limit)
         smallest = self._design_at(design, board, profile.smallest)
+        hardest = self._design_at(design, board, profile.hardest)
         key = (design.counts(len(self.kinds)), tuple(sorted(design.walls)),
                tuple(cell for piece in smallest.pieces for cell in piece))
-        return Value(profile.hardest_length, profile.states, profile.solved,
-                     self._design_at(design, board, profile.hardest), key)
+        needed = _needed()
+        needed[self, hardest] = frozenset((design.pieces[v][0],
+                                           board.anchor(v, profile.hardest[v]))
+                                          for v in profile.needed)
+        if len(needed) > NEEDED_KEPT:
+            needed.popitem(last=False)
+        return Value(profile.hardest_length, profile.states, profile.solved, hardest, key)
 
     def minimal(self, design: Design, length: int, limit: int) -> bool:
         if length < 0:
             return False
+        # The vehicles known to be needed when this thread valued the start: not tested.
+        known = _needed().get((self, design), frozenset())
         if self.fogleman:
-            return self._fogleman_minimal(design, length)
-        return lanes_minimal(self.lane_board(design), design.walls, length, limit=limit)
+            return self._fogleman_minimal(design, length, known)
+        return lanes_minimal(self.lane_board(design), design.walls, length, limit=limit,
+                             needed=frozenset(v for v, piece in enumerate(design.pieces)
+                                              if piece in known))
 
-    def _fogleman_minimal(self, design: Design, length: int) -> bool:
+    def _fogleman_minimal(self, design: Design, length: int,
+                          known: frozenset[tuple[int, int]]) -> bool:
         """His test, his pieces in his order: the red car, the rows' vehicles row by row
         left to right, then the columns' column by column top to bottom."""
         from huarong.puzzles.presets.fogleman_minimality import fogleman_lanes_minimal
 
         board = self.lane_board(design)
-        lanes = sorted((int(vertical), lane, position, length)
-                       for vertical, lane, length, position in board.vehicles[1:])
+        lanes = {v: (int(vertical), lane, position, size)
+                 for v, (vertical, lane, size, position) in enumerate(board.vehicles)}
+        order = sorted(range(1, len(lanes)), key=lanes.__getitem__)
         red = board.vehicles[0]
-        return fogleman_lanes_minimal([(0, red[1], red[3], red[2]), *lanes],
-                                      sorted(board.walls), length)
+        return fogleman_lanes_minimal(
+            [(0, red[1], red[3], red[2]), *(lanes[v] for v in order)], sorted(board.walls),
+            length, [True, *(design.pieces[v] in known for v in order)] if known else ())
 
 
 def rush_hour_space(rows: int = 6, columns: int = 6, *,

@@ -153,7 +153,7 @@ def _moved(state: Int, distance: np.ndarray, links: np.ndarray, runs: Int, unit:
     index) moves: each move to a state one nearer a solved one, by the links of
     :func:`_expand` (run ``2 v`` and ``2 v + 1``: vehicle ``v``'s)."""
     moved = np.int64(0)
-    while distance[state] > 0:
+    while state >= 0 and distance[state] > 0:
         nearer = -1
         for run in range(runs):
             j = links[state * runs + run]

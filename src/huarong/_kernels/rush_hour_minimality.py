@@ -120,15 +120,14 @@ def _fogleman_minimal(start: np.int64, moves: int, n: int, masks: np.ndarray,
     if moves <= 0:
         return True
     if known < 0:
-        _, known = _fogleman_solver(start, 2 * moves + SIDE, n, masks, last, wall_mask,
-                                    buffer)
+        known = _fogleman_solver(start, 2 * moves + SIDE, n, masks, last, wall_mask, buffer)
     return _all_needed(start, moves, n, masks, last, wall_mask, walls, buffer, known)
 
 
 @kernel
 def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
                      last: np.ndarray, walls: np.int64, buffer: np.ndarray
-                     ) -> tuple[int, np.int64]:
+                     ) -> np.int64:
     """Fogleman's solver (``cpp/src/solver.cpp``) on the start (among ``walls``): iterative
     deepening, moves in his order, never the piece moved last, cut when the cells between
     the red car and the exit hold as many pieces as moves left, and one table of heights
@@ -140,8 +139,7 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
     piece the path moves next (the two joined would make a shorter path); so the walk
     along a shortest path is never cut
     (``tests/test_rush_hour.py``).
-    Returns (the first depth with a solution, or ``cap + 1``; the pieces its solution moves,
-    one bit each)."""
+    Returns the pieces its solution moves, one bit each (0: none within ``cap`` moves)."""
     entered = np.empty(1 << 12, dtype=np.int64)
     bits = hash_table.bits_for(entered.shape[0])
     # Each slot's height beside its key: one look-up less than an index into a list.
@@ -234,8 +232,8 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
             moved = np.int64(0)
             for d in range(most):
                 moved |= np.int64(1) << (trailing_zeros(path[d + 1] ^ path[d]) // POSITION_BITS)
-            return most, moved
-    return cap + 1, np.int64(0)
+            return moved
+    return np.int64(0)
 
 
 @kernel

@@ -100,3 +100,35 @@ def test_rush_hour_changes_that_keep_the_count(monkeypatch: pytest.MonkeyPatch) 
             assert abs(across) == 1 and abs(along) <= 1
             kinds_seen.add("aside")
     assert kinds_seen == {"wall", "swap", "aside"}
+
+
+@pytest.mark.parametrize(("side", "add", "remove"), [(6, 0.5, 0.0), (6, 0.0, 0.5),
+                                                     (7, 0.0, 0.0)])
+def test_rush_hour_changes_add_and_take_away_in_its_own_shares(
+        monkeypatch: pytest.MonkeyPatch, side: int, add: float, remove: float) -> None:
+    """On Fogleman's 6x6 board the changes that do not keep the count add a vehicle in
+    :data:`ADD` of them and take one away in :data:`REMOVE` (the rest move a vehicle or
+    change a wall): with no share for one, it never happens; with half for the other, it
+    happens about half the time.  A 7x7 board keeps any board's shares (0.2 and 0.15)."""
+    from huarong.puzzles.presets import rush_hour_design
+
+    monkeypatch.setattr(rush_hour_design, "SAME_COUNT", 0.0)
+    monkeypatch.setattr(rush_hour_design, "ADD", add)
+    monkeypatch.setattr(rush_hour_design, "REMOVE", remove)
+    space = rush_hour_space(side, side)
+    rng = np.random.default_rng(7)
+    more = fewer = tried = 0
+    for _ in range(400):
+        design = random_design(space, rng)
+        while len(design.pieces) > 8:  # room to add
+            design = Design(design.walls, design.pieces[:-1])
+        after = space.changed(design, rng)
+        tried += 1
+        if after is not None:
+            more += len(after.pieces) > len(design.pieces)
+            fewer += len(after.pieces) < len(design.pieces)
+    if side == 7:
+        assert 0.1 * tried < more < 0.3 * tried and 0.07 * tried < fewer < 0.23 * tried
+        return
+    assert (more if add == 0 else fewer) == 0
+    assert 0.35 * tried < (more or fewer) < 0.65 * tried

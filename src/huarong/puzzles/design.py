@@ -290,8 +290,7 @@ class DesignSpace:
         return join_rows(cells, self.columns)
 
     def goal(self, design: Design) -> str:
-        """The goal (grid text) of the design's board: the goal piece's first letter on the
-        goal cells."""
+        """The goal (grid text) of the board: the goal piece's first letter on the goal cells."""
         cells = [EMPTY] * (self.rows * self.columns)
         for cell in self.goal_cells:
             cells[cell] = LETTERS[0]
@@ -470,22 +469,23 @@ def mutate(space: DesignSpace, design: Design, rng: np.random.Generator) -> Desi
     return design
 
 
-def general_change(space: DesignSpace, design: Design, rng: np.random.Generator) -> Design | None:
-    """One change of :func:`mutate` on any board (its pieces, walls or counts); None when
-    it did not fit."""
+def general_change(space: DesignSpace, design: Design, rng: np.random.Generator, *,
+                   add: float = 0.2, remove: float = 0.15) -> Design | None:
+    """One change of :func:`mutate` on any board: a piece moved (half the time), one added
+    (``add``), one taken away (``remove``, and the walls' share on a board without walls) or
+    a wall changed (the rest); None when it did not fit."""
     counts = design.counts(len(space.kinds))
     move = rng.random()
-    pieces = list(design.pieces)
-    index = int(rng.integers(len(pieces)))
-    kind = pieces[index][0]
-    fewer = Design(design.walls, tuple(pieces[:index] + pieces[index + 1:]))
+    index = int(rng.integers(len(design.pieces)))
+    kind = design.pieces[index][0]
+    fewer = Design(design.walls, design.pieces[:index] + design.pieces[index + 1:])
     if move < 0.5:
         return add_piece(space, fewer, kind, rng)
-    if move < 0.7:
+    if move < 0.5 + add:
         kind = int(rng.integers(len(space.kinds)))
-        return add_piece(space, design, kind, rng) if counts[kind] < space.kinds[kind].high \
-            else None
-    if move < 0.85 or space.wall_range[1] == 0:
+        full = counts[kind] >= space.kinds[kind].high
+        return None if full else add_piece(space, design, kind, rng)
+    if move < 0.5 + add + remove or space.wall_range[1] == 0:
         return None if kind == 0 and counts[0] == 1 else fewer
     walls = sorted(design.walls)
     if walls and (len(walls) == space.wall_range[1] or rng.random() < 0.5):

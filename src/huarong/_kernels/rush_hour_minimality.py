@@ -137,8 +137,7 @@ def _fogleman_solver(start: np.int64, cap: int, n: int, masks: np.ndarray,
     moves as height, which a height in the table reaches only on a shortest path of that
     round (deeper, a state would make a shorter path), and never right after a move of the
     piece the path moves next (the two joined would make a shorter path); so the walk
-    along a shortest path is never cut
-    (``tests/test_rush_hour.py``).
+    along a shortest path is never cut (checked in ``tests/test_rush_hour.py``).
     Returns the pieces its solution moves, one bit each (0: none within ``cap`` moves)."""
     entered = np.empty(1 << 12, dtype=np.int64)
     bits = hash_table.bits_for(entered.shape[0])
